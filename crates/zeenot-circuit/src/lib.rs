@@ -1,0 +1,1 @@
+//! zeenot IR → R1CS → Groth16.

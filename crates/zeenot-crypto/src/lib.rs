@@ -1,0 +1,1 @@
+//! Baby Jubjub cryptography for zeenot.
