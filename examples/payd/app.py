@@ -1,0 +1,58 @@
+"""Pay-as-you-drive insurance: ZØ's motivating example.
+
+A car's logger records, for each day of the week, the kilometres driven and how many of them at
+night. The insurer bills by distance brackets with a night surcharge, caps the weekly premium and
+rewards drivers who leave the car at home. The driver proves that the premium the insurer receives
+was computed correctly from the private log, which never leaves the car; the insurer learns the
+premium and whether the cap applied, nothing else.
+
+Run it with `./scripts/demo.sh`, or step by step:
+
+    zeenot simulate examples/payd/app.py:weekly_premium --inputs examples/payd/inputs.json
+    zeenot compile  examples/payd/app.py:weekly_premium -o out/payd --json
+    zeenot setup    out/payd
+    zeenot prove    out/payd --inputs examples/payd/inputs.json -o out/payd/proof.json
+    zeenot verify   out/payd out/payd/proof.json
+"""
+
+from zeenot import Private, Public, check, u32, u64, zk
+
+DAYS = 7
+Week = tuple[u32, u32, u32, u32, u32, u32, u32]
+
+MAX_DAILY_KM = 1_600  # plausibility: nobody drives further than this in a day
+NIGHT_SURCHARGE = 4  # cents per night kilometre
+STAY_HOME_DAYS = 3  # this many days without driving earn the discount
+STAY_HOME_DISCOUNT_PERCENT = 10
+
+
+def day_cost(km: u32, night_km: u32) -> u64:
+    """Cents for one day: 8 ct/km up to 30 km, 5 ct/km up to 100 km, 3 ct/km beyond."""
+    check(km <= MAX_DAILY_KM)
+    check(night_km <= km)
+    short = km if km < 30 else u32(30)
+    medium = (km if km < 100 else u32(100)) - short
+    long = km - short - medium
+    distance = u64(short) * 8 + u64(medium) * 5 + u64(long) * 3
+    return distance + u64(night_km) * NIGHT_SURCHARGE
+
+
+@zk
+def weekly_premium(
+    km: Private[Week],
+    night_km: Private[Week],
+    base_cents: Public[u32],
+    cap_cents: Public[u32],
+) -> tuple[u64, bool]:
+    """The weekly premium in cents, and whether the cap applied."""
+    total = u64(base_cents)
+    idle_days = u32(0)
+    for day in range(DAYS):
+        total += day_cost(km[day], night_km[day])
+        if km[day] == 0:
+            idle_days += 1
+    if idle_days >= STAY_HOME_DAYS:
+        total -= total * STAY_HOME_DISCOUNT_PERCENT // 100
+    capped = total > u64(cap_cents)
+    premium = u64(cap_cents) if capped else total
+    return premium, capped

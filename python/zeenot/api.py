@@ -1,0 +1,288 @@
+"""The Python API: compile → setup → prove → verify, the same code path the CLI uses.
+
+A *circuit directory* holds everything a prover and a verifier share::
+
+    program.ir.json   the IR (docs/ir.md), canonical JSON
+    circuit.json      program hash and constraint statistics
+    proving.key       Groth16 proving key (arkworks canonical compressed)
+    verifying.key     Groth16 verifying key (arkworks canonical compressed)
+    keys.json         program hash and SHA-256 of both keys, so a party can pin what it was given
+
+A proof file is JSON: the structured public inputs and outputs, the program hash, the verifying
+key hash and the proof bytes in hex. `verify` rebuilds the public vector from the structured values
+and the program's signature; it never trusts a pre-flattened list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from zeenot import _native
+from zeenot.errors import ZeenotError
+from zeenot.ir import Program
+from zeenot.lang import compile_function, load_function
+
+PROOF_FORMAT = 1
+BACKEND = "groth16"
+
+IR_FILE = "program.ir.json"
+CIRCUIT_FILE = "circuit.json"
+PROVING_KEY_FILE = "proving.key"
+VERIFYING_KEY_FILE = "verifying.key"
+KEYS_FILE = "keys.json"
+
+
+class MalformedInput(ZeenotError):
+    """A file, key, proof or input value that cannot be parsed or has the wrong shape."""
+
+
+class ProofRejected(ZeenotError):
+    """A well-formed proof that does not verify, with the reason."""
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Circuit:
+    """A compiled program and its constraint statistics."""
+
+    program: Program
+    stats: dict[str, int]
+
+    @property
+    def ir_json(self) -> str:
+        return self.program.to_json()
+
+    @property
+    def hash(self) -> str:
+        return _native.program_hash(self.ir_json)
+
+    def summary(self) -> dict[str, Any]:
+        return {"name": self.program.ir["name"], "program_hash": self.hash, **self.stats}
+
+    def save(self, directory: str | Path) -> Path:
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / IR_FILE).write_text(self.ir_json + "\n")
+        (out / CIRCUIT_FILE).write_text(json.dumps(self.summary(), indent=2) + "\n")
+        return out
+
+    @classmethod
+    def load(cls, directory: str | Path) -> Circuit:
+        path = Path(directory) / IR_FILE
+        try:
+            text = path.read_text()
+        except OSError as exc:
+            raise MalformedInput(f"cannot read `{path}`: {exc.strerror}") from None
+        try:
+            _native.validate(text)
+            program = Program.from_json(text)
+        except (ValueError, _native.ZeenotError) as exc:
+            raise MalformedInput(f"`{path}` is not a valid zeenot IR: {exc}") from None
+        return cls(program, _native.stats(text))
+
+
+@dataclass(frozen=True)
+class Keys:
+    """Groth16 proving and verifying keys for one circuit."""
+
+    program_hash: str
+    proving_key: bytes
+    verifying_key: bytes
+
+    @property
+    def verifying_key_hash(self) -> str:
+        return _sha256(self.verifying_key)
+
+    def save(self, directory: str | Path) -> None:
+        out = Path(directory)
+        (out / PROVING_KEY_FILE).write_bytes(self.proving_key)
+        (out / VERIFYING_KEY_FILE).write_bytes(self.verifying_key)
+        meta = {
+            "program_hash": self.program_hash,
+            "proving_key_sha256": _sha256(self.proving_key),
+            "verifying_key_sha256": self.verifying_key_hash,
+        }
+        (out / KEYS_FILE).write_text(json.dumps(meta, indent=2) + "\n")
+
+    @classmethod
+    def load(cls, directory: str | Path, *, proving: bool = True) -> Keys:
+        """Load keys; with `proving=False` only the (small) verifying key is read."""
+        d = Path(directory)
+        try:
+            meta = json.loads((d / KEYS_FILE).read_text())
+            vk = (d / VERIFYING_KEY_FILE).read_bytes()
+            pk = (d / PROVING_KEY_FILE).read_bytes() if proving else b""
+        except FileNotFoundError as exc:
+            raise MalformedInput(
+                f"missing `{exc.filename}`: run `zeenot setup {directory}` first"
+            ) from None
+        except (OSError, ValueError) as exc:
+            raise MalformedInput(f"cannot read keys in `{d}`: {exc}") from None
+        if not isinstance(meta, dict) or meta.get("verifying_key_sha256") != _sha256(vk):
+            raise MalformedInput(f"`{d / VERIFYING_KEY_FILE}` does not match `{KEYS_FILE}`")
+        if proving and meta.get("proving_key_sha256") != _sha256(pk):
+            raise MalformedInput(f"`{d / PROVING_KEY_FILE}` does not match `{KEYS_FILE}`")
+        return cls(str(meta.get("program_hash")), pk, vk)
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A Groth16 proof with the public values it speaks about."""
+
+    program: str
+    program_hash: str
+    verifying_key_hash: str
+    public_inputs: dict[str, Any]
+    outputs: Any
+    proof: bytes
+
+    def to_json(self) -> str:
+        doc = {
+            "zeenot_proof": PROOF_FORMAT,
+            "backend": BACKEND,
+            "program": self.program,
+            "program_hash": self.program_hash,
+            "verifying_key_hash": self.verifying_key_hash,
+            "public_inputs": self.public_inputs,
+            "outputs": self.outputs,
+            "proof": self.proof.hex(),
+        }
+        return json.dumps(doc, indent=2)
+
+    @classmethod
+    def from_json(cls, text: str) -> Proof:
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise MalformedInput(f"proof file is not JSON: {exc}") from None
+        if not isinstance(doc, dict):
+            raise MalformedInput("proof file must be a JSON object")
+        if doc.get("zeenot_proof") != PROOF_FORMAT or doc.get("backend") != BACKEND:
+            raise MalformedInput(
+                f"not a zeenot proof (expected `zeenot_proof: {PROOF_FORMAT}` and "
+                f"`backend: {BACKEND}`)"
+            )
+        fields = ("program", "program_hash", "verifying_key_hash", "proof")
+        for key in fields:
+            if not isinstance(doc.get(key), str):
+                raise MalformedInput(f"proof file: `{key}` must be a string")
+        if not isinstance(doc.get("public_inputs"), dict) or "outputs" not in doc:
+            raise MalformedInput("proof file: needs `public_inputs` (object) and `outputs`")
+        try:
+            raw = bytes.fromhex(doc["proof"])
+        except ValueError:
+            raise MalformedInput("proof file: `proof` is not hex") from None
+        return cls(
+            doc["program"],
+            doc["program_hash"],
+            doc["verifying_key_hash"],
+            doc["public_inputs"],
+            doc["outputs"],
+            raw,
+        )
+
+
+def compile(target: str | Callable[..., Any]) -> Circuit:  # noqa: A001 - mirrors the CLI verb
+    """Compile a `@zk` function, given as the function itself or as `"path/app.py:name"`."""
+    fn = load_target(target) if isinstance(target, str) else target
+    program = compile_function(fn)
+    return Circuit(program, _native.stats(program.to_json()))
+
+
+def load_target(target: str) -> Callable[..., Any]:
+    """Resolve `"path/app.py:name"` to the function it names."""
+    path, sep, name = target.rpartition(":")
+    if not sep or not path or not name:
+        raise MalformedInput(f"`{target}`: expected `FILE.py:FUNCTION`")
+    return load_function(path, name)
+
+
+def setup(circuit: Circuit, *, seed: int | None = None) -> Keys:
+    """Run the Groth16 setup. `seed` makes it deterministic: insecure, for tests only."""
+    pk, vk = _native.setup(circuit.ir_json, seed)
+    return Keys(circuit.hash, pk, vk)
+
+
+def _public_inputs(program: Program, inputs: dict[str, Any]) -> dict[str, Any]:
+    public = {p["name"] for p in program.ir["signature"]["params"] if p["vis"] == "public"}
+    return {name: inputs[name] for name in inputs if name in public}
+
+
+def prove(
+    circuit: Circuit, keys: Keys, inputs: dict[str, Any], *, seed: int | None = None
+) -> Proof:
+    """Prove the program on `inputs` (JSON-style values keyed by parameter name).
+
+    Raises `zeenot._native.UnsatisfiedError` when no proof exists (a failed `check`, an
+    overflow, a division by zero), naming the source line.
+    """
+    if keys.program_hash != circuit.hash:
+        raise MalformedInput("the keys were made for a different program: run `zeenot setup`")
+    try:
+        leaves = circuit.program.flatten_inputs(inputs)
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    proof, public = _native.prove(circuit.ir_json, keys.proving_key, leaves, seed)
+    n_out = len(circuit.program.ir["outputs"])
+    outputs = circuit.program.unflatten_outputs(public[len(public) - n_out :])
+    return Proof(
+        circuit.program.ir["name"],
+        circuit.hash,
+        keys.verifying_key_hash,
+        _public_inputs(circuit.program, inputs),
+        circuit.program.outputs_to_json(outputs),
+        proof,
+    )
+
+
+def public_vector(program: Program, proof: Proof) -> list[str]:
+    """The Groth16 public input: public parameter leaves, then output leaves."""
+    try:
+        return program.public_values(proof.public_inputs) + program.flatten_outputs(proof.outputs)
+    except ValueError as exc:
+        raise MalformedInput(f"proof file: {exc}") from None
+
+
+def verify(circuit: Circuit, verifying_key: bytes, proof: Proof) -> None:
+    """Return normally if `proof` is valid; raise `ProofRejected` with the reason otherwise.
+
+    Malformed keys, proofs or public values raise `MalformedInput`.
+    """
+    if proof.program_hash != circuit.hash:
+        raise ProofRejected(
+            f"the proof is for program `{proof.program}` ({proof.program_hash[:12]}…), "
+            f"not this circuit ({circuit.hash[:12]}…)"
+        )
+    if proof.verifying_key_hash != _sha256(verifying_key):
+        raise ProofRejected("the proof was made with a different verifying key")
+    public = public_vector(circuit.program, proof)
+    try:
+        ok = _native.verify(circuit.ir_json, verifying_key, public, proof.proof)
+    except _native.DecodeError as exc:
+        raise MalformedInput(f"malformed proof or key: {exc}") from None
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    if not ok:
+        raise ProofRejected("the proof does not verify against these public inputs and outputs")
+
+
+def export_snarkjs(circuit: Circuit, verifying_key: bytes, proof: Proof, out: str | Path) -> Path:
+    """Write `verification_key.json`, `proof.json` and `public.json` for `snarkjs groth16 verify`."""
+    public = public_vector(circuit.program, proof)
+    vk_json, proof_json, public_json = _native.snarkjs_export(
+        circuit.ir_json, verifying_key, public, proof.proof
+    )
+    d = Path(out)
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "verification_key.json").write_text(vk_json)
+    (d / "proof.json").write_text(proof_json)
+    (d / "public.json").write_text(public_json)
+    return d

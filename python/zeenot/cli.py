@@ -1,0 +1,191 @@
+"""The `zeenot` command.
+
+Data goes to stdout; `error:` and `hint:` lines go to stderr. Exit codes:
+
+* 0 — success (`verify`: the proof is valid);
+* 1 — the statement is false: a proof that does not verify, or a program that fails on its
+  inputs (a `check`, an overflow, a division by zero) so that no proof exists;
+* 2 — unusable input: a malformed program, file, key, proof or input value, or bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from zeenot import _native, api
+from zeenot.errors import CompileError, Failure, ZeenotError
+from zeenot.simulate import simulate
+
+EXIT_OK, EXIT_FALSE, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _Usage(ZeenotError):
+    pass
+
+
+def _read_inputs(path: str) -> dict[str, Any]:
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise api.MalformedInput(f"cannot read inputs `{path}`: {exc.strerror}") from None
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise api.MalformedInput(f"inputs `{path}` are not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise api.MalformedInput(f"inputs `{path}` must be a JSON object keyed by parameter name")
+    return value
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2))
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    fn = api.load_target(args.target)
+    inputs = _read_inputs(args.inputs)
+    try:
+        outputs = simulate(fn, inputs)
+    except ValueError as exc:
+        raise api.MalformedInput(str(exc)) from None
+    _print_json(outputs)
+    return EXIT_OK
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    circuit = api.compile(args.target)
+    circuit.save(args.output)
+    if args.json:
+        _print_json(circuit.summary())
+    else:
+        s = circuit.stats
+        print(
+            f"compiled `{circuit.program.ir['name']}`: {s['constraints']} constraints, "
+            f"{s['public_inputs']} public inputs, {s['private_inputs']} private inputs "
+            f"-> {args.output}"
+        )
+    return EXIT_OK
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    circuit = api.Circuit.load(args.dir)
+    keys = api.setup(circuit)
+    keys.save(args.dir)
+    print(f"keys written to {args.dir} (verifying key sha256 {keys.verifying_key_hash})")
+    return EXIT_OK
+
+
+def cmd_prove(args: argparse.Namespace) -> int:
+    circuit = api.Circuit.load(args.dir)
+    keys = api.Keys.load(args.dir)
+    proof = api.prove(circuit, keys, _read_inputs(args.inputs))
+    Path(args.output).write_text(proof.to_json() + "\n")
+    _print_json({"public_inputs": proof.public_inputs, "outputs": proof.outputs})
+    return EXIT_OK
+
+
+def _load_proof(path: str) -> api.Proof:
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise api.MalformedInput(f"cannot read proof `{path}`: {exc.strerror}") from None
+    return api.Proof.from_json(text)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    circuit = api.Circuit.load(args.dir)
+    keys = api.Keys.load(args.dir, proving=False)
+    proof = _load_proof(args.proof)
+    api.verify(circuit, keys.verifying_key, proof)
+    print("valid")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    if args.format != "snarkjs":
+        raise _Usage(f"unknown export format `{args.format}` (supported: `snarkjs`)")
+    circuit = api.Circuit.load(args.dir)
+    keys = api.Keys.load(args.dir, proving=False)
+    out = api.export_snarkjs(circuit, keys.verifying_key, _load_proof(args.proof), args.output)
+    print(f"wrote {out}/verification_key.json, proof.json, public.json")
+    return EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="zeenot", description="Compile typed Python to zero-knowledge proofs."
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("simulate", help="run a @zk function as plain Python")
+    s.add_argument("target", metavar="APP.py:FN")
+    s.add_argument("--inputs", required=True, metavar="IN.json")
+    s.set_defaults(run=cmd_simulate)
+
+    s = sub.add_parser("compile", help="compile a @zk function to IR and an R1CS circuit")
+    s.add_argument("target", metavar="APP.py:FN")
+    s.add_argument("-o", "--output", required=True, metavar="DIR")
+    s.add_argument("--json", action="store_true", help="print statistics as JSON")
+    s.set_defaults(run=cmd_compile)
+
+    s = sub.add_parser("setup", help="generate Groth16 proving and verifying keys")
+    s.add_argument("dir", metavar="DIR")
+    s.set_defaults(run=cmd_setup)
+
+    s = sub.add_parser("prove", help="prove the program on private inputs")
+    s.add_argument("dir", metavar="DIR")
+    s.add_argument("--inputs", required=True, metavar="IN.json")
+    s.add_argument("-o", "--output", required=True, metavar="PROOF.json")
+    s.set_defaults(run=cmd_prove)
+
+    s = sub.add_parser("verify", help="verify a proof; exit 0 if valid, 1 if not")
+    s.add_argument("dir", metavar="DIR")
+    s.add_argument("proof", metavar="PROOF.json")
+    s.set_defaults(run=cmd_verify)
+
+    s = sub.add_parser("export", help="export a proof for another verifier")
+    s.add_argument("format", metavar="FORMAT", help="`snarkjs`")
+    s.add_argument("dir", metavar="DIR")
+    s.add_argument("proof", metavar="PROOF.json")
+    s.add_argument("-o", "--output", required=True, metavar="OUT")
+    s.set_defaults(run=cmd_export)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except CompileError as exc:
+        print(exc.render() if hasattr(exc, "render") else f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except api.ProofRejected as exc:
+        print(f"invalid: {exc}", file=sys.stderr)
+        return EXIT_FALSE
+    except Failure as exc:
+        print(f"error: the program fails on these inputs: {exc}", file=sys.stderr)
+        return EXIT_FALSE
+    except _native.UnsatisfiedError as exc:
+        print(f"error: no proof exists for these inputs: {exc}", file=sys.stderr)
+        return EXIT_FALSE
+    except (ZeenotError, _native.ZeenotError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug in zeenot: say so plainly, traceback on request
+        if os.environ.get("ZEENOT_DEBUG"):
+            raise
+        print(f"error: internal error ({type(exc).__name__}: {exc})", file=sys.stderr)
+        print("hint: this is a zeenot bug; rerun with ZEENOT_DEBUG=1 for a traceback", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

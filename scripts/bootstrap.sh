@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs everything zeenot needs into the repository: a Python virtual environment with the
+# pinned tools, the Rust extension `zeenot._native` (release build) and the pinned npm packages
+# (snarkjs, circomlibjs) used for interoperability tests. Idempotent; safe to re-run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v cargo >/dev/null; then
+  echo "error: cargo (Rust) is required: https://rustup.rs" >&2
+  exit 2
+fi
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+VIRTUAL_ENV="$PWD/.venv" .venv/bin/maturin develop --release -q
+if [ -f package-lock.json ] && command -v npm >/dev/null; then
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
+    npm ci --silent --no-audit --no-fund
+  fi
+fi

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs everything and runs the pay-as-you-drive demo end to end:
+# simulate → compile → setup → prove → verify, then a tampered proof is rejected and the proof is
+# checked again by the independent snarkjs verifier.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/bootstrap.sh
+
+zeenot() { .venv/bin/zeenot "$@"; }
+APP=examples/payd/app.py:weekly_premium
+IN=examples/payd/inputs.json
+OUT=out/payd
+rm -rf "$OUT"
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+step "simulate: plain Python semantics"
+zeenot simulate "$APP" --inputs "$IN"
+step "compile"
+zeenot compile "$APP" -o "$OUT" --json
+step "setup (Groth16 over BN254)"
+zeenot setup "$OUT"
+step "prove (the driver, on the private log)"
+zeenot prove "$OUT" --inputs "$IN" -o "$OUT/proof.json"
+step "verify (the insurer)"
+zeenot verify "$OUT" "$OUT/proof.json"
+step "a lowered premium is rejected"
+.venv/bin/python - "$OUT/proof.json" "$OUT/tampered.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["outputs"][0] -= 100
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+if zeenot verify "$OUT" "$OUT/tampered.json"; then
+  echo "BUG: tampered proof accepted" >&2; exit 1
+fi
+if [ -x node_modules/.bin/snarkjs ]; then
+  step "the same proof, checked by snarkjs"
+  zeenot export snarkjs "$OUT" "$OUT/proof.json" -o "$OUT/snarkjs"
+  node_modules/.bin/snarkjs groth16 verify "$OUT/snarkjs/verification_key.json" \
+    "$OUT/snarkjs/public.json" "$OUT/snarkjs/proof.json"
+fi
+step "done"

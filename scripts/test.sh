@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting and lints, Rust tests (release-optimised dependencies),
+# Python tests (slow ones included). Run from anywhere; installs what is missing first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/bootstrap.sh
+
+echo "== cargo fmt / clippy"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -q -- -D warnings
+echo "== cargo test"
+cargo test --workspace -q
+echo "== ruff"
+.venv/bin/ruff check python tests examples benchmarks
+.venv/bin/ruff format --check python tests examples benchmarks
+echo "== pytest"
+.venv/bin/python -m pytest -q
