@@ -1,1 +1,45 @@
-//! zeenot IR → R1CS → Groth16.
+//! zeenot's groth16 back end: IR v1 (`docs/ir.md`) → R1CS → Groth16 over BN254.
+//!
+//! * [`ir`] parses and validates programs (never trusts them);
+//! * [`eval`] gives them their meaning (Python semantics) and finds failures with locations;
+//! * [`gadgets`] and [`synth`] lower them to constraints, with every witness determined by the
+//!   inputs, checked by [`soundness`];
+//! * [`groth16`] sets up, proves and verifies; [`snarkjs`] exports for snarkjs.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
+pub mod eval;
+pub mod gadgets;
+pub mod groth16;
+pub mod ir;
+pub mod snarkjs;
+pub mod soundness;
+pub mod synth;
+
+pub use eval::{FailureKind, Unsatisfied};
+pub use ir::{IrError, Program, Ty, Value};
+
+/// Errors of the groth16 back end.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The IR document is invalid.
+    #[error(transparent)]
+    Ir(#[from] IrError),
+    /// An input or public value is malformed, out of range, or of the wrong count.
+    #[error("{0}")]
+    Input(String),
+    /// The program fails on these inputs: no proof exists.
+    #[error(transparent)]
+    Unsatisfied(#[from] Unsatisfied),
+    /// A key or proof could not be decoded.
+    #[error("{0}")]
+    Decode(String),
+    /// A key does not fit the program.
+    #[error("{0}")]
+    Key(String),
+    /// Constraint synthesis failed.
+    #[error("{0}")]
+    Synthesis(String),
+}

@@ -1,0 +1,205 @@
+//! The IR's meaning, evaluated directly: Python semantics with exact integers.
+//!
+//! This is what decides whether a proof can exist. The prover runs it before synthesis and stops
+//! with an [`Unsatisfied`] error (carrying the source location) instead of building an
+//! unsatisfiable witness. Values of instructions whose guard is false are unspecified by the IR;
+//! here they are the zero of the type (division by 1), which is in range.
+
+use crate::ir::{Inst, Op, Program, Ty, Value};
+use ark_bn254::Fr;
+use ark_ff::Zero;
+use std::fmt;
+
+/// What made the program fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// An integer result outside its type's range.
+    Overflow,
+    /// A `check` whose condition is false.
+    Check,
+    /// Integer division or remainder by zero.
+    DivisionByZero,
+}
+
+impl FailureKind {
+    /// A short stable name: `overflow`, `check`, `division_by_zero`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Overflow => "overflow",
+            FailureKind::Check => "check",
+            FailureKind::DivisionByZero => "division_by_zero",
+        }
+    }
+}
+
+/// The program fails on the given inputs, so no proof exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsatisfied {
+    /// What failed.
+    pub kind: FailureKind,
+    /// The failing operation.
+    pub op: &'static str,
+    /// Instruction index.
+    pub index: usize,
+    /// `file:line:col` of the instruction.
+    pub location: String,
+    /// The `check` message, if any.
+    pub msg: Option<String>,
+}
+
+impl fmt::Display for Unsatisfied {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            FailureKind::Overflow => format!("overflow in `{}`", self.op),
+            FailureKind::Check => "check failed".to_owned(),
+            FailureKind::DivisionByZero => format!("division by zero in `{}`", self.op),
+        };
+        write!(f, "{what} at {}", self.location)?;
+        if let Some(m) = &self.msg {
+            write!(f, ": {m}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Unsatisfied {}
+
+/// Python's floor division and remainder (`b != 0`).
+pub fn floor_divmod(a: i128, b: i128) -> (i128, i128) {
+    let (mut q, mut r) = (a / b, a % b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        q -= 1;
+        r += b;
+    }
+    (q, r)
+}
+
+fn int(v: Value) -> i128 {
+    match v {
+        Value::Int(i) => i,
+        Value::Field(_) => unreachable!("validated: integer operand"),
+    }
+}
+
+/// Evaluate the program; returns the value of every IR value (inputs first).
+pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Vec<Value>, Unsatisfied> {
+    let mut vals: Vec<Value> = Vec::with_capacity(p.types.len());
+    vals.extend_from_slice(inputs);
+    for (index, inst) in p.body.iter().enumerate() {
+        let active = inst.guard.is_none_or(|g| vals[g] == Value::Int(1));
+        let fail = |kind| Unsatisfied {
+            kind,
+            op: inst.op.name(),
+            index,
+            location: p.location(inst.loc),
+            msg: inst.msg.clone(),
+        };
+        let a = |k: usize| vals[inst.args[k]];
+        let result = step(p, inst, &a, active).map_err(fail)?;
+        if let Some(v) = result {
+            vals.push(v);
+        }
+    }
+    Ok(vals)
+}
+
+fn in_range(ty: Ty, v: Option<i128>) -> Result<Value, FailureKind> {
+    let (lo, hi) = ty.range().expect("integer type");
+    match v {
+        Some(v) if v >= lo && v <= hi => Ok(Value::Int(v)),
+        _ => Err(FailureKind::Overflow),
+    }
+}
+
+fn step(
+    p: &Program,
+    inst: &Inst,
+    a: &dyn Fn(usize) -> Value,
+    active: bool,
+) -> Result<Option<Value>, FailureKind> {
+    let ty = inst.ty;
+    let arg_ty = inst.args.first().map(|&i| p.types[i]);
+    let field2 = |f: fn(Fr, Fr) -> Fr| Value::Field(f(a(0).to_fr(), a(1).to_fr()));
+    let zero = || if ty == Ty::Field { Value::Field(Fr::zero()) } else { Value::Int(0) };
+    let b = |v: bool| Value::Int(i128::from(v));
+    let v = match inst.op {
+        Op::Const => inst.konst.expect("validated const"),
+        Op::Add | Op::Sub | Op::Mul if ty == Ty::Field => match inst.op {
+            Op::Add => field2(|x, y| x + y),
+            Op::Sub => field2(|x, y| x - y),
+            _ => field2(|x, y| x * y),
+        },
+        Op::Add | Op::Sub | Op::Mul | Op::Neg | Op::Cast if !active && ty != Ty::Field => zero(),
+        Op::Add => in_range(ty, int(a(0)).checked_add(int(a(1))))?,
+        Op::Sub => in_range(ty, int(a(0)).checked_sub(int(a(1))))?,
+        Op::Mul => in_range(ty, int(a(0)).checked_mul(int(a(1))))?,
+        Op::Neg if ty == Ty::Field => Value::Field(-a(0).to_fr()),
+        Op::Neg => in_range(ty, int(a(0)).checked_neg())?,
+        Op::FloorDiv | Op::Mod => {
+            let x = int(a(0));
+            let y = if active { int(a(1)) } else { 1 };
+            if y == 0 {
+                return Err(FailureKind::DivisionByZero);
+            }
+            let (q, r) = floor_divmod(x, y);
+            in_range(ty, Some(if inst.op == Op::FloorDiv { q } else { r }))?
+        }
+        Op::Eq => b(a(0).to_fr() == a(1).to_fr()),
+        Op::Ne => b(a(0).to_fr() != a(1).to_fr()),
+        Op::Lt => b(int(a(0)) < int(a(1))),
+        Op::Le => b(int(a(0)) <= int(a(1))),
+        Op::Gt => b(int(a(0)) > int(a(1))),
+        Op::Ge => b(int(a(0)) >= int(a(1))),
+        Op::And => b(int(a(0)) == 1 && int(a(1)) == 1),
+        Op::Or => b(int(a(0)) == 1 || int(a(1)) == 1),
+        Op::Not => b(int(a(0)) == 0),
+        Op::Select => {
+            if int(a(0)) == 1 {
+                a(1)
+            } else {
+                a(2)
+            }
+        }
+        Op::Cast => match (arg_ty.expect("one argument"), ty) {
+            (_, Ty::Field) => Value::Field(a(0).to_fr()),
+            (Ty::Field, _) => {
+                let f = a(0).to_fr();
+                // The canonical representative must be a non-negative value in range.
+                let v = crate::ir::fr_to_int(&f, Ty::Field).filter(|v| *v >= 0);
+                in_range(ty, v)?
+            }
+            _ => in_range(ty, Some(int(a(0))))?,
+        },
+        Op::Check => {
+            if active && int(a(0)) != 1 {
+                return Err(FailureKind::Check);
+            }
+            return Ok(None);
+        }
+    };
+    Ok(Some(v))
+}
+
+/// Output values of an evaluation, as typed decimal strings.
+pub fn outputs(p: &Program, vals: &[Value]) -> Vec<String> {
+    p.outputs.iter().map(|&o| vals[o].to_decimal()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_floor_semantics() {
+        for a in -9i128..=9 {
+            for b in [-4i128, -3, -1, 1, 2, 5] {
+                let (q, r) = floor_divmod(a, b);
+                assert_eq!(q * b + r, a);
+                assert!(if b > 0 { (0..b).contains(&r) } else { (b + 1..=0).contains(&r) });
+            }
+        }
+        assert_eq!(floor_divmod(-7, 2), (-4, 1));
+        assert_eq!(floor_divmod(7, -2), (-4, -1));
+        assert_eq!(floor_divmod(-7, -2), (3, -1));
+    }
+}

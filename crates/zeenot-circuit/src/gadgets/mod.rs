@@ -1,0 +1,175 @@
+//! R1CS gadgets over BN254's scalar field, written against raw linear combinations (additions
+//! and constant multiples are free).
+//!
+//! Naming follows arkworks: `is_*` returns a boolean [`Wire`], `enforce_*` only adds
+//! constraints. Every gadget upholds one design rule: **each witness variable it allocates is a
+//! function of its inputs** (no free witness values). That is what makes
+//! [`crate::soundness::check_mutations`] meaningful: changing any single variable of a valid
+//! assignment must break a constraint, so an under-constrained gadget is caught by tests.
+//!
+//! A [`Wire`] also carries the interval its integer value is known to lie in. The lowering uses
+//! it to drop range checks that cannot fail and to size comparisons (see `docs/circuits.md`).
+
+pub mod bits;
+pub mod cmp;
+pub mod divmod;
+pub mod eq;
+pub mod select;
+
+use ark_bn254::Fr;
+use ark_ff::{One, Zero};
+use ark_relations::lc;
+use ark_relations::r1cs::{ConstraintSystemRef, LinearCombination, SynthesisError, Variable};
+
+/// Result of a gadget.
+pub type Result<T> = std::result::Result<T, SynthesisError>;
+
+/// A value in the circuit: a linear combination of variables, its value when known (proving),
+/// and, when the value is a known constant, that constant.
+#[derive(Clone, Debug)]
+pub struct Wire {
+    /// The linear combination that equals the value.
+    pub lc: LinearCombination<Fr>,
+    /// The value, when assignments are being computed.
+    pub value: Option<Fr>,
+    /// Set when the value is a compile-time constant.
+    pub konst: Option<Fr>,
+    /// Inclusive integer interval the value is known to lie in (integers and bools only).
+    pub range: Option<(i128, i128)>,
+}
+
+impl Wire {
+    /// A constant.
+    pub fn constant(v: Fr, range: Option<(i128, i128)>) -> Wire {
+        Wire { lc: lc!() + (v, Variable::One), value: Some(v), konst: Some(v), range }
+    }
+
+    /// A variable with a value and interval.
+    pub fn var(v: Variable, value: Option<Fr>, range: Option<(i128, i128)>) -> Wire {
+        Wire { lc: LinearCombination::from(v), value, konst: None, range }
+    }
+
+    /// `self + k * other`, with value and constant propagated (interval left to the caller).
+    pub fn add_scaled(&self, k: Fr, other: &Wire) -> Wire {
+        Wire {
+            lc: &self.lc + (k, &other.lc),
+            value: self.value.zip(other.value).map(|(a, b)| a + k * b),
+            konst: self.konst.zip(other.konst).map(|(a, b)| a + k * b),
+            range: None,
+        }
+    }
+
+    /// `k * self + c`.
+    pub fn affine(&self, k: Fr, c: Fr) -> Wire {
+        Wire {
+            lc: (&self.lc * k) + (c, Variable::One),
+            value: self.value.map(|a| k * a + c),
+            konst: self.konst.map(|a| k * a + c),
+            range: None,
+        }
+    }
+
+    /// The same wire with a known interval.
+    pub fn with_range(mut self, range: Option<(i128, i128)>) -> Wire {
+        self.range = range;
+        self
+    }
+}
+
+/// Allocation and constraint helpers over a constraint system.
+#[derive(Clone)]
+pub struct Builder {
+    /// The constraint system.
+    pub cs: ConstraintSystemRef<Fr>,
+}
+
+impl Builder {
+    /// Wrap a constraint system.
+    pub fn new(cs: ConstraintSystemRef<Fr>) -> Builder {
+        Builder { cs }
+    }
+
+    /// A new private witness variable.
+    pub fn witness(&self, value: Option<Fr>) -> Result<Variable> {
+        self.cs.new_witness_variable(|| value.ok_or(SynthesisError::AssignmentMissing))
+    }
+
+    /// A new public instance variable.
+    pub fn input(&self, value: Option<Fr>) -> Result<Variable> {
+        self.cs.new_input_variable(|| value.ok_or(SynthesisError::AssignmentMissing))
+    }
+
+    /// Enforce `a * b = c`.
+    pub fn enforce(
+        &self,
+        a: LinearCombination<Fr>,
+        b: LinearCombination<Fr>,
+        c: LinearCombination<Fr>,
+    ) -> Result<()> {
+        self.cs.enforce_constraint(a, b, c)
+    }
+
+    /// Enforce `a = b` (one constraint, or none when both are the same constant).
+    pub fn enforce_equal(&self, a: &Wire, b: &Wire) -> Result<()> {
+        if let (Some(x), Some(y)) = (a.konst, b.konst) {
+            return if x == y { Ok(()) } else { Err(SynthesisError::Unsatisfiable) };
+        }
+        self.enforce(&a.lc - &b.lc, lc!() + Variable::One, lc!())
+    }
+
+    /// The product of two wires: free when either is a constant, one constraint otherwise.
+    pub fn mul(&self, a: &Wire, b: &Wire) -> Result<Wire> {
+        if let Some(k) = a.konst {
+            return Ok(b.affine(k, Fr::zero()));
+        }
+        if let Some(k) = b.konst {
+            return Ok(a.affine(k, Fr::zero()));
+        }
+        let value = a.value.zip(b.value).map(|(x, y)| x * y);
+        let v = self.witness(value)?;
+        self.enforce(a.lc.clone(), b.lc.clone(), lc!() + v)?;
+        Ok(Wire::var(v, value, None))
+    }
+
+    /// A new boolean witness (one constraint: `b * (b - 1) = 0`).
+    pub fn boolean(&self, value: Option<bool>) -> Result<Wire> {
+        let fv = value.map(|b| if b { Fr::one() } else { Fr::zero() });
+        let v = self.witness(fv)?;
+        self.enforce(lc!() + v, lc!() + v - (Fr::one(), Variable::One), lc!())?;
+        Ok(Wire::var(v, fv, Some((0, 1))))
+    }
+}
+
+/// Field element of a (possibly negative) integer.
+pub fn fr(v: i128) -> Fr {
+    crate::ir::int_to_fr(v)
+}
+
+#[cfg(test)]
+pub(crate) mod test_util {
+    use super::*;
+    use ark_relations::r1cs::ConstraintSystem;
+
+    /// A fresh constraint system and builder.
+    pub fn builder() -> Builder {
+        Builder::new(ConstraintSystem::<Fr>::new_ref())
+    }
+
+    /// Allocate `v` as a witness wire with a range.
+    pub fn wit(b: &Builder, v: i128, range: Option<(i128, i128)>) -> Wire {
+        let var = b.witness(Some(fr(v))).unwrap();
+        Wire::var(var, Some(fr(v)), range)
+    }
+
+    /// The constraint system is satisfied, and mutating any single variable other than the
+    /// first `inputs` witnesses (the gadget's inputs) breaks it.
+    pub fn assert_sound(b: &Builder, inputs: usize) {
+        assert!(b.cs.is_satisfied().unwrap(), "{:?}", b.cs.which_is_unsatisfied());
+        crate::soundness::check_cs_mutations(&b.cs, &|v| v.is_witness_below(inputs)).unwrap();
+    }
+
+    /// The constraint system is not satisfied.
+    pub fn assert_unsat(b: &Builder) {
+        assert!(!b.cs.is_satisfied().unwrap());
+    }
+}

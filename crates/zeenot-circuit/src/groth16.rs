@@ -1,0 +1,147 @@
+//! Groth16 over BN254 for IR programs: setup, prove, verify, and canonical (de)serialisation.
+
+use crate::eval;
+use crate::ir::{Program, Value};
+use crate::synth::{self, ProgramCircuit};
+use crate::Error;
+use ark_bn254::{Bn254, Fr};
+use ark_groth16::{Groth16, PreparedVerifyingKey};
+use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode};
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+use ark_snark::SNARK;
+use rand::{CryptoRng, RngCore};
+
+/// Groth16 proving key over BN254.
+pub type ProvingKey = ark_groth16::ProvingKey<Bn254>;
+/// Groth16 verifying key over BN254.
+pub type VerifyingKey = ark_groth16::VerifyingKey<Bn254>;
+/// Groth16 proof over BN254.
+pub type Proof = ark_groth16::Proof<Bn254>;
+
+/// Size of a program's constraint system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stats {
+    /// R1CS constraints.
+    pub constraints: usize,
+    /// Groth16 public inputs: public input leaves plus output leaves.
+    pub public_inputs: usize,
+    /// Private input leaves.
+    pub private_inputs: usize,
+    /// All witness variables (private inputs and intermediates).
+    pub witnesses: usize,
+}
+
+/// Count constraints and variables (no keys, no values).
+pub fn stats(p: &Program) -> Result<Stats, Error> {
+    let cs = ConstraintSystem::<Fr>::new_ref();
+    cs.set_optimization_goal(OptimizationGoal::Constraints);
+    cs.set_mode(SynthesisMode::Setup);
+    ProgramCircuit { program: p, inputs: None }.generate_constraints(cs.clone()).map_err(synthesis)?;
+    Ok(Stats {
+        constraints: cs.num_constraints(),
+        public_inputs: cs.num_instance_variables() - 1,
+        private_inputs: p.inputs.len() - p.public_inputs().count(),
+        witnesses: cs.num_witness_variables(),
+    })
+}
+
+fn synthesis(e: ark_relations::r1cs::SynthesisError) -> Error {
+    match e {
+        ark_relations::r1cs::SynthesisError::Unsatisfiable => {
+            Error::Synthesis("the program fails on every input (a constant check or overflow)".into())
+        }
+        other => Error::Synthesis(other.to_string()),
+    }
+}
+
+/// Circuit-specific Groth16 setup.
+pub fn setup<R: RngCore + CryptoRng>(p: &Program, rng: &mut R) -> Result<(ProvingKey, VerifyingKey), Error> {
+    Groth16::<Bn254>::circuit_specific_setup(ProgramCircuit { program: p, inputs: None }, rng).map_err(synthesis)
+}
+
+/// A proof and the public values it is about (typed decimal strings: public input leaves, then
+/// output leaves).
+#[derive(Clone, Debug)]
+pub struct Proven {
+    /// The proof.
+    pub proof: Proof,
+    /// Public input leaves then outputs.
+    pub public: Vec<String>,
+}
+
+/// Prove the program on input leaf values. Fails with [`Error::Unsatisfied`] (and a source
+/// location) when the program fails on these inputs.
+pub fn prove<R: RngCore + CryptoRng>(p: &Program, pk: &ProvingKey, inputs: &[Value], rng: &mut R) -> Result<Proven, Error> {
+    let expected = p.instance_types().len() + 1;
+    if pk.vk.gamma_abc_g1.len() != expected {
+        return Err(Error::Key(format!(
+            "the proving key is for a circuit with {} public inputs, this program has {}",
+            pk.vk.gamma_abc_g1.len().saturating_sub(1),
+            expected - 1
+        )));
+    }
+    let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
+    // Cross-check: the witness must satisfy the circuit (a failure here is a zeenot bug).
+    let cs = ConstraintSystem::<Fr>::new_ref();
+    synth::lower(p, Some(inputs), cs.clone()).map_err(synthesis)?;
+    if !cs.is_satisfied().map_err(synthesis)? {
+        let which = cs.which_is_unsatisfied().ok().flatten().unwrap_or_default();
+        return Err(Error::Synthesis(format!("internal error: witness does not satisfy the circuit ({which})")));
+    }
+    let proof = Groth16::<Bn254>::prove(pk, ProgramCircuit { program: p, inputs: Some(inputs) }, rng).map_err(synthesis)?;
+    let public = p
+        .public_inputs()
+        .map(|i| vals[i].to_decimal())
+        .chain(eval::outputs(p, &vals))
+        .collect();
+    Ok(Proven { proof, public })
+}
+
+/// Parse the public values (typed decimals) of a program into the Groth16 instance.
+pub fn instance(p: &Program, public: &[String]) -> Result<Vec<Fr>, Error> {
+    let types = p.instance_types();
+    if public.len() != types.len() {
+        return Err(Error::Input(format!("expected {} public values, got {}", types.len(), public.len())));
+    }
+    types
+        .iter()
+        .zip(public)
+        .enumerate()
+        .map(|(i, (&ty, v))| {
+            Value::parse(ty, v).map(Value::to_fr).map_err(|e| Error::Input(format!("public value {i}: {e}")))
+        })
+        .collect()
+}
+
+/// Verify a proof against the program's public values. `Ok(false)` for a proof that does not
+/// verify; an error for malformed values or a key of the wrong shape.
+pub fn verify(p: &Program, vk: &VerifyingKey, public: &[String], proof: &Proof) -> Result<bool, Error> {
+    let x = instance(p, public)?;
+    if vk.gamma_abc_g1.len() != x.len() + 1 {
+        return Err(Error::Key(format!(
+            "the verifying key is for a circuit with {} public inputs, this program has {}",
+            vk.gamma_abc_g1.len().saturating_sub(1),
+            x.len()
+        )));
+    }
+    let pvk: PreparedVerifyingKey<Bn254> = ark_groth16::prepare_verifying_key(vk);
+    Groth16::<Bn254>::verify_with_processed_vk(&pvk, &x, proof).map_err(synthesis)
+}
+
+/// Canonical compressed encoding.
+pub fn encode<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
+    let mut out = Vec::with_capacity(t.compressed_size());
+    t.serialize_compressed(&mut out).expect("writing to a Vec cannot fail");
+    out
+}
+
+/// Checked canonical decoding: points on the curve and in the prime-order subgroup, canonical
+/// field elements, no trailing bytes.
+pub fn decode<T: CanonicalDeserialize>(what: &str, bytes: &[u8]) -> Result<T, Error> {
+    let mut reader = bytes;
+    let t = T::deserialize_compressed(&mut reader).map_err(|e| Error::Decode(format!("{what}: {e}")))?;
+    if !reader.is_empty() {
+        return Err(Error::Decode(format!("{what}: {} trailing bytes", reader.len())));
+    }
+    Ok(t)
+}

@@ -1,0 +1,735 @@
+//! IR version 1 (see `docs/ir.md`): parsing and validation.
+//!
+//! [`Program::from_json`] is the only way in: it parses the JSON document and checks every rule of
+//! the specification, so the rest of the crate works on a program that is known to be well formed
+//! (dense value indices, types known, arguments defined before use).
+
+use ark_bn254::Fr;
+use ark_ff::{BigInteger, PrimeField};
+use num_bigint::BigUint;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::fmt;
+
+/// The IR version this crate reads.
+pub const IR_VERSION: u64 = 1;
+/// The most inputs plus instructions a program may have (checked before any work).
+pub const MAX_SIZE: usize = 1 << 20;
+
+/// Why an IR document was rejected.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IrError {
+    /// The text is not JSON of the expected shape.
+    #[error("malformed IR JSON: {0}")]
+    Json(String),
+    /// `version` is not [`IR_VERSION`].
+    #[error("unsupported IR version {0} (this build reads version {IR_VERSION})")]
+    Version(u64),
+    /// The program exceeds [`MAX_SIZE`].
+    #[error("program too large: {0} inputs and instructions (limit {MAX_SIZE})")]
+    TooLarge(usize),
+    /// A rule of the specification is broken at a given place.
+    #[error("{place}: {message}")]
+    Invalid {
+        /// Where: `input 3`, `instruction 12` or `output 0`.
+        place: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+fn invalid(place: impl Into<String>, message: impl Into<String>) -> IrError {
+    IrError::Invalid { place: place.into(), message: message.into() }
+}
+
+/// A scalar type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// `bool`: 0 or 1.
+    Bool,
+    /// Unsigned integer of the given bit width (8, 16, 32 or 64).
+    U(u32),
+    /// Signed (two's-complement range) integer of the given bit width.
+    I(u32),
+    /// An element of BN254's scalar field.
+    Field,
+}
+
+impl Ty {
+    /// Parse a type name (`"u32"`, `"bool"`, `"field"`, …).
+    pub fn parse(s: &str) -> Option<Ty> {
+        Some(match s {
+            "bool" => Ty::Bool,
+            "field" => Ty::Field,
+            "u8" => Ty::U(8),
+            "u16" => Ty::U(16),
+            "u32" => Ty::U(32),
+            "u64" => Ty::U(64),
+            "i8" => Ty::I(8),
+            "i16" => Ty::I(16),
+            "i32" => Ty::I(32),
+            "i64" => Ty::I(64),
+            _ => return None,
+        })
+    }
+
+    /// Whether this is an integer type.
+    pub fn is_int(self) -> bool {
+        matches!(self, Ty::U(_) | Ty::I(_))
+    }
+
+    /// Bit width of an integer type.
+    pub fn bits(self) -> u32 {
+        match self {
+            Ty::U(n) | Ty::I(n) => n,
+            Ty::Bool => 1,
+            Ty::Field => 254,
+        }
+    }
+
+    /// Inclusive integer range of an integer or bool type.
+    pub fn range(self) -> Option<(i128, i128)> {
+        match self {
+            Ty::Bool => Some((0, 1)),
+            Ty::U(n) => Some((0, (1i128 << n) - 1)),
+            Ty::I(n) => Some((-(1i128 << (n - 1)), (1i128 << (n - 1)) - 1)),
+            Ty::Field => None,
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Bool => write!(f, "bool"),
+            Ty::Field => write!(f, "field"),
+            Ty::U(n) => write!(f, "u{n}"),
+            Ty::I(n) => write!(f, "i{n}"),
+        }
+    }
+}
+
+/// A typed scalar value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// A bool or integer value (exact).
+    Int(i128),
+    /// A field element.
+    Field(Fr),
+}
+
+impl Value {
+    /// The field element representing this value (`v mod p` for integers).
+    pub fn to_fr(self) -> Fr {
+        match self {
+            Value::Field(f) => f,
+            Value::Int(v) => int_to_fr(v),
+        }
+    }
+
+    /// Decimal text of the value as the boundary format writes it.
+    pub fn to_decimal(self) -> String {
+        match self {
+            Value::Int(v) => v.to_string(),
+            Value::Field(f) => fr_to_decimal(&f),
+        }
+    }
+
+    /// Parse a typed decimal string, checking the type's range.
+    pub fn parse(ty: Ty, text: &str) -> Result<Value, String> {
+        let bad = || format!("`{text}` is not a valid {ty} value");
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if digits.is_empty()
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || (digits.len() > 1 && digits.starts_with('0'))
+            || text == "-0"
+        {
+            return Err(bad());
+        }
+        match ty {
+            Ty::Field => {
+                if text.starts_with('-') {
+                    return Err(format!("`{text}`: field elements are written in [0, p)"));
+                }
+                let n: BigUint = text.parse().map_err(|_| bad())?;
+                let modulus: BigUint = Fr::MODULUS.into();
+                if n >= modulus {
+                    return Err(format!("`{text}` is not below the field modulus"));
+                }
+                Ok(Value::Field(Fr::from(n)))
+            }
+            _ => {
+                if digits.len() > 30 {
+                    return Err(format!("`{text}` is out of range for {ty}"));
+                }
+                let v: i128 = text.parse().map_err(|_| bad())?;
+                let (lo, hi) = ty.range().expect("integer or bool type");
+                if v < lo || v > hi {
+                    return Err(format!("`{text}` is out of range for {ty}"));
+                }
+                Ok(Value::Int(v))
+            }
+        }
+    }
+}
+
+/// `v mod p` as a field element.
+pub fn int_to_fr(v: i128) -> Fr {
+    let mag = Fr::from(v.unsigned_abs());
+    if v < 0 {
+        -mag
+    } else {
+        mag
+    }
+}
+
+/// The canonical decimal representative of a field element.
+pub fn fr_to_decimal(f: &Fr) -> String {
+    BigUint::from_bytes_le(&f.into_bigint().to_bytes_le()).to_string()
+}
+
+/// Reads a field element holding a value of integer type `ty` back as an integer, if it is one.
+pub fn fr_to_int(f: &Fr, ty: Ty) -> Option<i128> {
+    let big = BigUint::from_bytes_le(&f.into_bigint().to_bytes_le());
+    let modulus: BigUint = Fr::MODULUS.into();
+    let half = &modulus >> 1;
+    let v: i128 = if big > half {
+        let neg = &modulus - &big;
+        -i128::try_from(neg).ok()?
+    } else {
+        i128::try_from(big).ok()?
+    };
+    match ty.range() {
+        Some((lo, hi)) if v >= lo && v <= hi => Some(v),
+        Some(_) => None,
+        None => Some(v),
+    }
+}
+
+/// Public or private.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    /// Known only to the prover.
+    Private,
+    /// Known to the verifier: part of the Groth16 instance.
+    Public,
+}
+
+/// The operation of an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Op {
+    Const,
+    Add,
+    Sub,
+    Mul,
+    Neg,
+    FloorDiv,
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Not,
+    Select,
+    Cast,
+    Check,
+}
+
+impl Op {
+    fn parse(s: &str) -> Option<Op> {
+        Some(match s {
+            "const" => Op::Const,
+            "add" => Op::Add,
+            "sub" => Op::Sub,
+            "mul" => Op::Mul,
+            "neg" => Op::Neg,
+            "floordiv" => Op::FloorDiv,
+            "mod" => Op::Mod,
+            "eq" => Op::Eq,
+            "ne" => Op::Ne,
+            "lt" => Op::Lt,
+            "le" => Op::Le,
+            "gt" => Op::Gt,
+            "ge" => Op::Ge,
+            "and" => Op::And,
+            "or" => Op::Or,
+            "not" => Op::Not,
+            "select" => Op::Select,
+            "cast" => Op::Cast,
+            "check" => Op::Check,
+            _ => return None,
+        })
+    }
+
+    /// The IR name of the operation.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Const => "const",
+            Op::Add => "add",
+            Op::Sub => "sub",
+            Op::Mul => "mul",
+            Op::Neg => "neg",
+            Op::FloorDiv => "floordiv",
+            Op::Mod => "mod",
+            Op::Eq => "eq",
+            Op::Ne => "ne",
+            Op::Lt => "lt",
+            Op::Le => "le",
+            Op::Gt => "gt",
+            Op::Ge => "ge",
+            Op::And => "and",
+            Op::Or => "or",
+            Op::Not => "not",
+            Op::Select => "select",
+            Op::Cast => "cast",
+            Op::Check => "check",
+        }
+    }
+}
+
+/// A validated input leaf.
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// Leaf name, e.g. `miles[2]`.
+    pub name: String,
+    /// Scalar type.
+    pub ty: Ty,
+    /// Public or private.
+    pub vis: Visibility,
+}
+
+/// A validated instruction. Value references are dense indices: inputs first, then the results
+/// of value-producing instructions in order.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// The operation.
+    pub op: Op,
+    /// Index of the value it defines (`None` for `check`).
+    pub dst: Option<usize>,
+    /// Result type (for `check`, `Bool`, unused).
+    pub ty: Ty,
+    /// Argument value indices.
+    pub args: Vec<usize>,
+    /// Guard value index (a bool), if any.
+    pub guard: Option<usize>,
+    /// The constant, for `const`.
+    pub konst: Option<Value>,
+    /// Source location `[line, col]`.
+    pub loc: Option<(u32, u32)>,
+    /// Message for `check`.
+    pub msg: Option<String>,
+}
+
+/// A validated program.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The program's name.
+    pub name: String,
+    /// Source file named in the IR (for error messages), if any.
+    pub source_file: Option<String>,
+    /// Input leaves in order; value `i` is input `i`.
+    pub inputs: Vec<Input>,
+    /// Instructions in order.
+    pub body: Vec<Inst>,
+    /// Output value indices.
+    pub outputs: Vec<usize>,
+    /// Output leaf names.
+    pub output_names: Vec<String>,
+    /// Type of every value.
+    pub types: Vec<Ty>,
+    hash: String,
+}
+
+#[derive(Deserialize)]
+struct RawInput {
+    id: u64,
+    name: String,
+    ty: String,
+    vis: String,
+}
+
+#[derive(Deserialize)]
+struct RawInst {
+    op: String,
+    #[serde(default)]
+    id: Option<u64>,
+    #[serde(default)]
+    ty: Option<String>,
+    #[serde(default)]
+    args: Vec<u64>,
+    #[serde(default)]
+    guard: Option<u64>,
+    #[serde(default)]
+    value: Option<String>,
+    #[serde(default)]
+    loc: Option<(u32, u32)>,
+    #[serde(default)]
+    msg: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawOutput {
+    name: String,
+    value: u64,
+}
+
+#[derive(Deserialize)]
+struct RawProgram {
+    version: u64,
+    name: String,
+    #[serde(default)]
+    source: Option<serde_json::Value>,
+    inputs: Vec<serde_json::Value>,
+    body: Vec<serde_json::Value>,
+    outputs: Vec<RawOutput>,
+}
+
+fn arity(op: Op) -> usize {
+    match op {
+        Op::Const => 0,
+        Op::Neg | Op::Not | Op::Cast | Op::Check => 1,
+        Op::Select => 3,
+        _ => 2,
+    }
+}
+
+impl Program {
+    /// Parse and validate an IR document.
+    pub fn from_json(text: &str) -> Result<Program, IrError> {
+        let doc: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| IrError::Json(e.to_string()))?;
+        // Size limit before any per-element work.
+        let size = |k: &str| doc.get(k).and_then(|v| v.as_array()).map_or(0, Vec::len);
+        let total = size("inputs") + size("body");
+        if total > MAX_SIZE {
+            return Err(IrError::TooLarge(total));
+        }
+        if let Some(v) = doc.get("version") {
+            match v.as_u64() {
+                Some(IR_VERSION) => {}
+                Some(other) => return Err(IrError::Version(other)),
+                None => return Err(IrError::Json("`version` must be an integer".into())),
+            }
+        }
+        let raw: RawProgram =
+            serde_json::from_value(doc.clone()).map_err(|e| IrError::Json(e.to_string()))?;
+        if raw.version != IR_VERSION {
+            return Err(IrError::Version(raw.version));
+        }
+        let hash = hex::encode(Sha256::digest(canonical_json(&doc).as_bytes()));
+        let source_file = raw
+            .source
+            .as_ref()
+            .and_then(|s| s.get("file"))
+            .and_then(|f| f.as_str())
+            .map(str::to_owned);
+
+        let mut index: HashMap<u64, usize> = HashMap::new();
+        let mut types: Vec<Ty> = Vec::new();
+        let mut inputs = Vec::with_capacity(raw.inputs.len());
+        for (i, v) in raw.inputs.into_iter().enumerate() {
+            let place = format!("input {i}");
+            let r: RawInput = serde_json::from_value(v).map_err(|e| invalid(&place, e.to_string()))?;
+            let ty = Ty::parse(&r.ty).ok_or_else(|| invalid(&place, format!("unknown type `{}`", r.ty)))?;
+            let vis = match r.vis.as_str() {
+                "private" => Visibility::Private,
+                "public" => Visibility::Public,
+                other => return Err(invalid(&place, format!("unknown visibility `{other}`"))),
+            };
+            if index.insert(r.id, types.len()).is_some() {
+                return Err(invalid(&place, format!("duplicate id {}", r.id)));
+            }
+            types.push(ty);
+            inputs.push(Input { name: r.name, ty, vis });
+        }
+
+        let mut body = Vec::with_capacity(raw.body.len());
+        for (i, v) in raw.body.into_iter().enumerate() {
+            let place = format!("instruction {i}");
+            let r: RawInst = serde_json::from_value(v).map_err(|e| invalid(&place, e.to_string()))?;
+            let op = Op::parse(&r.op).ok_or_else(|| invalid(&place, format!("unknown op `{}`", r.op)))?;
+            let lookup = |id: u64| {
+                index
+                    .get(&id)
+                    .copied()
+                    .ok_or_else(|| invalid(&place, format!("`{}` uses undefined id {id}", op.name())))
+            };
+            if r.args.len() != arity(op) {
+                return Err(invalid(
+                    &place,
+                    format!("`{}` takes {} arguments, got {}", op.name(), arity(op), r.args.len()),
+                ));
+            }
+            let args = r.args.iter().map(|&a| lookup(a)).collect::<Result<Vec<_>, _>>()?;
+            let guard = r.guard.map(lookup).transpose()?;
+            if let Some(g) = guard {
+                if types[g] != Ty::Bool {
+                    return Err(invalid(&place, "guard must be a bool"));
+                }
+            }
+            let at: Vec<Ty> = args.iter().map(|&a| types[a]).collect();
+            let declared = match &r.ty {
+                Some(t) => Some(Ty::parse(t).ok_or_else(|| invalid(&place, format!("unknown type `{t}`")))?),
+                None => None,
+            };
+            let ty = if op == Op::Check {
+                if at[0] != Ty::Bool {
+                    return Err(invalid(&place, "`check` needs a bool"));
+                }
+                if r.id.is_some() {
+                    return Err(invalid(&place, "`check` defines no value"));
+                }
+                Ty::Bool
+            } else {
+                let ty = declared.ok_or_else(|| invalid(&place, format!("`{}` needs a `ty`", op.name())))?;
+                check_types(op, ty, &at).map_err(|m| invalid(&place, m))?;
+                ty
+            };
+            let konst = if op == Op::Const {
+                let text = r.value.as_deref().ok_or_else(|| invalid(&place, "`const` needs a `value`"))?;
+                Some(Value::parse(ty, text).map_err(|m| invalid(&place, m))?)
+            } else {
+                None
+            };
+            let dst = if op == Op::Check {
+                None
+            } else {
+                let id = r.id.ok_or_else(|| invalid(&place, format!("`{}` needs an `id`", op.name())))?;
+                if index.insert(id, types.len()).is_some() {
+                    return Err(invalid(&place, format!("duplicate id {id}")));
+                }
+                types.push(ty);
+                Some(types.len() - 1)
+            };
+            body.push(Inst { op, dst, ty, args, guard, konst, loc: r.loc, msg: r.msg });
+        }
+
+        let mut outputs = Vec::with_capacity(raw.outputs.len());
+        let mut output_names = Vec::with_capacity(raw.outputs.len());
+        for (i, o) in raw.outputs.into_iter().enumerate() {
+            let v = index
+                .get(&o.value)
+                .copied()
+                .ok_or_else(|| invalid(format!("output {i}"), format!("undefined id {}", o.value)))?;
+            outputs.push(v);
+            output_names.push(o.name);
+        }
+        Ok(Program { name: raw.name, source_file, inputs, body, outputs, output_names, types, hash })
+    }
+
+    /// SHA-256 (hex) of the canonical JSON of the document.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// Indices of the public input leaves, in order.
+    pub fn public_inputs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.inputs.iter().enumerate().filter(|(_, i)| i.vis == Visibility::Public).map(|(k, _)| k)
+    }
+
+    /// Types of the Groth16 instance: public input leaves, then outputs.
+    pub fn instance_types(&self) -> Vec<Ty> {
+        self.public_inputs()
+            .map(|i| self.types[i])
+            .chain(self.outputs.iter().map(|&o| self.types[o]))
+            .collect()
+    }
+
+    /// Parse input leaf values (typed decimal strings, in input order).
+    pub fn parse_inputs(&self, values: &[String]) -> Result<Vec<Value>, String> {
+        if values.len() != self.inputs.len() {
+            return Err(format!("expected {} input values, got {}", self.inputs.len(), values.len()));
+        }
+        self.inputs
+            .iter()
+            .zip(values)
+            .map(|(inp, v)| Value::parse(inp.ty, v).map_err(|e| format!("input `{}`: {e}", inp.name)))
+            .collect()
+    }
+
+    /// "file:line:col" for an instruction's location, as precise as the IR allows.
+    pub fn location(&self, loc: Option<(u32, u32)>) -> String {
+        let file = self.source_file.as_deref().unwrap_or("<program>");
+        match loc {
+            Some((l, c)) => format!("{file}:{l}:{c}"),
+            None => file.to_owned(),
+        }
+    }
+}
+
+fn check_types(op: Op, ty: Ty, at: &[Ty]) -> Result<(), String> {
+    let same = |what: &str| {
+        if at.windows(2).all(|w| w[0] == w[1]) {
+            Ok(at[0])
+        } else {
+            Err(format!("`{what}` operands differ in type: {} and {}", at[0], at[1]))
+        }
+    };
+    let want = |t: Ty| {
+        if ty == t {
+            Ok(())
+        } else {
+            Err(format!("`{}` yields {t}, not {ty}", op.name()))
+        }
+    };
+    match op {
+        Op::Const => Ok(()),
+        Op::Add | Op::Sub | Op::Mul => {
+            let t = same(op.name())?;
+            if !(t.is_int() || t == Ty::Field) {
+                return Err(format!("`{}` needs integers or field elements, not {t}", op.name()));
+            }
+            want(t)
+        }
+        Op::Neg => {
+            if !matches!(at[0], Ty::I(_) | Ty::Field) {
+                return Err(format!("`neg` needs a signed integer or field element, not {}", at[0]));
+            }
+            want(at[0])
+        }
+        Op::FloorDiv | Op::Mod => {
+            let t = same(op.name())?;
+            if !t.is_int() {
+                return Err(format!("`{}` needs integers, not {t}", op.name()));
+            }
+            want(t)
+        }
+        Op::Eq | Op::Ne => {
+            same(op.name())?;
+            want(Ty::Bool)
+        }
+        Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+            let t = same(op.name())?;
+            if !t.is_int() {
+                return Err(format!("`{}` is defined on integers, not {t}", op.name()));
+            }
+            want(Ty::Bool)
+        }
+        Op::And | Op::Or | Op::Not => {
+            if at.iter().any(|&t| t != Ty::Bool) {
+                return Err(format!("`{}` needs bools", op.name()));
+            }
+            want(Ty::Bool)
+        }
+        Op::Select => {
+            if at[0] != Ty::Bool {
+                return Err("`select` condition must be a bool".into());
+            }
+            if at[1] != at[2] {
+                return Err(format!("`select` branches differ in type: {} and {}", at[1], at[2]));
+            }
+            want(at[1])
+        }
+        Op::Cast => match (at[0], ty) {
+            (_, Ty::Bool) => Err("`cast` to bool is not defined (compare with zero)".into()),
+            (Ty::Bool | Ty::U(_) | Ty::I(_) | Ty::Field, _) => Ok(()),
+        },
+        Op::Check => Ok(()),
+    }
+}
+
+/// Canonical JSON: object keys sorted, no whitespace.
+pub fn canonical_json(v: &serde_json::Value) -> String {
+    // serde_json's default map is a BTreeMap, so keys serialise sorted.
+    let sorted: serde_json::Value = serde_json::from_str(&v.to_string()).unwrap_or(serde_json::Value::Null);
+    sorted.to_string()
+}
+
+/// The BN254 scalar field modulus as a decimal string.
+pub fn modulus_decimal() -> String {
+    BigUint::from_bytes_le(&Fr::MODULUS.to_bytes_le()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc(body: serde_json::Value) -> String {
+        json!({
+            "version": 1, "name": "t",
+            "inputs": [{"id": 0, "name": "a", "ty": "u8", "vis": "private", "tier": null},
+                       {"id": 1, "name": "b", "ty": "u8", "vis": "public", "tier": null}],
+            "body": body,
+            "outputs": [{"name": "return", "value": 0}],
+        })
+        .to_string()
+    }
+
+    fn err(body: serde_json::Value) -> String {
+        Program::from_json(&doc(body)).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn accepts_valid_program() {
+        let p = Program::from_json(&doc(json!([
+            {"id": 2, "op": "add", "ty": "u8", "args": [0, 1], "loc": [3, 4]},
+            {"id": 3, "op": "const", "ty": "u8", "value": "7"},
+            {"id": 4, "op": "lt", "ty": "bool", "args": [2, 3]},
+            {"op": "check", "args": [4], "guard": null},
+        ])))
+        .unwrap();
+        assert_eq!(p.types.len(), 5);
+        assert_eq!(p.instance_types(), vec![Ty::U(8), Ty::U(8)]);
+        assert_eq!(p.hash().len(), 64);
+    }
+
+    #[test]
+    fn rejects_each_rule() {
+        assert!(err(json!([{"id": 2, "op": "frobnicate", "ty": "u8", "args": [0, 1]}])).contains("unknown op"));
+        assert!(err(json!([{"id": 2, "op": "add", "ty": "u9", "args": [0, 1]}])).contains("unknown type"));
+        assert!(err(json!([{"id": 1, "op": "add", "ty": "u8", "args": [0, 0]}])).contains("duplicate id"));
+        assert!(err(json!([{"id": 2, "op": "add", "ty": "u8", "args": [0, 9]}])).contains("undefined id 9"));
+        assert!(err(json!([{"id": 2, "op": "add", "ty": "u8", "args": [0]}])).contains("takes 2 arguments"));
+        assert!(err(json!([{"id": 2, "op": "add", "ty": "u16", "args": [0, 1]}])).contains("yields"));
+        assert!(err(json!([{"id": 2, "op": "lt", "ty": "u8", "args": [0, 1]}])).contains("yields bool"));
+        assert!(err(json!([{"id": 2, "op": "add", "ty": "u8", "args": [0, 1], "guard": 0}])).contains("guard"));
+        assert!(err(json!([{"id": 2, "op": "const", "ty": "u8", "value": "256"}])).contains("out of range"));
+        assert!(err(json!([{"id": 2, "op": "const", "ty": "u8", "value": "01"}])).contains("not a valid"));
+        assert!(err(json!([{"id": 2, "op": "const", "ty": "u8"}])).contains("needs a `value`"));
+        assert!(err(json!([{"id": 2, "op": "and", "ty": "bool", "args": [0, 1]}])).contains("bools"));
+        assert!(err(json!([{"op": "check", "args": [0]}])).contains("bool"));
+        assert!(err(json!([{"id": 2, "op": "cast", "ty": "bool", "args": [0]}])).contains("cast"));
+        assert!(err(json!([{"id": 2, "op": "neg", "ty": "u8", "args": [0]}])).contains("signed"));
+        assert!(err(json!([{"id": 2, "op": "add", "args": [0, 1]}])).contains("needs a `ty`"));
+        // use before definition
+        assert!(err(json!([
+            {"id": 2, "op": "add", "ty": "u8", "args": [0, 3]},
+            {"id": 3, "op": "const", "ty": "u8", "value": "1"},
+        ]))
+        .contains("undefined id 3"));
+    }
+
+    #[test]
+    fn rejects_bad_documents() {
+        assert!(matches!(Program::from_json("{"), Err(IrError::Json(_))));
+        assert!(matches!(Program::from_json("[]"), Err(IrError::Json(_))));
+        let v2 = doc(json!([])).replace("\"version\":1", "\"version\":2");
+        assert_eq!(Program::from_json(&v2).unwrap_err(), IrError::Version(2));
+        let bad_out = doc(json!([])).replace("\"value\":0", "\"value\":42");
+        assert!(Program::from_json(&bad_out).unwrap_err().to_string().contains("output 0"));
+    }
+
+    #[test]
+    fn value_parsing() {
+        assert_eq!(Value::parse(Ty::I(8), "-128"), Ok(Value::Int(-128)));
+        assert!(Value::parse(Ty::I(8), "128").is_err());
+        assert!(Value::parse(Ty::U(8), "-1").is_err());
+        assert!(Value::parse(Ty::U(64), "18446744073709551616").is_err());
+        assert!(Value::parse(Ty::U(64), "99999999999999999999999999999999999").is_err());
+        assert!(Value::parse(Ty::Bool, "2").is_err());
+        assert!(Value::parse(Ty::Field, &modulus_decimal()).is_err());
+        assert!(Value::parse(Ty::Field, "-1").is_err());
+        assert!(Value::parse(Ty::U(8), "").is_err());
+        assert!(Value::parse(Ty::U(8), "1e3").is_err());
+        assert_eq!(fr_to_int(&int_to_fr(-5), Ty::I(8)), Some(-5));
+        assert_eq!(fr_to_int(&int_to_fr(300), Ty::U(8)), None);
+    }
+}

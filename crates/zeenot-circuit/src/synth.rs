@@ -1,0 +1,195 @@
+//! Lowering IR v1 to R1CS.
+//!
+//! Instance variables are the public input leaves in order, then the output leaves. Private
+//! input leaves are the first witness variables. Every integer input is range-checked, every
+//! integer result that could leave its type's range is range-checked (with the guard applied
+//! first, so an operation in an untaken branch cannot fail), and intervals propagated through
+//! the program drop the checks that cannot fail. See `docs/circuits.md` for the cost of each op.
+
+use crate::gadgets::{bits, cmp, divmod, eq, select, Builder, Wire};
+use crate::ir::{Inst, Op, Program, Ty, Value, Visibility};
+use ark_bn254::Fr;
+use ark_ff::{One, Zero};
+use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
+
+/// A program as a circuit, with input values when proving (`None` during setup).
+pub struct ProgramCircuit<'a> {
+    /// The program.
+    pub program: &'a Program,
+    /// Input leaf values, in input order.
+    pub inputs: Option<&'a [Value]>,
+}
+
+impl ConstraintSynthesizer<Fr> for ProgramCircuit<'_> {
+    fn generate_constraints(self, cs: ConstraintSystemRef<Fr>) -> Result<(), SynthesisError> {
+        lower(self.program, self.inputs, cs).map(|_| ())
+    }
+}
+
+fn interval(ty: Ty) -> Option<(i128, i128)> {
+    ty.range()
+}
+
+fn raw_interval(op: Op, a: Option<(i128, i128)>, b: Option<(i128, i128)>) -> Option<(i128, i128)> {
+    let (al, ah) = a?;
+    match op {
+        Op::Neg => Some((ah.checked_neg()?, al.checked_neg()?)),
+        _ => {
+            let (bl, bh) = b?;
+            match op {
+                Op::Add => Some((al.checked_add(bl)?, ah.checked_add(bh)?)),
+                Op::Sub => Some((al.checked_sub(bh)?, ah.checked_sub(bl)?)),
+                Op::Mul => {
+                    let c = [al.checked_mul(bl)?, al.checked_mul(bh)?, ah.checked_mul(bl)?, ah.checked_mul(bh)?];
+                    Some((*c.iter().min()?, *c.iter().max()?))
+                }
+                _ => None,
+            }
+        }
+    }
+}
+
+/// Bring `raw` into `ty`'s range: free when its interval already fits, otherwise gate it by the
+/// guard (so an untaken branch yields 0) and range-check it.
+fn fit(b: &Builder, raw: Wire, ty: Ty, guard: Option<&Wire>, from_field: bool) -> Result<Wire, SynthesisError> {
+    let (lo, hi) = ty.range().expect("integer type");
+    if let Some((rl, rh)) = raw.range {
+        if !from_field && rl >= lo && rh <= hi {
+            return Ok(raw);
+        }
+    }
+    let w = match guard {
+        Some(g) => select::gate(b, g, &raw)?,
+        None => raw,
+    };
+    match ty {
+        Ty::U(n) => bits::enforce_range(b, &w, n)?,
+        // a field element read as a signed integer must be a non-negative one in range
+        Ty::I(n) if from_field => bits::enforce_range(b, &w, n - 1)?,
+        Ty::I(n) => bits::enforce_interval(b, &w, lo, n)?,
+        _ => unreachable!("integer type"),
+    }
+    let range = if from_field { (0, hi) } else { (lo, hi) };
+    Ok(w.with_range(Some(range)))
+}
+
+/// Lower the program into `cs`; returns the output wires.
+pub fn lower(p: &Program, inputs: Option<&[Value]>, cs: ConstraintSystemRef<Fr>) -> Result<Vec<Wire>, SynthesisError> {
+    let b = Builder::new(cs);
+    let mut w: Vec<Wire> = Vec::with_capacity(p.types.len());
+    // Allocate every input before any range-check bit, so that private inputs are the first
+    // witness variables (the mutation checker exempts exactly those).
+    for (i, inp) in p.inputs.iter().enumerate() {
+        let value = inputs.map(|v| v[i].to_fr());
+        let var = match inp.vis {
+            Visibility::Public => b.input(value)?,
+            Visibility::Private => b.witness(value)?,
+        };
+        w.push(Wire::var(var, value, interval(inp.ty)));
+    }
+    for (wire, inp) in w.iter().zip(&p.inputs) {
+        match inp.ty {
+            Ty::Field => {}
+            Ty::Bool => b.enforce(
+                wire.lc.clone(),
+                wire.lc.clone() - (Fr::one(), ark_relations::r1cs::Variable::One),
+                ark_relations::lc!(),
+            )?,
+            Ty::U(n) => bits::enforce_range(&b, wire, n)?,
+            Ty::I(n) => bits::enforce_interval(&b, wire, -(1i128 << (n - 1)), n)?,
+        }
+    }
+    for inst in &p.body {
+        if let Some(out) = lower_inst(&b, p, inst, &w)? {
+            w.push(out);
+        }
+    }
+    let mut outs = Vec::with_capacity(p.outputs.len());
+    for &o in &p.outputs {
+        let var = b.input(w[o].value)?;
+        let out = Wire::var(var, w[o].value, w[o].range);
+        b.enforce_equal(&out, &w[o])?;
+        outs.push(out);
+    }
+    Ok(outs)
+}
+
+fn lower_inst(b: &Builder, p: &Program, inst: &Inst, w: &[Wire]) -> Result<Option<Wire>, SynthesisError> {
+    let arg = |k: usize| &w[inst.args[k]];
+    let guard = inst.guard.map(|g| &w[g]).filter(|g| g.konst != Some(Fr::one()));
+    let ty = inst.ty;
+    let arg_ty = inst.args.first().map(|&a| p.types[a]);
+    let boolean = |x: Wire| x.with_range(Some((0, 1)));
+    let out = match inst.op {
+        Op::Const => {
+            let v = inst.konst.expect("validated const");
+            let range = match v {
+                Value::Int(i) => Some((i, i)),
+                Value::Field(_) => None,
+            };
+            Wire::constant(v.to_fr(), range)
+        }
+        Op::Add if ty == Ty::Field => arg(0).add_scaled(Fr::one(), arg(1)),
+        Op::Sub if ty == Ty::Field => arg(0).add_scaled(-Fr::one(), arg(1)),
+        Op::Mul if ty == Ty::Field => b.mul(arg(0), arg(1))?,
+        Op::Neg if ty == Ty::Field => arg(0).affine(-Fr::one(), Fr::zero()),
+        Op::Add | Op::Sub | Op::Mul | Op::Neg => {
+            let raw = match inst.op {
+                Op::Add => arg(0).add_scaled(Fr::one(), arg(1)),
+                Op::Sub => arg(0).add_scaled(-Fr::one(), arg(1)),
+                Op::Mul => b.mul(arg(0), arg(1))?,
+                _ => arg(0).affine(-Fr::one(), Fr::zero()),
+            };
+            let rb = (inst.op != Op::Neg).then(|| arg(1).range).flatten();
+            let raw = raw.with_range(raw_interval(inst.op, arg(0).range, rb));
+            fit(b, raw, ty, guard, false)?
+        }
+        Op::FloorDiv | Op::Mod => {
+            let d = arg(1);
+            let safe_const = d.konst.is_some_and(|k| !k.is_zero() && !(matches!(ty, Ty::I(_)) && k == -Fr::one()));
+            let d = match guard {
+                Some(g) if !safe_const => select::select(b, g, d, &Wire::constant(Fr::one(), Some((1, 1))))?,
+                _ => d.clone(),
+            };
+            let (q, r) = divmod::floor_divmod(b, arg(0), &d, ty)?;
+            if inst.op == Op::FloorDiv {
+                q
+            } else {
+                r
+            }
+        }
+        Op::Eq => eq::is_eq(b, arg(0), arg(1), arg_ty == Some(Ty::Bool))?,
+        Op::Ne => cmp::not(&eq::is_eq(b, arg(0), arg(1), arg_ty == Some(Ty::Bool))?),
+        Op::Ge => cmp::is_ge(b, arg(0), arg(1))?,
+        Op::Le => cmp::is_ge(b, arg(1), arg(0))?,
+        Op::Lt => cmp::not(&cmp::is_ge(b, arg(0), arg(1))?),
+        Op::Gt => cmp::not(&cmp::is_ge(b, arg(1), arg(0))?),
+        Op::And => boolean(b.mul(arg(0), arg(1))?),
+        Op::Or => {
+            let ab = b.mul(arg(0), arg(1))?;
+            boolean(arg(0).add_scaled(Fr::one(), arg(1)).add_scaled(-Fr::one(), &ab))
+        }
+        Op::Not => cmp::not(arg(0)),
+        Op::Select => select::select(b, arg(0), arg(1), arg(2))?,
+        Op::Cast => match (arg_ty.expect("one argument"), ty) {
+            (_, Ty::Field) => arg(0).clone().with_range(None),
+            (Ty::Field, _) => fit(b, arg(0).clone(), ty, guard, true)?,
+            _ => fit(b, arg(0).clone(), ty, guard, false)?,
+        },
+        Op::Check => {
+            let c = arg(0);
+            let one = Wire::constant(Fr::one(), Some((1, 1)));
+            match guard {
+                None => b.enforce_equal(c, &one)?,
+                Some(g) => {
+                    let not_c = cmp::not(c);
+                    if not_c.konst != Some(Fr::zero()) {
+                        b.enforce(g.lc.clone(), not_c.lc, ark_relations::lc!())?;
+                    }
+                }
+            }
+            return Ok(None);
+        }
+    };
+    Ok(Some(out))
+}

@@ -1,0 +1,137 @@
+//! Setup, prove and verify end to end; tampering is rejected; bad bytes are decode errors.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use serde_json::json;
+use zeenot_circuit::groth16::{self, Proof, ProvingKey, VerifyingKey};
+use zeenot_circuit::{snarkjs, Error, FailureKind, Program};
+
+/// `f(a: Private[u32], b: Public[u32]) -> u32`: `check(a < 1000); return a * b + 7`.
+fn program() -> Program {
+    let doc = json!({
+        "version": 1, "name": "f", "source": {"file": "app.py"},
+        "inputs": [{"id": 0, "name": "a", "ty": "u32", "vis": "private", "tier": null},
+                   {"id": 1, "name": "b", "ty": "u32", "vis": "public", "tier": null}],
+        "body": [
+            {"id": 2, "op": "const", "ty": "u32", "value": "1000"},
+            {"id": 3, "op": "lt", "ty": "bool", "args": [0, 2]},
+            {"op": "check", "args": [3], "loc": [3, 4], "msg": "check(a < 1000)"},
+            {"id": 4, "op": "mul", "ty": "u32", "args": [0, 1], "loc": [4, 11]},
+            {"id": 5, "op": "const", "ty": "u32", "value": "7"},
+            {"id": 6, "op": "add", "ty": "u32", "args": [4, 5], "loc": [4, 11]},
+        ],
+        "outputs": [{"name": "return", "value": 6}],
+    });
+    Program::from_json(&doc.to_string()).unwrap()
+}
+
+fn keys(p: &Program) -> (ProvingKey, VerifyingKey) {
+    groth16::setup(p, &mut ChaCha20Rng::seed_from_u64(1)).unwrap()
+}
+
+fn inputs(p: &Program, a: &str, b: &str) -> Vec<zeenot_circuit::Value> {
+    p.parse_inputs(&[a.to_owned(), b.to_owned()]).unwrap()
+}
+
+#[test]
+fn prove_and_verify() {
+    let p = program();
+    let (pk, vk) = keys(&p);
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    let proven = groth16::prove(&p, &pk, &inputs(&p, "999", "3"), &mut rng).unwrap();
+    assert_eq!(proven.public, vec!["3", "3004"]);
+    assert!(groth16::verify(&p, &vk, &proven.public, &proven.proof).unwrap());
+    // wrong output, wrong public input
+    for public in [["3", "3005"], ["4", "3004"]] {
+        let public: Vec<String> = public.iter().map(|s| s.to_string()).collect();
+        assert!(!groth16::verify(&p, &vk, &public, &proven.proof).unwrap());
+    }
+    // out-of-range or malformed public values are errors, not `false`
+    for public in [vec!["3", "4294967296"], vec!["-1", "3004"], vec!["3"], vec!["x", "1"]] {
+        let public: Vec<String> = public.iter().map(|s| s.to_string()).collect();
+        assert!(matches!(groth16::verify(&p, &vk, &public, &proven.proof), Err(Error::Input(_))));
+    }
+}
+
+#[test]
+fn failing_inputs_have_no_proof() {
+    let p = program();
+    let (pk, _) = keys(&p);
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    match groth16::prove(&p, &pk, &inputs(&p, "1000", "3"), &mut rng) {
+        Err(Error::Unsatisfied(u)) => {
+            assert_eq!(u.kind, FailureKind::Check);
+            assert_eq!(u.to_string(), "check failed at app.py:3:4: check(a < 1000)");
+        }
+        other => panic!("{other:?}"),
+    }
+    match groth16::prove(&p, &pk, &inputs(&p, "999", "4299300"), &mut rng) {
+        Err(Error::Unsatisfied(u)) => assert_eq!(u.kind, FailureKind::Overflow),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn serialisation_round_trips_and_rejects_garbage() {
+    let p = program();
+    let (pk, vk) = keys(&p);
+    let proven = groth16::prove(&p, &pk, &inputs(&p, "5", "6"), &mut ChaCha20Rng::seed_from_u64(4)).unwrap();
+    let bytes = groth16::encode(&proven.proof);
+    assert_eq!(bytes.len(), 128);
+    let back: Proof = groth16::decode("proof", &bytes).unwrap();
+    assert!(groth16::verify(&p, &vk, &proven.public, &back).unwrap());
+    let vk2: VerifyingKey = groth16::decode("key", &groth16::encode(&vk)).unwrap();
+    assert_eq!(vk2, vk);
+    let mut long = bytes.clone();
+    long.push(0);
+    assert!(matches!(groth16::decode::<Proof>("proof", &long), Err(Error::Decode(_))));
+    assert!(matches!(groth16::decode::<Proof>("proof", &bytes[..100]), Err(Error::Decode(_))));
+    assert!(matches!(groth16::decode::<Proof>("proof", &[0xff; 128]), Err(Error::Decode(_))));
+    // every single-bit flip is rejected: a decode error or a failed verification
+    for i in (0..bytes.len()).step_by(7) {
+        let mut t = bytes.clone();
+        t[i] ^= 1;
+        if let Ok(proof) = groth16::decode::<Proof>("proof", &t) {
+            assert!(!groth16::verify(&p, &vk, &proven.public, &proof).unwrap(), "bit {i}");
+        }
+    }
+}
+
+#[test]
+fn keys_of_another_shape_are_refused() {
+    let p = program();
+    let (_, vk) = keys(&p);
+    let other = Program::from_json(
+        &json!({"version": 1, "name": "g", "inputs": [{"id": 0, "name": "a", "ty": "u8", "vis": "private"}],
+                "body": [], "outputs": []})
+        .to_string(),
+    )
+    .unwrap();
+    let (pk_other, _) = keys(&other);
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    assert!(matches!(groth16::prove(&p, &pk_other, &inputs(&p, "1", "2"), &mut rng), Err(Error::Key(_))));
+    let proven = groth16::prove(&other, &pk_other, &other.parse_inputs(&["1".into()]).unwrap(), &mut rng).unwrap();
+    assert!(matches!(groth16::verify(&p, &vk, &["1".into(), "2".into()], &proven.proof), Ok(false)));
+}
+
+#[test]
+fn snarkjs_shapes() {
+    let p = program();
+    let (pk, vk) = keys(&p);
+    let proven = groth16::prove(&p, &pk, &inputs(&p, "5", "6"), &mut ChaCha20Rng::seed_from_u64(6)).unwrap();
+    let v = snarkjs::verification_key(&vk);
+    assert_eq!(v["nPublic"], 2);
+    assert_eq!(v["IC"].as_array().unwrap().len(), 3);
+    assert_eq!(v["vk_beta_2"][2], json!(["1", "0"]));
+    let pr = snarkjs::proof(&proven.proof);
+    assert_eq!(pr["pi_a"][2], "1");
+    let x = groth16::instance(&p, &proven.public).unwrap();
+    assert_eq!(snarkjs::public(&x), json!(["6", "37"]));
+}
+
+#[test]
+fn stats_count() {
+    let s = groth16::stats(&program()).unwrap();
+    assert_eq!((s.public_inputs, s.private_inputs), (2, 1));
+    assert!(s.constraints > 60 && s.constraints < 200, "{s:?}");
+}
