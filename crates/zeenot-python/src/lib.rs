@@ -1,1 +1,166 @@
+//! `zeenot._native`: the Python binding of the Rust core. Thin by design: argument conversion,
+//! releasing the GIL around heavy work, and mapping each error layer to a Python exception.
+//! No logic lives here.
+#![forbid(unsafe_code)]
 
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use rand::rngs::OsRng;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use zeenot_circuit::groth16::{self, Proof, ProvingKey, VerifyingKey};
+use zeenot_circuit::{snarkjs, soundness, Error, Program};
+
+create_exception!(_native, ZeenotError, PyException, "Base class of errors raised by the Rust core.");
+create_exception!(_native, IrError, ZeenotError, "The IR document is invalid.");
+create_exception!(_native, DecodeError, ZeenotError, "A key or proof could not be decoded.");
+create_exception!(
+    _native,
+    UnsatisfiedError,
+    ZeenotError,
+    "The program fails on these inputs (check, overflow, division by zero): no proof exists."
+);
+
+fn py_err(e: Error) -> PyErr {
+    match e {
+        Error::Ir(e) => IrError::new_err(e.to_string()),
+        Error::Decode(m) => DecodeError::new_err(m),
+        Error::Unsatisfied(u) => UnsatisfiedError::new_err(u.to_string()),
+        Error::Input(m) | Error::Key(m) => PyValueError::new_err(m),
+        other => ZeenotError::new_err(other.to_string()),
+    }
+}
+
+fn program(ir_json: &str) -> PyResult<Program> {
+    Program::from_json(ir_json).map_err(|e| py_err(e.into()))
+}
+
+fn rng(seed: Option<u64>) -> ChaCha20Rng {
+    match seed {
+        Some(s) => ChaCha20Rng::seed_from_u64(s),
+        None => ChaCha20Rng::from_rng(OsRng).expect("the OS random source is available"),
+    }
+}
+
+/// SHA-256 (hex) of the canonical JSON of an IR document.
+#[pyfunction]
+fn program_hash(ir_json: &str) -> PyResult<String> {
+    Ok(program(ir_json)?.hash().to_owned())
+}
+
+/// Validate an IR document (raises IrError).
+#[pyfunction]
+fn validate(ir_json: &str) -> PyResult<()> {
+    program(ir_json).map(|_| ())
+}
+
+/// Constraint statistics: constraints, public_inputs, private_inputs, witnesses.
+#[pyfunction]
+fn stats<'py>(py: Python<'py>, ir_json: &str) -> PyResult<Bound<'py, PyDict>> {
+    let p = program(ir_json)?;
+    let s = py.detach(|| groth16::stats(&p)).map_err(py_err)?;
+    let d = PyDict::new(py);
+    d.set_item("constraints", s.constraints)?;
+    d.set_item("public_inputs", s.public_inputs)?;
+    d.set_item("private_inputs", s.private_inputs)?;
+    d.set_item("witnesses", s.witnesses)?;
+    Ok(d)
+}
+
+/// Evaluate the IR on input leaves (the Rust interpreter); returns output leaves.
+#[pyfunction]
+fn evaluate(ir_json: &str, inputs: Vec<String>) -> PyResult<Vec<String>> {
+    let p = program(ir_json)?;
+    let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
+    let vals = zeenot_circuit::eval::evaluate(&p, &values).map_err(|u| py_err(u.into()))?;
+    Ok(zeenot_circuit::eval::outputs(&p, &vals))
+}
+
+/// Groth16 setup: (proving key, verifying key) bytes. A seed makes it deterministic (tests only).
+#[pyfunction]
+#[pyo3(signature = (ir_json, seed=None))]
+fn setup<'py>(py: Python<'py>, ir_json: &str, seed: Option<u64>) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let p = program(ir_json)?;
+    let (pk, vk) = py
+        .detach(|| groth16::setup(&p, &mut rng(seed)).map(|(pk, vk)| (groth16::encode(&pk), groth16::encode(&vk))))
+        .map_err(py_err)?;
+    Ok((PyBytes::new(py, &pk), PyBytes::new(py, &vk)))
+}
+
+/// Prove: (proof bytes, public values = public input leaves then outputs).
+#[pyfunction]
+#[pyo3(signature = (ir_json, proving_key, inputs, seed=None))]
+fn prove<'py>(
+    py: Python<'py>,
+    ir_json: &str,
+    proving_key: &[u8],
+    inputs: Vec<String>,
+    seed: Option<u64>,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
+    let p = program(ir_json)?;
+    let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
+    let key = proving_key.to_vec();
+    let (proof, public) = py
+        .detach(|| {
+            let pk: ProvingKey = groth16::decode("proving key", &key)?;
+            let proven = groth16::prove(&p, &pk, &values, &mut rng(seed))?;
+            Ok::<_, Error>((groth16::encode(&proven.proof), proven.public))
+        })
+        .map_err(py_err)?;
+    Ok((PyBytes::new(py, &proof), public))
+}
+
+/// Verify: True if the proof is valid for these public values.
+#[pyfunction]
+fn verify(py: Python<'_>, ir_json: &str, verifying_key: &[u8], public: Vec<String>, proof: &[u8]) -> PyResult<bool> {
+    let p = program(ir_json)?;
+    let (vk_bytes, proof_bytes) = (verifying_key.to_vec(), proof.to_vec());
+    py.detach(|| {
+        let vk: VerifyingKey = groth16::decode("verifying key", &vk_bytes)?;
+        let proof: Proof = groth16::decode("proof", &proof_bytes)?;
+        groth16::verify(&p, &vk, &public, &proof)
+    })
+    .map_err(py_err)
+}
+
+/// snarkjs JSON: (verification_key.json, proof.json, public.json) texts.
+#[pyfunction]
+fn snarkjs_export(ir_json: &str, verifying_key: &[u8], public: Vec<String>, proof: &[u8]) -> PyResult<(String, String, String)> {
+    let p = program(ir_json)?;
+    let vk: VerifyingKey = groth16::decode("verifying key", verifying_key).map_err(py_err)?;
+    let proof: Proof = groth16::decode("proof", proof).map_err(py_err)?;
+    let x = groth16::instance(&p, &public).map_err(py_err)?;
+    let pretty = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap_or_default();
+    Ok((pretty(snarkjs::verification_key(&vk)), pretty(snarkjs::proof(&proof)), pretty(snarkjs::public(&x))))
+}
+
+/// Mutation-check the circuit on these inputs; returns the number of variables checked.
+#[pyfunction]
+fn check_mutations(py: Python<'_>, ir_json: &str, inputs: Vec<String>) -> PyResult<usize> {
+    let p = program(ir_json)?;
+    let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
+    py.detach(|| soundness::check_mutations(&p, &values)).map_err(ZeenotError::new_err)
+}
+
+/// The zeenot native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ZeenotError", py.get_type::<ZeenotError>())?;
+    m.add("IrError", py.get_type::<IrError>())?;
+    m.add("DecodeError", py.get_type::<DecodeError>())?;
+    m.add("UnsatisfiedError", py.get_type::<UnsatisfiedError>())?;
+    m.add_function(wrap_pyfunction!(program_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(stats, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(setup, m)?)?;
+    m.add_function(wrap_pyfunction!(prove, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(snarkjs_export, m)?)?;
+    m.add_function(wrap_pyfunction!(check_mutations, m)?)?;
+    Ok(())
+}
