@@ -1,1 +1,0 @@
-//! Baby Jubjub cryptography for zeenot.
