@@ -120,7 +120,13 @@ fn step(
     let ty = inst.ty;
     let arg_ty = inst.args.first().map(|&i| p.types[i]);
     let field2 = |f: fn(Fr, Fr) -> Fr| Value::Field(f(a(0).to_fr(), a(1).to_fr()));
-    let zero = || if ty == Ty::Field { Value::Field(Fr::zero()) } else { Value::Int(0) };
+    let zero = || {
+        if ty == Ty::Field {
+            Value::Field(Fr::zero())
+        } else {
+            Value::Int(0)
+        }
+    };
     let b = |v: bool| Value::Int(i128::from(v));
     let v = match inst.op {
         Op::Const => inst.konst.expect("validated const"),

@@ -56,7 +56,8 @@ fn synthesis(e: ark_relations::r1cs::SynthesisError) -> Error {
 
 /// Circuit-specific Groth16 setup.
 pub fn setup<R: RngCore + CryptoRng>(p: &Program, rng: &mut R) -> Result<(ProvingKey, VerifyingKey), Error> {
-    Groth16::<Bn254>::circuit_specific_setup(ProgramCircuit { program: p, inputs: None }, rng).map_err(synthesis)
+    Groth16::<Bn254>::circuit_specific_setup(ProgramCircuit { program: p, inputs: None }, rng)
+        .map_err(synthesis)
 }
 
 /// A proof and the public values it is about (typed decimal strings: public input leaves, then
@@ -71,7 +72,12 @@ pub struct Proven {
 
 /// Prove the program on input leaf values. Fails with [`Error::Unsatisfied`] (and a source
 /// location) when the program fails on these inputs.
-pub fn prove<R: RngCore + CryptoRng>(p: &Program, pk: &ProvingKey, inputs: &[Value], rng: &mut R) -> Result<Proven, Error> {
+pub fn prove<R: RngCore + CryptoRng>(
+    p: &Program,
+    pk: &ProvingKey,
+    inputs: &[Value],
+    rng: &mut R,
+) -> Result<Proven, Error> {
     let expected = p.instance_types().len() + 1;
     if pk.vk.gamma_abc_g1.len() != expected {
         return Err(Error::Key(format!(
@@ -86,14 +92,13 @@ pub fn prove<R: RngCore + CryptoRng>(p: &Program, pk: &ProvingKey, inputs: &[Val
     synth::lower(p, Some(inputs), cs.clone()).map_err(synthesis)?;
     if !cs.is_satisfied().map_err(synthesis)? {
         let which = cs.which_is_unsatisfied().ok().flatten().unwrap_or_default();
-        return Err(Error::Synthesis(format!("internal error: witness does not satisfy the circuit ({which})")));
+        return Err(Error::Synthesis(format!(
+            "internal error: witness does not satisfy the circuit ({which})"
+        )));
     }
-    let proof = Groth16::<Bn254>::prove(pk, ProgramCircuit { program: p, inputs: Some(inputs) }, rng).map_err(synthesis)?;
-    let public = p
-        .public_inputs()
-        .map(|i| vals[i].to_decimal())
-        .chain(eval::outputs(p, &vals))
-        .collect();
+    let proof = Groth16::<Bn254>::prove(pk, ProgramCircuit { program: p, inputs: Some(inputs) }, rng)
+        .map_err(synthesis)?;
+    let public = p.public_inputs().map(|i| vals[i].to_decimal()).chain(eval::outputs(p, &vals)).collect();
     Ok(Proven { proof, public })
 }
 

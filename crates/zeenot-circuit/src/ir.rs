@@ -403,8 +403,7 @@ fn arity(op: Op) -> usize {
 impl Program {
     /// Parse and validate an IR document.
     pub fn from_json(text: &str) -> Result<Program, IrError> {
-        let doc: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| IrError::Json(e.to_string()))?;
+        let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| IrError::Json(e.to_string()))?;
         // Size limit before any per-element work.
         let size = |k: &str| doc.get(k).and_then(|v| v.as_array()).map_or(0, Vec::len);
         let total = size("inputs") + size("body");
@@ -424,12 +423,8 @@ impl Program {
             return Err(IrError::Version(raw.version));
         }
         let hash = hex::encode(Sha256::digest(canonical_json(&doc).as_bytes()));
-        let source_file = raw
-            .source
-            .as_ref()
-            .and_then(|s| s.get("file"))
-            .and_then(|f| f.as_str())
-            .map(str::to_owned);
+        let source_file =
+            raw.source.as_ref().and_then(|s| s.get("file")).and_then(|f| f.as_str()).map(str::to_owned);
 
         let mut index: HashMap<u64, usize> = HashMap::new();
         let mut types: Vec<Ty> = Vec::new();
@@ -683,14 +678,18 @@ mod tests {
 
     #[test]
     fn rejects_each_rule() {
-        assert!(err(json!([{"id": 2, "op": "frobnicate", "ty": "u8", "args": [0, 1]}])).contains("unknown op"));
+        assert!(
+            err(json!([{"id": 2, "op": "frobnicate", "ty": "u8", "args": [0, 1]}])).contains("unknown op")
+        );
         assert!(err(json!([{"id": 2, "op": "add", "ty": "u9", "args": [0, 1]}])).contains("unknown type"));
         assert!(err(json!([{"id": 1, "op": "add", "ty": "u8", "args": [0, 0]}])).contains("duplicate id"));
         assert!(err(json!([{"id": 2, "op": "add", "ty": "u8", "args": [0, 9]}])).contains("undefined id 9"));
         assert!(err(json!([{"id": 2, "op": "add", "ty": "u8", "args": [0]}])).contains("takes 2 arguments"));
         assert!(err(json!([{"id": 2, "op": "add", "ty": "u16", "args": [0, 1]}])).contains("yields"));
         assert!(err(json!([{"id": 2, "op": "lt", "ty": "u8", "args": [0, 1]}])).contains("yields bool"));
-        assert!(err(json!([{"id": 2, "op": "add", "ty": "u8", "args": [0, 1], "guard": 0}])).contains("guard"));
+        assert!(
+            err(json!([{"id": 2, "op": "add", "ty": "u8", "args": [0, 1], "guard": 0}])).contains("guard")
+        );
         assert!(err(json!([{"id": 2, "op": "const", "ty": "u8", "value": "256"}])).contains("out of range"));
         assert!(err(json!([{"id": 2, "op": "const", "ty": "u8", "value": "01"}])).contains("not a valid"));
         assert!(err(json!([{"id": 2, "op": "const", "ty": "u8"}])).contains("needs a `value`"));

@@ -30,7 +30,10 @@ impl Var {
 
 /// Check that `cs` is satisfied and that every single-variable mutation (except `exempt` ones)
 /// breaks a constraint. Returns the number of variables mutated.
-pub fn check_cs_mutations(cs: &ConstraintSystemRef<Fr>, exempt: &dyn Fn(Var) -> bool) -> Result<usize, String> {
+pub fn check_cs_mutations(
+    cs: &ConstraintSystemRef<Fr>,
+    exempt: &dyn Fn(Var) -> bool,
+) -> Result<usize, String> {
     cs.finalize();
     let m = cs.to_matrices().ok_or("constraint system has no matrices")?;
     let (mut z, n_inst) = {
@@ -70,7 +73,9 @@ pub fn check_cs_mutations(cs: &ConstraintSystemRef<Fr>, exempt: &dyn Fn(Var) -> 
             let broken = uses[i].iter().any(|&k| !holds(k, &z));
             z[i] = original;
             if !broken {
-                return Err(format!("{var:?} can change without breaking any constraint (under-constrained)"));
+                return Err(format!(
+                    "{var:?} can change without breaking any constraint (under-constrained)"
+                ));
             }
         }
         checked += 1;

@@ -40,7 +40,8 @@ fn raw_interval(op: Op, a: Option<(i128, i128)>, b: Option<(i128, i128)>) -> Opt
                 Op::Add => Some((al.checked_add(bl)?, ah.checked_add(bh)?)),
                 Op::Sub => Some((al.checked_sub(bh)?, ah.checked_sub(bl)?)),
                 Op::Mul => {
-                    let c = [al.checked_mul(bl)?, al.checked_mul(bh)?, ah.checked_mul(bl)?, ah.checked_mul(bh)?];
+                    let c =
+                        [al.checked_mul(bl)?, al.checked_mul(bh)?, ah.checked_mul(bl)?, ah.checked_mul(bh)?];
                     Some((*c.iter().min()?, *c.iter().max()?))
                 }
                 _ => None,
@@ -51,7 +52,13 @@ fn raw_interval(op: Op, a: Option<(i128, i128)>, b: Option<(i128, i128)>) -> Opt
 
 /// Bring `raw` into `ty`'s range: free when its interval already fits, otherwise gate it by the
 /// guard (so an untaken branch yields 0) and range-check it.
-fn fit(b: &Builder, raw: Wire, ty: Ty, guard: Option<&Wire>, from_field: bool) -> Result<Wire, SynthesisError> {
+fn fit(
+    b: &Builder,
+    raw: Wire,
+    ty: Ty,
+    guard: Option<&Wire>,
+    from_field: bool,
+) -> Result<Wire, SynthesisError> {
     let (lo, hi) = ty.range().expect("integer type");
     if let Some((rl, rh)) = raw.range {
         if !from_field && rl >= lo && rh <= hi {
@@ -74,7 +81,11 @@ fn fit(b: &Builder, raw: Wire, ty: Ty, guard: Option<&Wire>, from_field: bool) -
 }
 
 /// Lower the program into `cs`; returns the output wires.
-pub fn lower(p: &Program, inputs: Option<&[Value]>, cs: ConstraintSystemRef<Fr>) -> Result<Vec<Wire>, SynthesisError> {
+pub fn lower(
+    p: &Program,
+    inputs: Option<&[Value]>,
+    cs: ConstraintSystemRef<Fr>,
+) -> Result<Vec<Wire>, SynthesisError> {
     let b = Builder::new(cs);
     let mut w: Vec<Wire> = Vec::with_capacity(p.types.len());
     // Allocate every input before any range-check bit, so that private inputs are the first
@@ -146,7 +157,8 @@ fn lower_inst(b: &Builder, p: &Program, inst: &Inst, w: &[Wire]) -> Result<Optio
         }
         Op::FloorDiv | Op::Mod => {
             let d = arg(1);
-            let safe_const = d.konst.is_some_and(|k| !k.is_zero() && !(matches!(ty, Ty::I(_)) && k == -Fr::one()));
+            let safe_const =
+                d.konst.is_some_and(|k| !(k.is_zero() || matches!(ty, Ty::I(_)) && k == -Fr::one()));
             let d = match guard {
                 Some(g) if !safe_const => select::select(b, g, d, &Wire::constant(Fr::one(), Some((1, 1))))?,
                 _ => d.clone(),

@@ -110,7 +110,8 @@ fn keys_of_another_shape_are_refused() {
     let (pk_other, _) = keys(&other);
     let mut rng = ChaCha20Rng::seed_from_u64(5);
     assert!(matches!(groth16::prove(&p, &pk_other, &inputs(&p, "1", "2"), &mut rng), Err(Error::Key(_))));
-    let proven = groth16::prove(&other, &pk_other, &other.parse_inputs(&["1".into()]).unwrap(), &mut rng).unwrap();
+    let proven =
+        groth16::prove(&other, &pk_other, &other.parse_inputs(&["1".into()]).unwrap(), &mut rng).unwrap();
     assert!(matches!(groth16::verify(&p, &vk, &["1".into(), "2".into()], &proven.proof), Ok(false)));
 }
 

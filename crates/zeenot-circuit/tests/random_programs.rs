@@ -98,7 +98,9 @@ fn program(seed: u64) -> (String, Vec<String>) {
         let int = ty != "field";
         let signed = ty.starts_with('i');
         let choice = g.rng.gen_range(0..12);
-        let (Some(a), Some(b)) = (g.pick(ty, guard), g.pick(ty, guard)) else { continue };
+        let (Some(a), Some(b)) = (g.pick(ty, guard), g.pick(ty, guard)) else {
+            continue;
+        };
         let b = if g.rng.gen_bool(0.2) { g.konst(ty) } else { b };
         match choice {
             0..=2 => {
@@ -109,7 +111,9 @@ fn program(seed: u64) -> (String, Vec<String>) {
                 let op = if g.rng.gen_bool(0.5) { "floordiv" } else { "mod" };
                 g.push(json!({"op": op, "args": [a, b], "guard": guard, "loc": [2, 0]}), ty, guard);
             }
-            4 if signed || ty == "field" => g.push(json!({"op": "neg", "args": [a], "guard": guard}), ty, guard),
+            4 if signed || ty == "field" => {
+                g.push(json!({"op": "neg", "args": [a], "guard": guard}), ty, guard)
+            }
             5 => {
                 let op = if int { ["lt", "le", "gt", "ge", "eq", "ne"][g.rng.gen_range(0..6)] } else { "eq" };
                 g.push(json!({"op": op, "args": [a, b], "guard": guard}), "bool", guard);
@@ -142,7 +146,8 @@ fn program(seed: u64) -> (String, Vec<String>) {
                 let op = if int { ["lt", "ne"][g.rng.gen_range(0..2)] } else { "ne" };
                 g.push(json!({"op": op, "args": [a, b]}), "bool", guard);
                 let c = g.next - 1;
-                g.body.push(json!({"op": "check", "args": [c], "guard": guard, "loc": [4, 0], "msg": "check"}));
+                g.body
+                    .push(json!({"op": "check", "args": [c], "guard": guard, "loc": [4, 0], "msg": "check"}));
             }
             10 if int => {
                 if let Some(x) = g.pick("bool", guard) {
@@ -174,7 +179,8 @@ fn run(seed: u64) -> Result<(), TestCaseError> {
             for (w, &o) in outs.iter().zip(&p.outputs) {
                 prop_assert_eq!(w.value, Some(vals[o].to_fr()), "output differs\n{}", doc);
             }
-            soundness::check_mutations(&p, &inputs).map_err(|e| TestCaseError::fail(format!("{e}\n{doc}")))?;
+            soundness::check_mutations(&p, &inputs)
+                .map_err(|e| TestCaseError::fail(format!("{e}\n{doc}")))?;
         }
         Err(_) => {
             if lowered.is_ok() {
@@ -211,4 +217,3 @@ proptest! {
         run(seed)?;
     }
 }
-

@@ -81,10 +81,16 @@ fn evaluate(ir_json: &str, inputs: Vec<String>) -> PyResult<Vec<String>> {
 /// Groth16 setup: (proving key, verifying key) bytes. A seed makes it deterministic (tests only).
 #[pyfunction]
 #[pyo3(signature = (ir_json, seed=None))]
-fn setup<'py>(py: Python<'py>, ir_json: &str, seed: Option<u64>) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+fn setup<'py>(
+    py: Python<'py>,
+    ir_json: &str,
+    seed: Option<u64>,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let p = program(ir_json)?;
     let (pk, vk) = py
-        .detach(|| groth16::setup(&p, &mut rng(seed)).map(|(pk, vk)| (groth16::encode(&pk), groth16::encode(&vk))))
+        .detach(|| {
+            groth16::setup(&p, &mut rng(seed)).map(|(pk, vk)| (groth16::encode(&pk), groth16::encode(&vk)))
+        })
         .map_err(py_err)?;
     Ok((PyBytes::new(py, &pk), PyBytes::new(py, &vk)))
 }
@@ -114,7 +120,13 @@ fn prove<'py>(
 
 /// Verify: True if the proof is valid for these public values.
 #[pyfunction]
-fn verify(py: Python<'_>, ir_json: &str, verifying_key: &[u8], public: Vec<String>, proof: &[u8]) -> PyResult<bool> {
+fn verify(
+    py: Python<'_>,
+    ir_json: &str,
+    verifying_key: &[u8],
+    public: Vec<String>,
+    proof: &[u8],
+) -> PyResult<bool> {
     let p = program(ir_json)?;
     let (vk_bytes, proof_bytes) = (verifying_key.to_vec(), proof.to_vec());
     py.detach(|| {
@@ -127,7 +139,12 @@ fn verify(py: Python<'_>, ir_json: &str, verifying_key: &[u8], public: Vec<Strin
 
 /// snarkjs JSON: (verification_key.json, proof.json, public.json) texts.
 #[pyfunction]
-fn snarkjs_export(ir_json: &str, verifying_key: &[u8], public: Vec<String>, proof: &[u8]) -> PyResult<(String, String, String)> {
+fn snarkjs_export(
+    ir_json: &str,
+    verifying_key: &[u8],
+    public: Vec<String>,
+    proof: &[u8],
+) -> PyResult<(String, String, String)> {
     let p = program(ir_json)?;
     let vk: VerifyingKey = groth16::decode("verifying key", verifying_key).map_err(py_err)?;
     let proof: Proof = groth16::decode("proof", proof).map_err(py_err)?;

@@ -63,10 +63,8 @@ mod tests {
 
     #[test]
     fn matches_python_and_is_sound() {
-        let cases: &[(Ty, &[i128])] = &[
-            (Ty::U(8), &[0, 1, 7, 200, 255]),
-            (Ty::I(8), &[-128, -7, -1, 0, 1, 3, 127]),
-        ];
+        let cases: &[(Ty, &[i128])] =
+            &[(Ty::U(8), &[0, 1, 7, 200, 255]), (Ty::I(8), &[-128, -7, -1, 0, 1, 3, 127])];
         for &(ty, vals) in cases {
             for &x in vals {
                 for &y in vals.iter().filter(|&&y| y != 0) {

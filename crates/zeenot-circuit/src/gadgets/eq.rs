@@ -38,8 +38,8 @@ pub fn is_eq(b: &Builder, x: &Wire, y: &Wire, booleans: bool) -> Result<Wire> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_util::*;
     use super::super::fr;
+    use super::super::test_util::*;
     use super::*;
 
     #[test]
