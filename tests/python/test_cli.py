@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, ROOT
+from .conftest import EXAMPLES, ROOT
 
 APP = f"{EXAMPLES / 'payd' / 'app.py'}:weekly_premium"
 INPUTS = str(EXAMPLES / "payd" / "inputs.json")

@@ -10,7 +10,7 @@ import pytest
 from zeenot import _native, api
 from zeenot.simulate import simulate
 
-from conftest import EXAMPLES
+from .conftest import EXAMPLES
 
 
 def test_payd_proof_matches_simulate_and_verifies(payd):

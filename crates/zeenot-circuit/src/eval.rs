@@ -12,6 +12,7 @@ use std::fmt;
 
 /// What made the program fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FailureKind {
     /// An integer result outside its type's range.
     Overflow,
@@ -41,8 +42,10 @@ pub struct Unsatisfied {
     pub op: &'static str,
     /// Instruction index.
     pub index: usize,
-    /// `file:line:col` of the instruction.
+    /// `file:line:col` of the instruction (as precise as the IR allows).
     pub location: String,
+    /// `(line, col)` of the instruction, when the IR has it (1-based line, 0-based col).
+    pub loc: Option<(u32, u32)>,
     /// The `check` message, if any.
     pub msg: Option<String>,
 }
@@ -81,7 +84,18 @@ fn int(v: Value) -> i128 {
     }
 }
 
+/// Evaluate the program on input leaves given as typed decimal strings (the boundary format);
+/// returns the output leaves as typed decimal strings.
+pub fn run(p: &Program, inputs: &[String]) -> Result<Vec<String>, crate::Error> {
+    let values = p.parse_inputs(inputs).map_err(crate::Error::Input)?;
+    let vals = evaluate(p, &values)?;
+    Ok(outputs(p, &vals))
+}
+
 /// Evaluate the program; returns the value of every IR value (inputs first).
+///
+/// `inputs` must come from [`Program::parse_inputs`] (or pass [`Program::check_values`]): one
+/// value of the right type per input leaf.
 pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Vec<Value>, Unsatisfied> {
     let mut vals: Vec<Value> = Vec::with_capacity(p.types.len());
     vals.extend_from_slice(inputs);
@@ -92,6 +106,7 @@ pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Vec<Value>, Unsatisfied
             op: inst.op.name(),
             index,
             location: p.location(inst.loc),
+            loc: inst.loc,
             msg: inst.msg.clone(),
         };
         let a = |k: usize| vals[inst.args[k]];

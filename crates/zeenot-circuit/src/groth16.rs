@@ -86,6 +86,7 @@ pub fn prove<R: RngCore + CryptoRng>(
             expected - 1
         )));
     }
+    p.check_values(inputs).map_err(Error::Input)?;
     let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
     // Cross-check: the witness must satisfy the circuit (a failure here is a zeenot bug).
     let cs = ConstraintSystem::<Fr>::new_ref();
@@ -138,6 +139,27 @@ pub fn encode<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
     let mut out = Vec::with_capacity(t.compressed_size());
     t.serialize_compressed(&mut out).expect("writing to a Vec cannot fail");
     out
+}
+
+/// Proving keys are stored uncompressed: decoding then needs no square roots (a third of the
+/// proving time for a compressed key), while every point is still checked on the curve and in the
+/// prime-order subgroup — a prover must not run its secret witness through an MSM over points a
+/// malicious verifier chose off the curve.
+pub fn encode_proving_key(pk: &ProvingKey) -> Vec<u8> {
+    let mut out = Vec::with_capacity(pk.uncompressed_size());
+    pk.serialize_uncompressed(&mut out).expect("writing to a Vec cannot fail");
+    out
+}
+
+/// Checked decoding of a proving key written by [`encode_proving_key`].
+pub fn decode_proving_key(bytes: &[u8]) -> Result<ProvingKey, Error> {
+    let mut reader = bytes;
+    let pk = ProvingKey::deserialize_uncompressed(&mut reader)
+        .map_err(|e| Error::Decode(format!("proving key: {e}")))?;
+    if !reader.is_empty() {
+        return Err(Error::Decode(format!("proving key: {} trailing bytes", reader.len())));
+    }
+    Ok(pk)
 }
 
 /// Checked canonical decoding: points on the curve and in the prime-order subgroup, canonical

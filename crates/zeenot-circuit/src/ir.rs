@@ -344,6 +344,8 @@ pub struct Program {
     pub output_names: Vec<String>,
     /// Type of every value.
     pub types: Vec<Ty>,
+    /// The `signature` section, kept as is (back ends ignore it).
+    pub signature: Option<serde_json::Value>,
     hash: String,
 }
 
@@ -389,6 +391,8 @@ struct RawProgram {
     inputs: Vec<serde_json::Value>,
     body: Vec<serde_json::Value>,
     outputs: Vec<RawOutput>,
+    #[serde(default)]
+    signature: Option<serde_json::Value>,
 }
 
 fn arity(op: Op) -> usize {
@@ -406,7 +410,7 @@ impl Program {
         let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| IrError::Json(e.to_string()))?;
         // Size limit before any per-element work.
         let size = |k: &str| doc.get(k).and_then(|v| v.as_array()).map_or(0, Vec::len);
-        let total = size("inputs") + size("body");
+        let total = size("inputs") + size("body") + size("outputs");
         if total > MAX_SIZE {
             return Err(IrError::TooLarge(total));
         }
@@ -516,7 +520,22 @@ impl Program {
             outputs.push(v);
             output_names.push(o.name);
         }
-        Ok(Program { name: raw.name, source_file, inputs, body, outputs, output_names, types, hash })
+        Ok(Program {
+            name: raw.name,
+            source_file,
+            inputs,
+            body,
+            outputs,
+            output_names,
+            types,
+            signature: raw.signature,
+            hash,
+        })
+    }
+
+    /// Validate an IR document without keeping it (the checks of [`Program::from_json`]).
+    pub fn validate(text: &str) -> Result<(), IrError> {
+        Program::from_json(text).map(|_| ())
     }
 
     /// SHA-256 (hex) of the canonical JSON of the document.
@@ -547,6 +566,25 @@ impl Program {
             .zip(values)
             .map(|(inp, v)| Value::parse(inp.ty, v).map_err(|e| format!("input `{}`: {e}", inp.name)))
             .collect()
+    }
+
+    /// Check values built in Rust against the input leaves: the count, and each value's kind and
+    /// range. Values from [`Program::parse_inputs`] always pass.
+    pub fn check_values(&self, values: &[Value]) -> Result<(), String> {
+        if values.len() != self.inputs.len() {
+            return Err(format!("expected {} input values, got {}", self.inputs.len(), values.len()));
+        }
+        for (inp, v) in self.inputs.iter().zip(values) {
+            let ok = match (inp.ty, v) {
+                (Ty::Field, Value::Field(_)) => true,
+                (Ty::Field, Value::Int(_)) | (_, Value::Field(_)) => false,
+                (ty, Value::Int(i)) => ty.range().is_some_and(|(lo, hi)| (lo..=hi).contains(i)),
+            };
+            if !ok {
+                return Err(format!("input `{}`: {v:?} is not a valid {} value", inp.name, inp.ty));
+            }
+        }
+        Ok(())
     }
 
     /// "file:line:col" for an instruction's location, as precise as the IR allows.
@@ -630,11 +668,44 @@ fn check_types(op: Op, ty: Ty, at: &[Ty]) -> Result<(), String> {
     }
 }
 
-/// Canonical JSON: object keys sorted, no whitespace.
+/// Canonical JSON: object keys sorted (by their UTF-8 bytes), no whitespace, strings escaped as
+/// `serde_json` writes them (non-ASCII characters are written as themselves). Independent of
+/// `serde_json`'s `preserve_order` feature.
 pub fn canonical_json(v: &serde_json::Value) -> String {
-    // serde_json's default map is a BTreeMap, so keys serialise sorted.
-    let sorted: serde_json::Value = serde_json::from_str(&v.to_string()).unwrap_or(serde_json::Value::Null);
-    sorted.to_string()
+    let mut out = String::new();
+    write_canonical(v, &mut out);
+    out
+}
+
+fn write_canonical(v: &serde_json::Value, out: &mut String) {
+    use serde_json::Value as J;
+    match v {
+        J::Object(map) => {
+            let mut entries: Vec<(&String, &J)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            out.push('{');
+            for (k, (key, value)) in entries.into_iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
+                }
+                out.push_str(&J::String(key.clone()).to_string());
+                out.push(':');
+                write_canonical(value, out);
+            }
+            out.push('}');
+        }
+        J::Array(items) => {
+            out.push('[');
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
 }
 
 /// The BN254 scalar field modulus as a decimal string.

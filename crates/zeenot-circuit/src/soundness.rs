@@ -87,6 +87,7 @@ pub fn check_cs_mutations(
 /// input a program ignores is legitimately free); every internal witness and every output must be
 /// pinned. Fails if the program fails on these inputs.
 pub fn check_mutations(p: &Program, inputs: &[crate::ir::Value]) -> Result<usize, String> {
+    p.check_values(inputs)?;
     eval::evaluate(p, inputs).map_err(|e| e.to_string())?;
     let cs = ConstraintSystem::<Fr>::new_ref();
     synth::lower(p, Some(inputs), cs.clone()).map_err(|e| format!("synthesis failed: {e}"))?;

@@ -163,7 +163,7 @@ fn lower_inst(b: &Builder, p: &Program, inst: &Inst, w: &[Wire]) -> Result<Optio
                 Some(g) if !safe_const => select::select(b, g, d, &Wire::constant(Fr::one(), Some((1, 1))))?,
                 _ => d.clone(),
             };
-            let (q, r) = divmod::floor_divmod(b, arg(0), &d, ty)?;
+            let (q, r) = divmod::floor_divmod(b, arg(0), &d, ty, inst.op == Op::FloorDiv)?;
             if inst.op == Op::FloorDiv {
                 q
             } else {

@@ -136,3 +136,18 @@ fn stats_count() {
     assert_eq!((s.public_inputs, s.private_inputs), (2, 1));
     assert!(s.constraints > 60 && s.constraints < 200, "{s:?}");
 }
+
+#[test]
+fn proving_key_round_trip_is_checked() {
+    let p = program();
+    let (pk, _) = keys(&p);
+    let bytes = groth16::encode_proving_key(&pk);
+    assert_eq!(groth16::decode_proving_key(&bytes).unwrap(), pk);
+    let mut long = bytes.clone();
+    long.push(1);
+    assert!(matches!(groth16::decode_proving_key(&long), Err(Error::Decode(_))));
+    // an off-curve point: perturb a coordinate byte of alpha (the first G1 point)
+    let mut bad = bytes.clone();
+    bad[0] ^= 1;
+    assert!(matches!(groth16::decode_proving_key(&bad), Err(Error::Decode(_))));
+}

@@ -89,7 +89,7 @@ fn setup<'py>(
     let p = program(ir_json)?;
     let (pk, vk) = py
         .detach(|| {
-            groth16::setup(&p, &mut rng(seed)).map(|(pk, vk)| (groth16::encode(&pk), groth16::encode(&vk)))
+            groth16::setup(&p, &mut rng(seed)).map(|(pk, vk)| (groth16::encode_proving_key(&pk), groth16::encode(&vk)))
         })
         .map_err(py_err)?;
     Ok((PyBytes::new(py, &pk), PyBytes::new(py, &vk)))
@@ -110,7 +110,7 @@ fn prove<'py>(
     let key = proving_key.to_vec();
     let (proof, public) = py
         .detach(|| {
-            let pk: ProvingKey = groth16::decode("proving key", &key)?;
+            let pk: ProvingKey = groth16::decode_proving_key(&key)?;
             let proven = groth16::prove(&p, &pk, &values, &mut rng(seed))?;
             Ok::<_, Error>((groth16::encode(&proven.proof), proven.public))
         })

@@ -14,10 +14,17 @@ fn bit_len(v: i128) -> u32 {
 ///
 /// Witnesses `q`, `r` with `q·d = a - r` and, with `s = (d < 0)` and `u = ±r`, `|d| - 1 - u ≥ 0`
 /// and `u ≥ 0` by range checks: the remainder has the divisor's sign and is smaller in magnitude,
-/// which makes `q` and `r` unique and proves `d ≠ 0`. `q` is range-checked in `ty`, so
-/// `i_min // -1` is rejected. All quantities are below `2^(2·64+1) ≪ p`, so the equation holds over
+/// which makes `q` and `r` unique and proves `d ≠ 0`. With `quotient_in_type` (for `floordiv`)
+/// `q` is range-checked in `ty`, so `i_min // -1` is rejected; without it (for `mod`, where
+/// `i_min % -1 == 0` is fine) a signed `q` may also be `2^(n-1)` (one more bit). All quantities are below `2^(2·64+1) ≪ p`, so the equation holds over
 /// the integers. Unsigned `u32` with a variable divisor: 3·33 + 1 = 100 constraints.
-pub fn floor_divmod(b: &Builder, a: &Wire, d: &Wire, ty: Ty) -> Result<(Wire, Wire)> {
+pub fn floor_divmod(
+    b: &Builder,
+    a: &Wire,
+    d: &Wire,
+    ty: Ty,
+    quotient_in_type: bool,
+) -> Result<(Wire, Wire)> {
     let ival = |w: &Wire| w.value.and_then(|v| fr_to_int(&v, ty));
     let qr = ival(a).zip(ival(d)).map(|(x, y)| if y == 0 { (0, 0) } else { native(x, y) });
     let q = Wire::var(b.witness(qr.map(|v| fr(v.0)))?, qr.map(|v| fr(v.0)), ty.range());
@@ -38,7 +45,11 @@ pub fn floor_divmod(b: &Builder, a: &Wire, d: &Wire, ty: Ty) -> Result<(Wire, Wi
         }
         Ty::I(n) => {
             let half = 1i128 << (n - 1);
-            bits::enforce_interval(b, &q, -half, n)?;
+            // q ∈ [-2^(n-1), 2^(n-1)) for floordiv; q ∈ [-2^(n-1), 3·2^(n-1)) ⊇ all quotients
+            // of in-range operands for mod (uniqueness needs only a bound far below p).
+            let q_bits = if quotient_in_type { n } else { n + 1 };
+            bits::enforce_interval(b, &q, -half, q_bits)?;
+            let q = if quotient_in_type { q } else { q.with_range(Some((-half, half))) };
             let zero = Wire::constant(Fr::zero(), Some((0, 0)));
             let s = cmp::not(&cmp::is_ge(b, d, &zero)?);
             // u = r - 2sr (= |r| when signs agree), |d| = d - 2sd
@@ -63,23 +74,44 @@ mod tests {
 
     #[test]
     fn matches_python_and_is_sound() {
-        let cases: &[(Ty, &[i128])] =
-            &[(Ty::U(8), &[0, 1, 7, 200, 255]), (Ty::I(8), &[-128, -7, -1, 0, 1, 3, 127])];
+        let cases: &[(Ty, &[i128])] = &[
+            (Ty::U(8), &[0, 1, 7, 200, 255]),
+            (Ty::I(8), &[-128, -7, -1, 0, 1, 3, 127]),
+            (Ty::U(64), &[0, 1, 3, (1 << 64) - 1]),
+            (Ty::I(64), &[-(1 << 63), -3, -1, 0, 2, (1 << 63) - 1]),
+        ];
         for &(ty, vals) in cases {
             for &x in vals {
                 for &y in vals.iter().filter(|&&y| y != 0) {
                     let (q, r) = native(x, y);
                     let (lo, hi) = ty.range().unwrap();
-                    let b = builder();
-                    let (wx, wy) = (wit(&b, x, ty.range()), wit(&b, y, ty.range()));
-                    let (wq, wr) = floor_divmod(&b, &wx, &wy, ty).unwrap();
-                    if q < lo || q > hi {
-                        assert_unsat(&b); // i8: -128 // -1
-                        continue;
+                    for quotient_in_type in [true, false] {
+                        let b = builder();
+                        let (wx, wy) = (wit(&b, x, ty.range()), wit(&b, y, ty.range()));
+                        let (wq, wr) = floor_divmod(&b, &wx, &wy, ty, quotient_in_type).unwrap();
+                        if quotient_in_type && (q < lo || q > hi) {
+                            assert_unsat(&b); // i_min // -1
+                            continue;
+                        }
+                        assert_eq!((wq.value, wr.value), (Some(fr(q)), Some(fr(r))), "{x} {y}");
+                        assert_sound(&b, 2);
                     }
-                    assert_eq!((wq.value, wr.value), (Some(fr(q)), Some(fr(r))), "{x} {y}");
-                    assert_sound(&b, 2);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn tampered_quotient_or_remainder_rejected() {
+        // 7 // 2 = 3 rem 1; claim 2 rem 3 (q·d + r = a still holds) or -4 rem 15
+        for ty in [Ty::U(8), Ty::I(8)] {
+            for (claim_q, claim_r) in [(2i128, 3i128), (4, -1)] {
+                let b = builder();
+                let (x, y) = (wit(&b, 7, ty.range()), wit(&b, 2, ty.range()));
+                let (q, r) = floor_divmod(&b, &x, &y, ty, true).unwrap();
+                b.enforce_equal(&q, &wit(&b, claim_q, None)).unwrap();
+                b.enforce_equal(&r, &wit(&b, claim_r, None)).unwrap();
+                assert_unsat(&b);
             }
         }
     }
@@ -89,7 +121,7 @@ mod tests {
         for ty in [Ty::U(8), Ty::I(8)] {
             let b = builder();
             let (x, y) = (wit(&b, 5, ty.range()), wit(&b, 0, ty.range()));
-            floor_divmod(&b, &x, &y, ty).unwrap();
+            floor_divmod(&b, &x, &y, ty, true).unwrap();
             assert_unsat(&b);
         }
     }

@@ -1,0 +1,296 @@
+//! The IR's meaning, table by table: Python's integer semantics (exact results, overflow at every
+//! width, floor division and remainder signs, division by zero), casts, guards and checks. Every
+//! case is run twice: by the interpreter (`eval`) and by the circuit, which must agree: satisfied,
+//! same outputs and every witness pinned (mutation check) when the program succeeds; not
+//! satisfiable from those inputs when it fails.
+
+use ark_bn254::Fr;
+use ark_relations::r1cs::ConstraintSystem;
+use serde_json::{json, Value as Json};
+use zeenot_circuit::eval::{self, FailureKind};
+use zeenot_circuit::{soundness, synth, Program};
+
+/// A program with inputs `x0, x1, …` of the given types (`x0` private, the rest public) and body,
+/// returning the value `out`.
+fn program(tys: &[&str], body: Json, out: u64) -> Program {
+    let inputs: Vec<Json> = tys
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            json!({"id": i, "name": format!("x{i}"), "ty": t,
+                   "vis": if i == 0 { "private" } else { "public" }, "tier": null})
+        })
+        .collect();
+    let doc = json!({"version": 1, "name": "t", "source": {"file": "t.py"}, "inputs": inputs,
+                     "body": body, "outputs": [{"name": "return", "value": out}]});
+    Program::from_json(&doc.to_string()).unwrap()
+}
+
+/// Evaluate and synthesize; assert they agree. Returns the evaluation result (output text or the
+/// failure kind).
+fn run(p: &Program, values: &[&str]) -> Result<String, FailureKind> {
+    let values: Vec<String> = values.iter().map(|s| s.to_string()).collect();
+    let inputs = p.parse_inputs(&values).unwrap();
+    let cs = ConstraintSystem::<Fr>::new_ref();
+    let lowered = synth::lower(p, Some(&inputs), cs.clone());
+    match eval::evaluate(p, &inputs) {
+        Ok(vals) => {
+            let outs = lowered.expect("synthesis");
+            assert!(cs.is_satisfied().unwrap(), "{values:?}: {:?}", cs.which_is_unsatisfied());
+            assert_eq!(outs[0].value, Some(vals[p.outputs[0]].to_fr()), "{values:?}");
+            soundness::check_mutations(p, &inputs).unwrap();
+            Ok(eval::outputs(p, &vals).remove(0))
+        }
+        Err(u) => {
+            if lowered.is_ok() {
+                assert!(!cs.is_satisfied().unwrap(), "{values:?}: failing program is satisfied");
+            }
+            Err(u.kind)
+        }
+    }
+}
+
+fn binary(op: &str, ty: &str) -> Program {
+    program(&[ty, ty], json!([{"id": 2, "op": op, "ty": ty, "args": [0, 1], "loc": [1, 0]}]), 2)
+}
+
+fn ok(s: &str) -> Result<String, FailureKind> {
+    Ok(s.to_owned())
+}
+
+const OVERFLOW: Result<String, FailureKind> = Err(FailureKind::Overflow);
+const DIV0: Result<String, FailureKind> = Err(FailureKind::DivisionByZero);
+
+#[test]
+fn overflow_edges_at_every_width() {
+    for n in [8u32, 16, 32, 64] {
+        let (u, i) = (format!("u{n}"), format!("i{n}"));
+        let umax = ((1u128 << n) - 1).to_string();
+        let (imin, imax) = ((-(1i128 << (n - 1))).to_string(), ((1i128 << (n - 1)) - 1).to_string());
+        let (add, sub, mul) = (binary("add", &u), binary("sub", &u), binary("mul", &u));
+        assert_eq!(run(&add, &[&umax, "0"]), ok(&umax));
+        assert_eq!(run(&add, &[&umax, "1"]), OVERFLOW);
+        assert_eq!(run(&sub, &["0", "0"]), ok("0"));
+        assert_eq!(run(&sub, &["0", "1"]), OVERFLOW);
+        assert_eq!(run(&mul, &[&umax, "1"]), ok(&umax));
+        assert_eq!(run(&mul, &[&umax, "2"]), OVERFLOW);
+        assert_eq!(run(&mul, &[&umax, &umax]), OVERFLOW);
+        let half = (1u128 << (n / 2)).to_string();
+        let below = ((1u128 << (n / 2)) - 1).to_string();
+        assert_eq!(run(&mul, &[&half, &below]), ok(&((1u128 << (n / 2)) * ((1u128 << (n / 2)) - 1)).to_string()));
+        assert_eq!(run(&mul, &[&half, &half]), OVERFLOW);
+
+        let (add, sub, mul) = (binary("add", &i), binary("sub", &i), binary("mul", &i));
+        assert_eq!(run(&add, &[&imax, "1"]), OVERFLOW);
+        assert_eq!(run(&add, &[&imin, "-1"]), OVERFLOW);
+        assert_eq!(run(&add, &[&imin, &imax]), ok("-1"));
+        assert_eq!(run(&sub, &[&imin, "1"]), OVERFLOW);
+        assert_eq!(run(&sub, &["-1", &imin]), ok(&imax));
+        assert_eq!(run(&sub, &["0", &imin]), OVERFLOW);
+        assert_eq!(run(&mul, &[&imin, "1"]), ok(&imin));
+        assert_eq!(run(&mul, &[&imin, "-1"]), OVERFLOW);
+        assert_eq!(run(&mul, &[&imax, "-1"]), ok(&format!("-{imax}")));
+        assert_eq!(run(&mul, &[&imin, &imin]), OVERFLOW);
+        let neg = program(&[&i], json!([{"id": 1, "op": "neg", "ty": i, "args": [0]}]), 1);
+        assert_eq!(run(&neg, &[&imax]), ok(&format!("-{imax}")));
+        assert_eq!(run(&neg, &[&imin]), OVERFLOW);
+        assert_eq!(run(&neg, &["0"]), ok("0"));
+    }
+}
+
+#[test]
+fn floor_division_and_remainder_follow_python() {
+    // (a, b, a // b, a % b) as Python computes them
+    let table: &[(i64, i64, i64, i64)] = &[
+        (7, 2, 3, 1),
+        (-7, 2, -4, 1),
+        (7, -2, -4, -1),
+        (-7, -2, 3, -1),
+        (6, 3, 2, 0),
+        (-6, 3, -2, 0),
+        (0, -5, 0, 0),
+        (-1, 100, -1, 99),
+        (1, -100, -1, -99),
+        (-128, 127, -2, 126),
+        (127, -128, -1, -1),
+    ];
+    for ty in ["i8", "i16", "i32", "i64"] {
+        let (div, rem) = (binary("floordiv", ty), binary("mod", ty));
+        for &(a, b, q, r) in table {
+            let (a, b) = (a.to_string(), b.to_string());
+            assert_eq!(run(&div, &[&a, &b]), ok(&q.to_string()), "{ty}: {a} // {b}");
+            assert_eq!(run(&rem, &[&a, &b]), ok(&r.to_string()), "{ty}: {a} % {b}");
+        }
+        assert_eq!(run(&div, &["5", "0"]), DIV0);
+        assert_eq!(run(&rem, &["-5", "0"]), DIV0);
+    }
+    for (ty, min) in [("i8", "-128"), ("i16", "-32768"), ("i32", "-2147483648"), ("i64", "-9223372036854775808")]
+    {
+        // i_min // -1 overflows, but i_min % -1 == 0 does not
+        assert_eq!(run(&binary("floordiv", ty), &[min, "-1"]), OVERFLOW);
+        assert_eq!(run(&binary("mod", ty), &[min, "-1"]), ok("0"));
+        assert_eq!(run(&binary("floordiv", ty), &[min, "1"]), ok(min));
+    }
+    for ty in ["u8", "u16", "u32", "u64"] {
+        let max = Program::from_json("{}").err().map(|_| ()).map_or(String::new(), |_| String::new());
+        let _ = max;
+        let (div, rem) = (binary("floordiv", ty), binary("mod", ty));
+        assert_eq!(run(&div, &["7", "2"]), ok("3"));
+        assert_eq!(run(&rem, &["7", "2"]), ok("1"));
+        assert_eq!(run(&div, &["0", "9"]), ok("0"));
+        assert_eq!(run(&rem, &["200", "201"]), ok("200"));
+        assert_eq!(run(&div, &["7", "0"]), DIV0);
+        assert_eq!(run(&rem, &["7", "0"]), DIV0);
+    }
+    let big = "18446744073709551615";
+    assert_eq!(run(&binary("floordiv", "u64"), &[big, "1"]), ok(big));
+    assert_eq!(run(&binary("mod", "u64"), &[big, "10"]), ok("5"));
+    assert_eq!(run(&binary("floordiv", "u64"), &[big, big]), ok("1"));
+}
+
+#[test]
+fn division_by_constants() {
+    // constant divisors take cheaper paths: check them separately, signed and unsigned
+    for (ty, k, a, q, r) in [
+        ("i16", "-1", "-32768", Err(FailureKind::Overflow), ok("0")),
+        ("i16", "-3", "7", ok("-3"), ok("-2")),
+        ("u16", "7", "65535", ok("9362"), ok("1")),
+        ("u16", "0", "5", DIV0, DIV0),
+    ] {
+        for (op, want) in [("floordiv", &q), ("mod", &r)] {
+            let p = program(
+                &[ty],
+                json!([{"id": 1, "op": "const", "ty": ty, "value": k},
+                       {"id": 2, "op": op, "ty": ty, "args": [0, 1]}]),
+                2,
+            );
+            // an unguarded division by a constant 0 fails on every input: synthesis may refuse
+            if k == "0" {
+                let inputs = p.parse_inputs(&[a.to_string()]).unwrap();
+                assert_eq!(eval::evaluate(&p, &inputs).unwrap_err().kind, FailureKind::DivisionByZero);
+                continue;
+            }
+            assert_eq!(&run(&p, &[a]), want, "{ty}: {a} {op} {k}");
+        }
+    }
+}
+
+#[test]
+fn casts() {
+    let cast = |from: &str, to: &str| program(&[from], json!([{"id": 1, "op": "cast", "ty": to, "args": [0]}]), 1);
+    assert_eq!(run(&cast("i8", "u8"), &["-1"]), OVERFLOW);
+    assert_eq!(run(&cast("i8", "u8"), &["127"]), ok("127"));
+    assert_eq!(run(&cast("u16", "i8"), &["128"]), OVERFLOW);
+    assert_eq!(run(&cast("u16", "i8"), &["127"]), ok("127"));
+    assert_eq!(run(&cast("i64", "i8"), &["-128"]), ok("-128"));
+    assert_eq!(run(&cast("i64", "i8"), &["-129"]), OVERFLOW);
+    assert_eq!(run(&cast("u8", "u64"), &["255"]), ok("255"));
+    assert_eq!(run(&cast("bool", "i32"), &["1"]), ok("1"));
+    assert_eq!(run(&cast("bool", "field"), &["1"]), ok("1"));
+    // int → field is v mod p
+    let p_minus_1 = "21888242871839275222246405745257275088548364400416034343698204186575808495616";
+    assert_eq!(run(&cast("i32", "field"), &["-1"]), ok(p_minus_1));
+    // field → int: the canonical representative must be in range (no negative reading)
+    assert_eq!(run(&cast("field", "i8"), &[p_minus_1]), OVERFLOW);
+    assert_eq!(run(&cast("field", "i8"), &["127"]), ok("127"));
+    assert_eq!(run(&cast("field", "i8"), &["128"]), OVERFLOW);
+    assert_eq!(run(&cast("field", "u8"), &["255"]), ok("255"));
+    assert_eq!(run(&cast("field", "u8"), &["256"]), OVERFLOW);
+    assert_eq!(run(&cast("field", "u64"), &["18446744073709551615"]), ok("18446744073709551615"));
+    assert_eq!(run(&cast("field", "u64"), &["18446744073709551616"]), OVERFLOW);
+}
+
+#[test]
+fn comparisons_and_equality() {
+    for ty in ["u8", "i8", "u32", "i64"] {
+        let signed = ty.starts_with('i');
+        let vals: &[i64] = if signed { &[-128, -1, 0, 1, 127] } else { &[0, 1, 127, 255] };
+        for op in ["lt", "le", "gt", "ge", "eq", "ne"] {
+            let p = program(&[ty, ty], json!([{"id": 2, "op": op, "ty": "bool", "args": [0, 1]}]), 2);
+            for &a in vals {
+                for &b in vals {
+                    let want = match op {
+                        "lt" => a < b,
+                        "le" => a <= b,
+                        "gt" => a > b,
+                        "ge" => a >= b,
+                        "eq" => a == b,
+                        _ => a != b,
+                    };
+                    let got = run(&p, &[&a.to_string(), &b.to_string()]);
+                    assert_eq!(got, ok(if want { "1" } else { "0" }), "{ty}: {a} {op} {b}");
+                }
+            }
+        }
+    }
+    let p = program(&["field", "field"], json!([{"id": 2, "op": "eq", "ty": "bool", "args": [0, 1]}]), 2);
+    assert_eq!(run(&p, &["5", "5"]), ok("1"));
+    assert_eq!(run(&p, &["5", "6"]), ok("0"));
+}
+
+/// `x // y if g else x - y` with the division and the subtraction guarded, as the front end
+/// lowers a conditional expression.
+fn guarded(ty: &str) -> Program {
+    program(
+        &[ty, ty, "bool"],
+        json!([
+            {"id": 3, "op": "floordiv", "ty": ty, "args": [0, 1], "guard": 2, "loc": [1, 4]},
+            {"id": 4, "op": "not", "ty": "bool", "args": [2]},
+            {"id": 5, "op": "sub", "ty": ty, "args": [0, 1], "guard": 4, "loc": [1, 20]},
+            {"op": "check", "args": [4], "guard": 4, "loc": [2, 0]},
+            {"id": 6, "op": "select", "ty": ty, "args": [2, 3, 5]},
+        ]),
+        6,
+    )
+}
+
+#[test]
+fn guards_suppress_failures_only_when_false() {
+    for ty in ["u8", "i16"] {
+        let p = guarded(ty);
+        // g true: the division runs (and may fail), the subtraction's failure is ignored
+        assert_eq!(run(&p, &["7", "2", "1"]), ok("3"));
+        assert_eq!(run(&p, &["0", "2", "1"]), ok("0")); // 0 - 2 would overflow u8, guarded off
+        assert_eq!(run(&p, &["7", "0", "1"]), DIV0);
+        // g false: division by zero is ignored, the subtraction runs
+        assert_eq!(run(&p, &["7", "0", "0"]), ok("7"));
+        assert_eq!(run(&p, &["7", "2", "0"]), ok("5"));
+    }
+    assert_eq!(run(&guarded("u8"), &["2", "7", "0"]), OVERFLOW);
+    assert_eq!(run(&guarded("i16"), &["-32768", "1", "0"]), OVERFLOW);
+    assert_eq!(run(&guarded("i16"), &["-32768", "-1", "1"]), OVERFLOW);
+    assert_eq!(run(&guarded("i16"), &["-32768", "-1", "0"]), ok("-32767"));
+}
+
+#[test]
+fn checks_carry_location_and_message() {
+    let p = program(
+        &["u32", "u32"],
+        json!([
+            {"id": 2, "op": "lt", "ty": "bool", "args": [0, 1]},
+            {"op": "check", "args": [2], "loc": [14, 11], "msg": "check(cost < limit)"},
+        ]),
+        0,
+    );
+    assert_eq!(run(&p, &["3", "4"]), ok("3"));
+    assert_eq!(run(&p, &["4", "4"]), Err(FailureKind::Check));
+    let inputs = p.parse_inputs(&["4".into(), "4".into()]).unwrap();
+    let u = eval::evaluate(&p, &inputs).unwrap_err();
+    assert_eq!((u.index, u.loc, u.op), (1, Some((14, 11)), "check"));
+    assert_eq!(u.to_string(), "check failed at t.py:14:11: check(cost < limit)");
+    // the boundary form
+    assert_eq!(eval::run(&p, &["1".into(), "2".into()]).unwrap(), vec!["1"]);
+    assert!(matches!(eval::run(&p, &["1".into()]), Err(zeenot_circuit::Error::Input(_))));
+    assert!(matches!(eval::run(&p, &["-1".into(), "2".into()]), Err(zeenot_circuit::Error::Input(_))));
+}
+
+#[test]
+fn field_arithmetic_is_modular() {
+    let p_minus_1 = "21888242871839275222246405745257275088548364400416034343698204186575808495616";
+    assert_eq!(run(&binary("add", "field"), &[p_minus_1, "2"]), ok("1"));
+    assert_eq!(run(&binary("sub", "field"), &["0", "1"]), ok(p_minus_1));
+    assert_eq!(run(&binary("mul", "field"), &[p_minus_1, p_minus_1]), ok("1"));
+    let neg = program(&["field"], json!([{"id": 1, "op": "neg", "ty": "field", "args": [0]}]), 1);
+    assert_eq!(run(&neg, &["1"]), ok(p_minus_1));
+    assert_eq!(run(&neg, &["0"]), ok("0"));
+}
