@@ -154,19 +154,34 @@ pub fn encode_proving_key(pk: &ProvingKey) -> Vec<u8> {
 /// Checked decoding of a proving key written by [`encode_proving_key`].
 pub fn decode_proving_key(bytes: &[u8]) -> Result<ProvingKey, Error> {
     let mut reader = bytes;
-    let pk = ProvingKey::deserialize_uncompressed(&mut reader)
-        .map_err(|e| Error::Decode(format!("proving key: {e}")))?;
+    let pk = ProvingKey::deserialize_uncompressed(&mut reader).map_err(|e| decode_error("proving key", e))?;
     if !reader.is_empty() {
         return Err(Error::Decode(format!("proving key: {} trailing bytes", reader.len())));
     }
     Ok(pk)
 }
 
+/// A decoding failure in words a user can act on.
+fn decode_error(what: &str, e: ark_serialize::SerializationError) -> Error {
+    use ark_serialize::SerializationError as E;
+    let why = match e {
+        E::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            "truncated (too few bytes)".into()
+        }
+        E::InvalidData => "invalid data (a point off the curve or outside the prime-order subgroup, or a \
+             non-canonical field element)"
+            .into(),
+        E::UnexpectedFlags => "invalid point encoding flags".into(),
+        other => other.to_string(),
+    };
+    Error::Decode(format!("{what}: {why}"))
+}
+
 /// Checked canonical decoding: points on the curve and in the prime-order subgroup, canonical
 /// field elements, no trailing bytes.
 pub fn decode<T: CanonicalDeserialize>(what: &str, bytes: &[u8]) -> Result<T, Error> {
     let mut reader = bytes;
-    let t = T::deserialize_compressed(&mut reader).map_err(|e| Error::Decode(format!("{what}: {e}")))?;
+    let t = T::deserialize_compressed(&mut reader).map_err(|e| decode_error(what, e))?;
     if !reader.is_empty() {
         return Err(Error::Decode(format!("{what}: {} trailing bytes", reader.len())));
     }

@@ -153,6 +153,10 @@ impl Value {
                 if text.starts_with('-') {
                     return Err(format!("`{text}`: field elements are written in [0, p)"));
                 }
+                if digits.len() > 77 {
+                    // p has 77 digits: no need to parse a longer number to reject it
+                    return Err(format!("`{text}` is not below the field modulus"));
+                }
                 let n: BigUint = text.parse().map_err(|_| bad())?;
                 let modulus: BigUint = Fr::MODULUS.into();
                 if n >= modulus {

@@ -69,15 +69,12 @@ pub const SUBGROUP_ORDER_DEC: &str =
     "2736030358979909402780800718157159386076813972158567259200215660948447373041";
 
 /// `Base8.x` in decimal (circomlibjs `babyJub.Base8[0]`).
-pub const BASE8_X_DEC: &str =
-    "5299619240641551281634865583518297030282874472190772894086521144482721001553";
+pub const BASE8_X_DEC: &str = "5299619240641551281634865583518297030282874472190772894086521144482721001553";
 
 /// `Base8.y` in decimal (circomlibjs `babyJub.Base8[1]`).
-pub const BASE8_Y_DEC: &str =
-    "16950150798460657717958625567821834550301663161624707787222815936182638968203";
+pub const BASE8_Y_DEC: &str = "16950150798460657717958625567821834550301663161624707787222815936182638968203";
 
-const BASE8_X: Base =
-    MontFp!("5299619240641551281634865583518297030282874472190772894086521144482721001553");
+const BASE8_X: Base = MontFp!("5299619240641551281634865583518297030282874472190772894086521144482721001553");
 const BASE8_Y: Base =
     MontFp!("16950150798460657717958625567821834550301663161624707787222815936182638968203");
 
@@ -189,8 +186,8 @@ pub(crate) fn fixed<const N: usize>(bytes: &[u8]) -> Result<[u8; N]> {
 
 /// Recovers the curve point with this y and sign without any subgroup check.
 fn decompress(y: Base, sign: bool) -> Result<BabyJubjubAffine> {
-    let a = BabyJubjubConfig::COEFF_A;
-    let d = BabyJubjubConfig::COEFF_D;
+    let a = <BabyJubjubConfig as TECurveConfig>::COEFF_A;
+    let d = <BabyJubjubConfig as TECurveConfig>::COEFF_D;
     let y2 = y.square();
     // a·x² + y² = 1 + d·x²·y²  ⇒  x² = (1 − y²) / (a − d·y²). a/d is a non-square, so the
     // denominator never vanishes; handle it anyway.
@@ -353,7 +350,7 @@ fn sqrt_a() -> Base {
     *SQRT_A.get_or_init(|| {
         // 168700 is a square in Fq (the curve models are isomorphic over Fq); a failure here
         // would be a wrong constant, caught by the tests.
-        let r = BabyJubjubConfig::COEFF_A.sqrt().unwrap_or(Base::ONE);
+        let r = <BabyJubjubConfig as TECurveConfig>::COEFF_A.sqrt().unwrap_or(Base::ONE);
         if is_negative(&r) {
             -r
         } else {

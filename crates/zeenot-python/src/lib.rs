@@ -27,14 +27,67 @@ fn py_err(e: Error) -> PyErr {
     match e {
         Error::Ir(e) => IrError::new_err(e.to_string()),
         Error::Decode(m) => DecodeError::new_err(m),
-        Error::Unsatisfied(u) => UnsatisfiedError::new_err(u.to_string()),
+        Error::Unsatisfied(u) => unsatisfied(&u),
         Error::Input(m) | Error::Key(m) => PyValueError::new_err(m),
         other => ZeenotError::new_err(other.to_string()),
     }
 }
 
+/// `UnsatisfiedError(message)` with the failure's details as attributes: `kind` (`"overflow"`,
+/// `"check"`, `"division_by_zero"`), `op`, `index` (instruction), `line` and `col` (or `None`),
+/// `location` (`file:line:col`) and `msg` (the `check` message or `None`).
+fn unsatisfied(u: &zeenot_circuit::Unsatisfied) -> PyErr {
+    let err = UnsatisfiedError::new_err(u.to_string());
+    Python::attach(|py| {
+        let value = err.value(py);
+        let (line, col) = u.loc.unzip();
+        // Setting attributes on a fresh exception does not fail; if it ever did, the message
+        // still carries everything, so the error is not worth replacing.
+        let _ = value.setattr("kind", u.kind.name());
+        let _ = value.setattr("op", u.op);
+        let _ = value.setattr("index", u.index);
+        let _ = value.setattr("line", line);
+        let _ = value.setattr("col", col);
+        let _ = value.setattr("location", u.location.as_str());
+        let _ = value.setattr("msg", u.msg.as_deref());
+    });
+    err
+}
+
 fn program(ir_json: &str) -> PyResult<Program> {
     Program::from_json(ir_json).map_err(|e| py_err(e.into()))
+}
+
+/// Run heavy work with the GIL released. A panic (a zeenot bug: inputs are validated, so none is
+/// expected) becomes a `ZeenotError` instead of a `PanicException` (which `except Exception`
+/// would not catch).
+fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> Result<T, PyErrSource> + Send) -> PyResult<T> {
+    let outcome = py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+    match outcome {
+        Ok(Ok(t)) => Ok(t),
+        Ok(Err(PyErrSource::Core(e))) => Err(py_err(e)),
+        Ok(Err(PyErrSource::Other(m))) => Err(ZeenotError::new_err(m)),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(ZeenotError::new_err(format!("internal error in zeenot (please report): {what}")))
+        }
+    }
+}
+
+/// An error from work done without the GIL.
+enum PyErrSource {
+    Core(Error),
+    Other(String),
+}
+
+impl From<Error> for PyErrSource {
+    fn from(e: Error) -> Self {
+        PyErrSource::Core(e)
+    }
 }
 
 fn rng(seed: Option<u64>) -> ChaCha20Rng {
@@ -60,7 +113,7 @@ fn validate(ir_json: &str) -> PyResult<()> {
 #[pyfunction]
 fn stats<'py>(py: Python<'py>, ir_json: &str) -> PyResult<Bound<'py, PyDict>> {
     let p = program(ir_json)?;
-    let s = py.detach(|| groth16::stats(&p)).map_err(py_err)?;
+    let s = detached(py, || Ok(groth16::stats(&p)?))?;
     let d = PyDict::new(py);
     d.set_item("constraints", s.constraints)?;
     d.set_item("public_inputs", s.public_inputs)?;
@@ -73,9 +126,7 @@ fn stats<'py>(py: Python<'py>, ir_json: &str) -> PyResult<Bound<'py, PyDict>> {
 #[pyfunction]
 fn evaluate(ir_json: &str, inputs: Vec<String>) -> PyResult<Vec<String>> {
     let p = program(ir_json)?;
-    let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
-    let vals = zeenot_circuit::eval::evaluate(&p, &values).map_err(|u| py_err(u.into()))?;
-    Ok(zeenot_circuit::eval::outputs(&p, &vals))
+    zeenot_circuit::eval::run(&p, &inputs).map_err(py_err)
 }
 
 /// Groth16 setup: (proving key, verifying key) bytes. A seed makes it deterministic (tests only).
@@ -87,11 +138,10 @@ fn setup<'py>(
     seed: Option<u64>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let p = program(ir_json)?;
-    let (pk, vk) = py
-        .detach(|| {
-            groth16::setup(&p, &mut rng(seed)).map(|(pk, vk)| (groth16::encode_proving_key(&pk), groth16::encode(&vk)))
-        })
-        .map_err(py_err)?;
+    let (pk, vk) = detached(py, || {
+        let (pk, vk) = groth16::setup(&p, &mut rng(seed))?;
+        Ok((groth16::encode_proving_key(&pk), groth16::encode(&vk)))
+    })?;
     Ok((PyBytes::new(py, &pk), PyBytes::new(py, &vk)))
 }
 
@@ -108,13 +158,11 @@ fn prove<'py>(
     let p = program(ir_json)?;
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
     let key = proving_key.to_vec();
-    let (proof, public) = py
-        .detach(|| {
-            let pk: ProvingKey = groth16::decode_proving_key(&key)?;
-            let proven = groth16::prove(&p, &pk, &values, &mut rng(seed))?;
-            Ok::<_, Error>((groth16::encode(&proven.proof), proven.public))
-        })
-        .map_err(py_err)?;
+    let (proof, public) = detached(py, || {
+        let pk: ProvingKey = groth16::decode_proving_key(&key)?;
+        let proven = groth16::prove(&p, &pk, &values, &mut rng(seed))?;
+        Ok((groth16::encode(&proven.proof), proven.public))
+    })?;
     Ok((PyBytes::new(py, &proof), public))
 }
 
@@ -129,12 +177,11 @@ fn verify(
 ) -> PyResult<bool> {
     let p = program(ir_json)?;
     let (vk_bytes, proof_bytes) = (verifying_key.to_vec(), proof.to_vec());
-    py.detach(|| {
+    detached(py, || {
         let vk: VerifyingKey = groth16::decode("verifying key", &vk_bytes)?;
         let proof: Proof = groth16::decode("proof", &proof_bytes)?;
-        groth16::verify(&p, &vk, &public, &proof)
+        Ok(groth16::verify(&p, &vk, &public, &proof)?)
     })
-    .map_err(py_err)
 }
 
 /// snarkjs JSON: (verification_key.json, proof.json, public.json) texts.
@@ -148,9 +195,7 @@ fn snarkjs_export(
     let p = program(ir_json)?;
     let vk: VerifyingKey = groth16::decode("verifying key", verifying_key).map_err(py_err)?;
     let proof: Proof = groth16::decode("proof", proof).map_err(py_err)?;
-    let x = groth16::instance(&p, &public).map_err(py_err)?;
-    let pretty = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap_or_default();
-    Ok((pretty(snarkjs::verification_key(&vk)), pretty(snarkjs::proof(&proof)), pretty(snarkjs::public(&x))))
+    snarkjs::export(&p, &vk, &public, &proof).map_err(py_err)
 }
 
 /// Mutation-check the circuit on these inputs; returns the number of variables checked.
@@ -158,7 +203,9 @@ fn snarkjs_export(
 fn check_mutations(py: Python<'_>, ir_json: &str, inputs: Vec<String>) -> PyResult<usize> {
     let p = program(ir_json)?;
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
-    py.detach(|| soundness::check_mutations(&p, &values)).map_err(ZeenotError::new_err)
+    // a failing program has no satisfying assignment to mutate: say why, as `prove` would
+    zeenot_circuit::eval::evaluate(&p, &values).map_err(|u| py_err(u.into()))?;
+    detached(py, || soundness::check_mutations(&p, &values).map_err(PyErrSource::Other))
 }
 
 /// The zeenot native module.

@@ -4,7 +4,7 @@ use super::{Builder, Result, Wire};
 use ark_bn254::Fr;
 use ark_ff::{AdditiveGroup, BigInteger, One, PrimeField, Zero};
 use ark_relations::lc;
-use ark_relations::r1cs::{SynthesisError, Variable};
+use ark_relations::r1cs::Variable;
 
 /// Decompose `w` into `n` bits (least significant first), enforcing `w = Σ 2^i b_i`.
 ///
@@ -16,7 +16,7 @@ pub fn to_bits(b: &Builder, w: &Wire, n: u32) -> Result<Vec<Wire>> {
     if let Some(k) = w.konst {
         let bits = bits_of(k);
         if bits.iter().skip(n as usize).any(|&x| x) {
-            return Err(SynthesisError::Unsatisfiable);
+            b.enforce_false()?;
         }
         return Ok((0..n as usize)
             .map(|i| Wire::constant(if bits[i] { Fr::one() } else { Fr::zero() }, Some((0, 1))))
@@ -78,7 +78,8 @@ mod tests {
         }
         let b = builder();
         let c = Wire::constant(Fr::from(256u64), None);
-        assert!(matches!(enforce_range(&b, &c, 8), Err(SynthesisError::Unsatisfiable)));
+        enforce_range(&b, &c, 8).unwrap();
+        assert_unsat(&b);
     }
 
     #[test]

@@ -18,13 +18,7 @@ fn bit_len(v: i128) -> u32 {
 /// `q` is range-checked in `ty`, so `i_min // -1` is rejected; without it (for `mod`, where
 /// `i_min % -1 == 0` is fine) a signed `q` may also be `2^(n-1)` (one more bit). All quantities are below `2^(2·64+1) ≪ p`, so the equation holds over
 /// the integers. Unsigned `u32` with a variable divisor: 3·33 + 1 = 100 constraints.
-pub fn floor_divmod(
-    b: &Builder,
-    a: &Wire,
-    d: &Wire,
-    ty: Ty,
-    quotient_in_type: bool,
-) -> Result<(Wire, Wire)> {
+pub fn floor_divmod(b: &Builder, a: &Wire, d: &Wire, ty: Ty, quotient_in_type: bool) -> Result<(Wire, Wire)> {
     let ival = |w: &Wire| w.value.and_then(|v| fr_to_int(&v, ty));
     let qr = ival(a).zip(ival(d)).map(|(x, y)| if y == 0 { (0, 0) } else { native(x, y) });
     let q = Wire::var(b.witness(qr.map(|v| fr(v.0)))?, qr.map(|v| fr(v.0)), ty.range());

@@ -112,9 +112,16 @@ impl Builder {
     /// Enforce `a = b` (one constraint, or none when both are the same constant).
     pub fn enforce_equal(&self, a: &Wire, b: &Wire) -> Result<()> {
         if let (Some(x), Some(y)) = (a.konst, b.konst) {
-            return if x == y { Ok(()) } else { Err(SynthesisError::Unsatisfiable) };
+            return if x == y { Ok(()) } else { self.enforce_false() };
         }
         self.enforce(&a.lc - &b.lc, lc!() + Variable::One, lc!())
+    }
+
+    /// A constraint no assignment satisfies (`1 · 1 = 0`), for a statement that is false
+    /// whatever the inputs (e.g. `check(False)`): the circuit still compiles and sets up, and no
+    /// proof ever exists — exactly as the program fails on every input.
+    pub fn enforce_false(&self) -> Result<()> {
+        self.enforce(lc!() + Variable::One, lc!() + Variable::One, lc!())
     }
 
     /// The product of two wires: free when either is a constant, one constraint otherwise.
