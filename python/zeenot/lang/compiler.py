@@ -1,0 +1,1227 @@
+"""The symbolic executor: runs a `@zk` function over IR wires and emits IR v1.
+
+Plain Python is the specification. Compile-time values (ints, bools, tuples: loop indices and
+module constants) fold exactly as Python folds them; everything derived from a parameter is a
+typed `Wire`. Both sides of a data-dependent `if` run under guards and merge with `select`.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import types as _pytypes
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from zeenot.errors import CompileError, Diagnostic
+from zeenot.lang.source import function_source
+from zeenot.lang.values import (
+    ALLOWED_BUILTINS,
+    NONE,
+    PY_BUILTINS,
+    Builtin,
+    FuncRef,
+    ModuleRef,
+    Undefined,
+    Wire,
+    describe,
+    is_const,
+    same_value,
+)
+from zeenot.types import (
+    INT_CLASSES,
+    INT_TYPES,
+    P,
+    Field,
+    Ty,
+    TypeAnnotationError,
+    Visibility,
+    ZInt,
+    check,
+    int_range,
+    is_signed,
+    leaves,
+    type_from_obj,
+    type_name,
+    type_to_json,
+)
+
+MAX_INSTRUCTIONS = 200_000
+MAX_ITERATIONS = 1_000_000
+FALLIBLE = {"add", "sub", "mul", "neg", "floordiv", "mod", "cast"}
+ARITH = {ast.Add: ("add", "+"), ast.Sub: ("sub", "-"), ast.Mult: ("mul", "*")}
+DIVS = {ast.FloorDiv: ("floordiv", "//"), ast.Mod: ("mod", "%")}
+CMPS = {
+    ast.Eq: ("eq", "=="),
+    ast.NotEq: ("ne", "!="),
+    ast.Lt: ("lt", "<"),
+    ast.LtE: ("le", "<="),
+    ast.Gt: ("gt", ">"),
+    ast.GtE: ("ge", ">="),
+}
+CAST_NAMES = {**{n: n for n in INT_TYPES}, "Field": "field"}
+
+STMT_ERRORS: dict[type, tuple[str, str, str | None]] = {
+    ast.While: (
+        "ZN101",
+        "`while` loops are not supported",
+        "use `for i in range(N)` with a constant bound",
+    ),
+    ast.Break: ("ZN102", "`break` is not supported", "use an `if` inside the loop body"),
+    ast.Continue: ("ZN102", "`continue` is not supported", "use an `if` inside the loop body"),
+    ast.Try: ("ZN103", "`try` is not supported", "failures end the proof; use `check(cond)`"),
+    ast.Raise: ("ZN103", "`raise` is not supported", "use `check(cond)` to reject inputs"),
+    ast.With: ("ZN104", "`with` is not supported", None),
+    ast.Global: ("ZN105", "`global` is not supported", "module constants are read-only"),
+    ast.Nonlocal: ("ZN105", "`nonlocal` is not supported", None),
+    ast.Delete: ("ZN106", "`del` is not supported", None),
+    ast.Import: ("ZN107", "`import` inside a @zk function is not supported", "import at module level"),
+    ast.ImportFrom: (
+        "ZN107",
+        "`import` inside a @zk function is not supported",
+        "import at module level",
+    ),
+    ast.FunctionDef: (
+        "ZN108",
+        "nested function definitions are not supported",
+        "define helpers at module level; they are inlined",
+    ),
+    ast.ClassDef: ("ZN108", "class definitions are not supported", None),
+    ast.Assert: ("ZN112", "`assert` is not supported", "use `check(cond)`"),
+}
+for _name, _code in (("AsyncFunctionDef", "ZN108"), ("AsyncFor", "ZN110"), ("AsyncWith", "ZN104")):
+    STMT_ERRORS[getattr(ast, _name)] = (_code, f"`{_name}` is not supported", None)
+if hasattr(ast, "TryStar"):
+    STMT_ERRORS[ast.TryStar] = ("ZN103", "`try` is not supported", None)
+if hasattr(ast, "Match"):
+    STMT_ERRORS[ast.Match] = ("ZN113", "`match` is not supported", "use `if`/`elif`/`else`")
+
+
+@dataclass
+class Frame:
+    fn: Any
+    file: str
+    text: str
+    globals: dict[str, Any]
+    env: dict[str, Any] = field(default_factory=dict)
+    ret_ty: Ty | None = None
+
+
+class Compiler:
+    def __init__(self) -> None:
+        self.body: list[dict[str, Any]] = []
+        self.next_id = 0
+        self.consts: dict[tuple[str, int], Wire] = {}
+        self.guard: Wire | None = None
+        self.stack: list[Any] = []
+        self.frame: Frame = None  # type: ignore[assignment]
+
+    # -- diagnostics --------------------------------------------------------------------------
+
+    def err(self, node: ast.AST | None, code: str, msg: str, hint: str | None = None) -> NoReturn:
+        f = self.frame
+        if node is None or not hasattr(node, "lineno"):
+            raise CompileError(Diagnostic(code, msg, f.file if f else None, hint=hint))
+        end = getattr(node, "end_col_offset", None)
+        if getattr(node, "end_lineno", None) != node.lineno:
+            end = None
+        raise CompileError(
+            Diagnostic(code, msg, f.file, node.lineno, node.col_offset, end, hint)
+        )
+
+    def src(self, node: ast.AST) -> str:
+        return ast.get_source_segment(self.frame.text, node) or ast.unparse(node)
+
+    # -- emission -----------------------------------------------------------------------------
+
+    def emit(self, op: str, ty: str, args: list[Wire], node: ast.AST, **extra: Any) -> Wire:
+        if len(self.body) >= MAX_INSTRUCTIONS:
+            self.err(
+                node,
+                "ZN114",
+                f"the program has more than {MAX_INSTRUCTIONS} instructions after unrolling",
+                "reduce loop bounds",
+            )
+        ins: dict[str, Any] = {"id": self.next_id, "op": op, "ty": ty}
+        ins["args"] = [a.id for a in args]
+        ins["loc"] = [node.lineno, node.col_offset]
+        if op in FALLIBLE:
+            ins["guard"] = self.guard.id if self.guard else None
+        ins.update(extra)
+        self.body.append(ins)
+        self.next_id += 1
+        return Wire(ins["id"], ty)
+
+    def const(self, ty: str, v: int | bool) -> Wire:
+        v = int(v)
+        if ty == "field":
+            v %= P
+        key = (ty, v)
+        w = self.consts.get(key)
+        if w is None:
+            w = Wire(self.next_id, ty)
+            self.body.append({"id": w.id, "op": "const", "ty": ty, "value": str(v)})
+            self.next_id += 1
+            self.consts[key] = w
+        return w
+
+    def emit_check(self, cond: Wire, node: ast.AST, msg: str) -> None:
+        if len(self.body) >= MAX_INSTRUCTIONS:
+            self.err(node, "ZN114", "the program is too large after unrolling")
+        self.body.append(
+            {
+                "op": "check",
+                "args": [cond.id],
+                "guard": self.guard.id if self.guard else None,
+                "loc": [node.lineno, node.col_offset],
+                "msg": msg,
+            }
+        )
+
+    def as_bool_wire(self, v: Any) -> Wire:
+        return v if isinstance(v, Wire) else self.const("bool", v)
+
+    def logic(self, op: str, a: Any, b: Any, node: ast.AST) -> Any:
+        """`and`/`or` of two bool values, folding constants."""
+        if isinstance(a, bool) and isinstance(b, bool):
+            return (a and b) if op == "and" else (a or b)
+        if isinstance(a, bool):
+            a, b = b, a
+        if isinstance(b, bool):
+            if op == "and":
+                return a if b else False
+            return True if b else a
+        if a == b:
+            return a
+        return self.emit(op, "bool", [a, b], node)
+
+    def negate(self, c: Any, node: ast.AST) -> Any:
+        if isinstance(c, bool):
+            return not c
+        return self.emit("not", "bool", [c], node)
+
+    def sub_guard(self, cond: Any, node: ast.AST) -> Wire | None:
+        """The guard for code that runs when `cond` holds inside the current guard."""
+        g = self.logic("and", self.guard if self.guard else True, cond, node)
+        return g if isinstance(g, Wire) else None
+
+    # -- typing helpers -----------------------------------------------------------------------
+
+    def static_ty(self, v: Any) -> Any:
+        if isinstance(v, Wire):
+            return v.ty
+        if isinstance(v, bool):
+            return "bool"
+        if isinstance(v, int):
+            return None
+        if isinstance(v, tuple):
+            return tuple(self.static_ty(e) for e in v)
+        return describe(v)
+
+    def lit(self, v: int, ty: str, node: ast.AST) -> Wire:
+        """A plain int literal adopting type `ty`."""
+        if ty == "bool":
+            self.err(node, "ZN303", "cannot mix a bool with an integer", "use `x != 0` or `u8(b)`")
+        if ty != "field":
+            lo, hi = int_range(ty)
+            if not lo <= v <= hi:
+                self.err(
+                    node,
+                    "ZN302",
+                    f"the literal {v} does not fit {type_name(ty)} ({lo}..{hi})",
+                    f"the literal does not fit {type_name(ty)}",
+                )
+        return self.const(ty, v)
+
+    def unify(self, a: Any, b: Any, node: ast.AST, what: str) -> tuple[Wire, Wire, str]:
+        """Operands of a binary operation on wires: adopt literals, reject mixed types."""
+        if isinstance(a, bool) or isinstance(b, bool):
+            ta = "bool" if isinstance(a, bool) else self.static_ty(a)
+            tb = "bool" if isinstance(b, bool) else self.static_ty(b)
+            if ta == tb == "bool":
+                return self.as_bool_wire(a), self.as_bool_wire(b), "bool"
+            self.err(
+                node,
+                "ZN303",
+                f"cannot {what} {describe(a)} and {describe(b)}",
+                "bools are not integers here: use `u8(flag)` to convert",
+            )
+        for x in (a, b):
+            if not isinstance(x, (Wire, int)):
+                self.err(node, "ZN303", f"cannot {what} {describe(a)} and {describe(b)}")
+        if isinstance(a, int):
+            return self.lit(a, b.ty, node), b, b.ty
+        if isinstance(b, int):
+            return a, self.lit(b, a.ty, node), a.ty
+        if a.ty != b.ty:
+            if "field" in (a.ty, b.ty):
+                hint = "convert explicitly: Field(x)"
+            elif "bool" in (a.ty, b.ty):
+                hint = "bools are not integers here: use `u8(flag)` to convert"
+            else:
+                wide = max((a.ty, b.ty), key=lambda t: int(t[1:]))
+                hint = f"convert explicitly: {wide}(x)"
+            self.err(
+                node,
+                "ZN301",
+                f"cannot {what} {type_name(a.ty)} and {type_name(b.ty)}",
+                hint,
+            )
+        return a, b, a.ty
+
+    # -- merging (if/else, conditional expressions) ------------------------------------------
+
+    def merge(self, c: Wire, a: Any, b: Any, node: ast.AST, what: str, ty: Any = None) -> Any:
+        """`a if c else b` for values computed on both paths."""
+        if same_value(a, b):
+            return a
+        if isinstance(a, tuple) and isinstance(b, tuple):
+            if len(a) != len(b):
+                self.err(node, "ZN306", f"{what} is a tuple of different lengths on the two paths")
+            tys = ty if isinstance(ty, tuple) and len(ty) == len(a) else (None,) * len(a)
+            return tuple(self.merge(c, x, y, node, what, t) for x, y, t in zip(a, b, tys))
+        if isinstance(a, Undefined) or isinstance(b, Undefined):
+            u = a if isinstance(a, Undefined) else b
+            return u
+        if isinstance(a, bool) and isinstance(b, bool):
+            return self.emit("select", "bool", [c, self.const("bool", a), self.const("bool", b)], node)
+        okinds = (Wire, bool, int)
+        if not isinstance(a, okinds) or not isinstance(b, okinds):
+            self.err(node, "ZN306", f"{what} is {describe(a)} on one path and {describe(b)} on the other")
+        if not isinstance(a, Wire) and not isinstance(b, Wire):
+            if isinstance(ty, str) and ty != "bool" and not isinstance(a, bool) and not isinstance(b, bool):
+                return self.emit("select", ty, [c, self.lit(a, ty, node), self.lit(b, ty, node)], node)
+            self.err(
+                node,
+                "ZN309",
+                f"{what} is a different plain integer on each path, so it has no type",
+                "give it a type, e.g. `x = u32(0)`",
+            )
+        if isinstance(a, Wire) and isinstance(b, Wire):
+            if a.ty != b.ty:
+                self.err(
+                    node,
+                    "ZN306",
+                    f"{what} is {type_name(a.ty)} on one path and {type_name(b.ty)} on the other",
+                    "convert explicitly so that both paths agree",
+                )
+            return self.emit("select", a.ty, [c, a, b], node)
+        wa, wb, t = self.unify(a, b, node, "merge")
+        return self.emit("select", t, [c, wa, wb], node)
+
+    # -- names --------------------------------------------------------------------------------
+
+    def global_value(self, obj: Any, node: ast.AST, name: str) -> Any:
+        if isinstance(obj, bool):
+            return obj
+        if isinstance(obj, ZInt):
+            return self.const(type(obj).NAME, int(obj))
+        if isinstance(obj, Field):
+            return self.const("field", int(obj))
+        if isinstance(obj, int):
+            return int(obj)
+        if isinstance(obj, tuple):
+            return tuple(self.global_value(e, node, name) for e in obj)
+        if obj is check:
+            return Builtin("check")
+        if isinstance(obj, type) and issubclass(obj, ZInt) and obj.NAME in INT_CLASSES:
+            return Builtin(obj.NAME)
+        if obj is Field:
+            return Builtin("Field")
+        if obj is bool:
+            return Builtin("bool")
+        if isinstance(obj, _pytypes.FunctionType):
+            return FuncRef(obj)
+        if isinstance(obj, _pytypes.ModuleType):
+            return ModuleRef(obj)
+        if isinstance(obj, _pytypes.BuiltinFunctionType) and obj.__name__ in ALLOWED_BUILTINS:
+            return Builtin(obj.__name__)
+        if obj is range:
+            return Builtin("range")
+        if isinstance(obj, float):
+            self.err(node, "ZN201", f"`{name}` is a float; floating point is not supported",
+                     "use integers, e.g. cents instead of euros")
+        if isinstance(obj, str):
+            self.err(node, "ZN202", f"`{name}` is a string; strings are not supported")
+        if isinstance(obj, (list, dict, set)):
+            self.err(node, "ZN203", f"`{name}` is a {type(obj).__name__}; only tuples are supported",
+                     "use a tuple; lists arrive with MaxSize in a later version")
+        self.err(node, "ZN312", f"`{name}` ({type(obj).__name__}) cannot be used in a @zk program",
+                 "module-level int, bool and tuple constants and functions can")
+
+    def lookup(self, name: str, node: ast.AST) -> Any:
+        env = self.frame.env
+        if name in env:
+            v = env[name]
+            if isinstance(v, Undefined):
+                self.err(
+                    node,
+                    "ZN213",
+                    f"`{name}` is assigned in only one branch of the `if` at line "
+                    f"{v.node.lineno}",  # type: ignore[attr-defined]
+                    f"assign `{name}` before the `if` or in every branch",
+                )
+            return v
+        g = self.frame.globals
+        if name in g:
+            return self.global_value(g[name], node, name)
+        if name in ALLOWED_BUILTINS:
+            return Builtin(name)
+        if name in PY_BUILTINS:
+            self.err(node, "ZN205", f"the builtin `{name}` is not supported")
+        self.err(node, "ZN207", f"undefined name `{name}`")
+
+    # -- expressions --------------------------------------------------------------------------
+
+    def expr(self, node: ast.expr) -> Any:
+        m = getattr(self, "e_" + type(node).__name__, None)
+        if m is None:
+            return self.unsupported_expr(node)
+        return m(node)
+
+    def unsupported_expr(self, node: ast.expr) -> NoReturn:
+        if isinstance(node, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
+                             ast.SetComp, ast.GeneratorExp)):
+            self.err(node, "ZN203", "lists, dicts, sets and comprehensions are not supported",
+                     "use a tuple; lists arrive with MaxSize in a later version")
+        if isinstance(node, ast.Lambda):
+            self.err(node, "ZN108", "`lambda` is not supported", "define a module-level helper")
+        if isinstance(node, (ast.JoinedStr, ast.FormattedValue)):
+            self.err(node, "ZN202", "strings are not supported")
+        what = {"NamedExpr": "`:=`", "Starred": "`*` unpacking", "Yield": "`yield`",
+                "YieldFrom": "`yield from`", "Await": "`await`", "Slice": "a slice"}
+        self.err(node, "ZN210", f"{what.get(type(node).__name__, type(node).__name__)} "
+                 "is not supported")
+
+    def e_Constant(self, node: ast.Constant) -> Any:
+        v = node.value
+        if isinstance(v, (bool, int)):
+            return v
+        if isinstance(v, float):
+            self.err(node, "ZN201", "floating point is not supported",
+                     "use integers, e.g. cents instead of euros, and `//` for division")
+        if isinstance(v, (str, bytes)):
+            self.err(node, "ZN202", "strings are not supported")
+        if v is None:
+            self.err(node, "ZN211", "`None` is not supported as a value")
+        self.err(node, "ZN210", f"`{v!r}` is not supported")
+
+    def e_Name(self, node: ast.Name) -> Any:
+        return self.lookup(node.id, node)
+
+    def e_Attribute(self, node: ast.Attribute) -> Any:
+        base = node.value
+        if isinstance(base, ast.Name) and base.id not in self.frame.env:
+            obj = self.frame.globals.get(base.id)
+            if isinstance(obj, _pytypes.ModuleType):
+                if not hasattr(obj, node.attr):
+                    self.err(node, "ZN207", f"module `{base.id}` has no `{node.attr}`")
+                return self.global_value(getattr(obj, node.attr), node, f"{base.id}.{node.attr}")
+        self.err(node, "ZN204", f"attribute access `.{node.attr}` is not supported",
+                 "zeenot values have no attributes or methods; use functions like `len(t)`")
+
+    def e_Tuple(self, node: ast.Tuple) -> Any:
+        out = []
+        for e in node.elts:
+            if isinstance(e, ast.Starred):
+                v = self.expr(e.value)
+                if not isinstance(v, tuple):
+                    self.err(e, "ZN210", "`*` unpacking of a non-tuple")
+                out.extend(v)
+            else:
+                out.append(self.value(e))
+        return tuple(out)
+
+    def value(self, node: ast.expr) -> Any:
+        """An expression used as data (not a function or None)."""
+        v = self.expr(node)
+        if isinstance(v, (Builtin, FuncRef, ModuleRef)):
+            self.err(node, "ZN210", f"`{self.src(node)}` is a function, not a value",
+                     "call it")
+        if v is NONE:
+            self.err(node, "ZN211", f"`{self.src(node)}` returns nothing")
+        return v
+
+    def e_Subscript(self, node: ast.Subscript) -> Any:
+        base = self.value(node.value)
+        if not isinstance(base, tuple):
+            self.err(node.value, "ZN209", f"cannot index {describe(base)}",
+                     "only tuples can be indexed")
+        if isinstance(node.slice, ast.Slice):
+            parts = []
+            for p in (node.slice.lower, node.slice.upper, node.slice.step):
+                if p is None:
+                    parts.append(None)
+                    continue
+                pv = self.value(p)
+                if isinstance(pv, bool) or not isinstance(pv, int):
+                    self.err(p, "ZN209", "slice bounds must be compile-time integer constants")
+                parts.append(pv)
+            if parts[2] == 0:
+                self.err(node.slice, "ZN209", "slice step cannot be zero")
+            return base[slice(*parts)]
+        idx = self.value(node.slice)
+        if isinstance(idx, bool) or not isinstance(idx, int):
+            self.err(
+                node.slice,
+                "ZN209",
+                "a tuple index must be a compile-time constant",
+                "index with a constant or a `for i in range(N)` variable; lists with private "
+                "indices arrive in a later version",
+            )
+        if not -len(base) <= idx < len(base):
+            self.err(node.slice, "ZN209", f"index {idx} is out of range for a tuple of length "
+                     f"{len(base)}")
+        return base[idx]
+
+    def e_BinOp(self, node: ast.BinOp) -> Any:
+        a = self.value(node.left)
+        b = self.value(node.right)
+        return self.binop(node.op, a, b, node)
+
+    def binop(self, op: ast.operator, a: Any, b: Any, node: ast.AST) -> Any:
+        sym = _OP_SYMBOLS.get(type(op), "?")
+        if isinstance(a, tuple) or isinstance(b, tuple):
+            if isinstance(op, ast.Add) and isinstance(a, tuple) and isinstance(b, tuple):
+                return a + b
+            if isinstance(op, ast.Mult):
+                n = b if isinstance(a, tuple) else a
+                t = a if isinstance(a, tuple) else b
+                if isinstance(n, int) and not isinstance(n, bool):
+                    if n * len(t) > MAX_ITERATIONS:
+                        self.err(node, "ZN114", "tuple too large")
+                    return t * n
+            self.err(node, "ZN303", f"unsupported operation {describe(a)} {sym} {describe(b)}")
+        if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(
+            b, bool
+        ):
+            return self.fold(op, a, b, node, sym)
+        if isinstance(op, ast.Div):
+            self.err(node, "ZN208", "true division `/` produces a float", "use floor division `//`")
+        if not (isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod))):
+            self.err(node, "ZN208", f"operator `{sym}` is not supported on {describe(a)} and "
+                     f"{describe(b)} in v1", "supported: + - * // %")
+        wa, wb, ty = self.unify(a, b, node, f"apply `{sym}` to")
+        if ty == "bool":
+            self.err(node, "ZN303", f"arithmetic `{sym}` on bool values",
+                     "use `and`/`or`/`not`, or convert with `u8(flag)`")
+        if type(op) in ARITH:
+            return self.emit(ARITH[type(op)][0], ty, [wa, wb], node)
+        if ty == "field":
+            self.err(node, "ZN303", f"`{sym}` is not defined on Field elements",
+                     "convert to an integer type first, e.g. `u64(x)`")
+        return self.emit(DIVS[type(op)][0], ty, [wa, wb], node)
+
+    def fold(self, op: ast.operator, a: int, b: int, node: ast.AST, sym: str) -> int:
+        if isinstance(op, ast.Div):
+            self.err(node, "ZN201", "true division `/` produces a float", "use floor division `//`")
+        if isinstance(op, (ast.FloorDiv, ast.Mod)) and b == 0:
+            self.err(node, "ZN310", "division by zero in a constant expression")
+        if isinstance(op, ast.Pow):
+            if b < 0:
+                self.err(node, "ZN201", "a negative exponent produces a float")
+            if a not in (0, 1, -1) and b * max(a.bit_length(), 1) > 4096:
+                self.err(node, "ZN114", "constant too large")
+        if isinstance(op, ast.LShift) and b > 4096:
+            self.err(node, "ZN114", "constant too large")
+        try:
+            return int(_FOLD[type(op)](a, b))
+        except (KeyError, ValueError, ArithmeticError) as exc:
+            self.err(node, "ZN208", f"cannot evaluate `{sym}` on constants: {exc}")
+
+    def e_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        v = self.value(node.operand)
+        if isinstance(node.op, ast.Not):
+            if isinstance(v, Wire):
+                if v.ty != "bool":
+                    self.err(node, "ZN305", f"`not` needs a bool, got {type_name(v.ty)}",
+                             "compare explicitly, e.g. `x == 0`")
+                return self.emit("not", "bool", [v], node)
+            if is_const(v):
+                return not v
+            self.err(node, "ZN305", f"`not` needs a bool, got {describe(v)}")
+        if isinstance(v, bool) or (isinstance(v, Wire) and v.ty == "bool"):
+            self.err(node, "ZN303", "arithmetic on a bool", "convert with `u8(flag)`")
+        if isinstance(v, int):
+            if isinstance(node.op, ast.USub):
+                return -v
+            if isinstance(node.op, ast.UAdd):
+                return v
+            return ~v
+        if not isinstance(v, Wire):
+            self.err(node, "ZN303", f"unsupported operand {describe(v)}")
+        if isinstance(node.op, ast.UAdd):
+            return v
+        if isinstance(node.op, ast.Invert):
+            self.err(node, "ZN208", "`~` is not supported on values in v1")
+        if v.ty == "field" or is_signed(v.ty):
+            return self.emit("neg", v.ty, [v], node)
+        # -x on an unsigned type: 0 - x, which overflows unless x == 0 (as Python's u32 does)
+        return self.emit("sub", v.ty, [self.const(v.ty, 0), v], node)
+
+    def cond_value(self, node: ast.expr, what: str) -> Any:
+        v = self.value(node)
+        if isinstance(v, bool) or (isinstance(v, Wire) and v.ty == "bool"):
+            return v
+        if is_const(v):
+            return bool(v)
+        self.err(node, "ZN305", f"{what} must be a bool, got {describe(v)}",
+                 "compare explicitly, e.g. `x != 0`")
+
+    def under(self, cond: Any, node: ast.AST, thunk: Any) -> Any:
+        """Evaluate `thunk()` with the guard strengthened by `cond` (a bool wire)."""
+        saved = self.guard
+        self.guard = self.sub_guard(cond, node)
+        try:
+            return thunk()
+        finally:
+            self.guard = saved
+
+    def e_BoolOp(self, node: ast.BoolOp) -> Any:
+        is_and = isinstance(node.op, ast.And)
+        what = "an operand of `and`" if is_and else "an operand of `or`"
+        acc = self.cond_value(node.values[0], what)
+        for sub in node.values[1:]:
+            if isinstance(acc, bool):
+                if acc is not is_and:  # False and ..., True or ...: short-circuit
+                    return acc
+                acc = self.cond_value(sub, what)
+                continue
+            c = acc if is_and else self.negate(acc, node)
+            rhs = self.under(c, node, lambda sub=sub: self.cond_value(sub, what))
+            acc = self.logic("and" if is_and else "or", acc, rhs, node)
+        return acc
+
+    def e_Compare(self, node: ast.Compare) -> Any:
+        left = self.value(node.left)
+        acc: Any = True
+        for op, right_node in zip(node.ops, node.comparators):
+            if acc is False:
+                return False
+            if isinstance(acc, Wire):
+                right = self.under(acc, node, lambda n=right_node: self.value(n))
+            else:
+                right = self.value(right_node)
+            r = self.compare(op, left, right, node)
+            acc = self.logic("and", acc, r, node)
+            left = right
+        return acc
+
+    def compare(self, op: ast.cmpop, a: Any, b: Any, node: ast.AST) -> Any:
+        if type(op) not in CMPS:
+            sym = {ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
+            self.err(node, "ZN208", f"`{sym.get(type(op), '?')}` is not supported",
+                     "use `==` / `!=`")
+        name, sym = CMPS[type(op)]
+        if is_const(a) and is_const(b):
+            return bool(_CMP_FOLD[name](a, b))
+        if isinstance(a, tuple) or isinstance(b, tuple):
+            self.err(node, "ZN303", f"cannot compare {describe(a)} {sym} {describe(b)}",
+                     "compare the elements one by one")
+        wa, wb, ty = self.unify(a, b, node, f"compare (`{sym}`)")
+        if name not in ("eq", "ne") and ty in ("field", "bool"):
+            self.err(node, "ZN304", f"`{sym}` is not defined on {type_name(ty)} values",
+                     "Field elements and bools have no order; compare integers, e.g. `u64(x) < y`")
+        return self.emit(name, "bool", [wa, wb], node)
+
+    def e_IfExp(self, node: ast.IfExp) -> Any:
+        c = self.cond_value(node.test, "the condition of `... if ... else ...`")
+        if isinstance(c, bool):
+            return self.value(node.body if c else node.orelse)
+        a = self.under(c, node, lambda: self.value(node.body))
+        b = self.under(self.negate(c, node), node, lambda: self.value(node.orelse))
+        return self.merge(c, a, b, node, "the conditional expression")
+
+    # -- calls --------------------------------------------------------------------------------
+
+    def e_Call(self, node: ast.Call) -> Any:
+        if isinstance(node.func, ast.Name) and node.func.id not in self.frame.env and (
+            node.func.id not in self.frame.globals
+            and node.func.id not in ALLOWED_BUILTINS
+            and node.func.id not in PY_BUILTINS
+        ):
+            self.err(node.func, "ZN205", f"call to unknown function `{node.func.id}`",
+                     "define it at module level in the same file")
+        f = self.expr(node.func)
+        name = self.src(node.func)
+        if isinstance(f, FuncRef):
+            return self.inline(f.fn, node)
+        if not isinstance(f, Builtin):
+            self.err(node.func, "ZN205", f"`{name}` is not a function")
+        if f.name == "check":
+            return self.call_check(node)
+        if node.keywords:
+            self.err(node, "ZN212", f"`{name}()` takes no keyword arguments")
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            self.err(node, "ZN212", "`*args` in calls is not supported")
+        if f.name in CAST_NAMES:
+            return self.call_cast(CAST_NAMES[f.name], node)
+        if f.name == "bool":
+            if len(node.args) != 1:
+                self.err(node, "ZN212", "`bool()` takes one argument")
+            v = self.value(node.args[0])
+            if isinstance(v, bool) or (isinstance(v, Wire) and v.ty == "bool"):
+                return v
+            self.err(node, "ZN303", f"`bool()` of {describe(v)} is not supported",
+                     "compare explicitly, e.g. `x != 0`")
+        if f.name == "int":
+            self.err(node, "ZN205", "`int()` has no fixed width",
+                     "use a sized type such as `u32(x)`")
+        if f.name == "range":
+            self.err(node, "ZN110", "`range()` is only supported as the iterable of a `for` loop")
+        args = [self.value(a) for a in node.args]
+        if f.name == "len":
+            if len(args) != 1 or not isinstance(args[0], tuple):
+                self.err(node, "ZN212", "`len()` takes one tuple")
+            return len(args[0])
+        if f.name in ("min", "max"):
+            return self.call_minmax(f.name, args, node)
+        if f.name == "abs":
+            return self.call_abs(args, node)
+        self.err(node, "ZN205", f"`{name}` is not supported")
+
+    def call_check(self, node: ast.Call) -> Any:
+        args = node.args
+        if node.keywords or not 1 <= len(args) <= 2:
+            self.err(node, "ZN212", "`check` takes a condition and an optional message string")
+        msg = self.src(node)
+        if len(args) == 2:
+            if not (isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):
+                self.err(args[1], "ZN212", "the message of `check` must be a string literal")
+            msg = args[1].value
+        c = self.value(args[0])
+        if not (isinstance(c, bool) or (isinstance(c, Wire) and c.ty == "bool")):
+            self.err(args[0], "ZN305", f"`check` needs a bool, got {describe(c)}",
+                     "compare explicitly, e.g. `check(x != 0)`")
+        if c is True:
+            return NONE
+        self.emit_check(self.as_bool_wire(c), node, msg)
+        return NONE
+
+    def call_cast(self, ty: str, node: ast.Call) -> Any:
+        if len(node.args) != 1:
+            self.err(node, "ZN212", f"`{type_name(ty)}()` takes one argument")
+        v = self.value(node.args[0])
+        if isinstance(v, bool):
+            return self.const(ty, int(v))
+        if isinstance(v, int):
+            if ty == "field":
+                return self.const(ty, v % P)
+            lo, hi = int_range(ty)
+            if not lo <= v <= hi:
+                self.err(node, "ZN302", f"{v} does not fit {type_name(ty)} ({lo}..{hi})",
+                         f"the literal does not fit {type_name(ty)}")
+            return self.const(ty, v)
+        if not isinstance(v, Wire):
+            self.err(node, "ZN303", f"cannot convert {describe(v)} to {type_name(ty)}")
+        if v.ty == ty:
+            return v
+        return self.emit("cast", ty, [v], node)
+
+    def call_minmax(self, name: str, args: list[Any], node: ast.AST) -> Any:
+        if len(args) == 1 and isinstance(args[0], tuple):
+            args = list(args[0])
+        if len(args) < 1:
+            self.err(node, "ZN212", f"`{name}()` needs at least one value")
+        if all(is_const(a) for a in args):
+            return (min if name == "min" else max)(args)
+        acc = args[0]
+        for b in args[1:]:
+            # min(a, b) is `b if b < a else a`; max(a, b) is `b if b > a else a` (as Python)
+            c = self.compare(ast.Lt() if name == "min" else ast.Gt(), b, acc, node)
+            if isinstance(c, bool):
+                acc = b if c else acc
+                continue
+            wb, wa, ty = self.unify(b, acc, node, name)
+            acc = self.emit("select", ty, [c, wb, wa], node)
+        return acc
+
+    def call_abs(self, args: list[Any], node: ast.AST) -> Any:
+        if len(args) != 1:
+            self.err(node, "ZN212", "`abs()` takes one argument")
+        v = args[0]
+        if isinstance(v, int) and not isinstance(v, bool):
+            return abs(v)
+        if not isinstance(v, Wire) or v.ty in ("bool", "field"):
+            self.err(node, "ZN303", f"`abs()` of {describe(v)} is not supported")
+        if not is_signed(v.ty):
+            return v
+        c = self.emit("lt", "bool", [v, self.const(v.ty, 0)], node)
+        n = self.under(c, node, lambda: self.emit("neg", v.ty, [v], node))
+        return self.emit("select", v.ty, [c, n, v], node)
+
+    def inline(self, fn: Any, node: ast.Call) -> Any:
+        if fn in self.stack:
+            self.err(node, "ZN206", f"recursive call to `{fn.__name__}` is not supported",
+                     "rewrite it as a `for` loop with a constant bound")
+        fsrc = function_source(fn)
+        fdef = fsrc.node
+        a = fdef.args
+        if a.vararg or a.kwarg or a.kwonlyargs:
+            self.err(node, "ZN404", f"`{fn.__name__}` has *args, **kwargs or keyword-only "
+                     "parameters, which are not supported")
+        params = [p.arg for p in a.posonlyargs + a.args]
+        bound: dict[str, Any] = {}
+        arg_nodes: dict[str, ast.AST] = {}
+        if any(isinstance(x, ast.Starred) for x in node.args):
+            self.err(node, "ZN212", "`*args` in calls is not supported")
+        if len(node.args) > len(params):
+            self.err(node, "ZN212", f"`{fn.__name__}()` takes {len(params)} arguments, "
+                     f"{len(node.args)} given")
+        for p, x in zip(params, node.args):
+            bound[p] = self.value(x)
+            arg_nodes[p] = x
+        for kw in node.keywords:
+            if kw.arg is None or kw.arg not in params or kw.arg in bound:
+                self.err(kw, "ZN212", f"bad keyword argument `{kw.arg}` for `{fn.__name__}()`")
+            bound[kw.arg] = self.value(kw.value)
+            arg_nodes[kw.arg] = kw.value
+        defaults = fn.__defaults__ or ()
+        for p, d in zip(params[len(params) - len(defaults):], defaults):
+            if p not in bound:
+                bound[p] = self.global_value(d, node, p)
+        missing = [p for p in params if p not in bound]
+        if missing:
+            self.err(node, "ZN212", f"`{fn.__name__}()` is missing argument `{missing[0]}`")
+        callee = Frame(fn, fsrc.file, fsrc.text, fn.__globals__)
+        caller = self.frame
+        self.stack.append(fn)
+        self.frame = callee
+        try:
+            ann = self.annotations(fn, fdef)
+            for p in params:
+                if p in ann and ann[p] is not None:
+                    self.frame = caller
+                    self.check_arg(bound[p], ann[p], arg_nodes.get(p, node), p, fn.__name__)
+                    self.frame = callee
+            callee.env = dict(bound)
+            callee.ret_ty = ann.get("return")
+            ret = self.run_body(fdef)
+        finally:
+            self.frame = caller
+            self.stack.pop()
+        return ret
+
+    def check_arg(self, v: Any, ty: Ty, node: ast.AST, p: str, fname: str) -> None:
+        st = self.static_ty(v)
+        if not self.compatible(v, ty):
+            self.err(node, "ZN405", f"argument `{p}` of `{fname}()` is declared "
+                     f"{type_name(ty)} but got {describe(v) if st is None else type_name(st)}",
+                     f"convert explicitly: {type_name(ty)}(x)" if isinstance(ty, str) else None)
+
+    def compatible(self, v: Any, ty: Ty) -> bool:
+        if isinstance(ty, tuple):
+            return isinstance(v, tuple) and len(v) == len(ty) and all(
+                self.compatible(x, t) for x, t in zip(v, ty)
+            )
+        if isinstance(v, Wire):
+            return v.ty == ty
+        if isinstance(v, bool):
+            return ty == "bool"
+        if isinstance(v, int):
+            if ty == "field":
+                return True
+            if ty == "bool":
+                return False
+            lo, hi = int_range(ty)
+            return lo <= v <= hi
+        return False
+
+    def annotations(self, fn: Any, fdef: ast.FunctionDef) -> dict[str, Ty | None]:
+        """Resolved parameter/return annotations of a helper (Private/Public unwrapped)."""
+        out: dict[str, Ty | None] = {}
+        nodes = {p.arg: p.annotation for p in fdef.args.posonlyargs + fdef.args.args}
+        nodes["return"] = fdef.returns
+        for name, ann_node in nodes.items():
+            if ann_node is None:
+                continue
+            obj = self.eval_annotation(fn, name, ann_node)
+            if isinstance(obj, Visibility):
+                obj = obj.ty
+            if obj is None and name == "return":
+                out[name] = None
+                continue
+            out[name] = self.resolve_type(obj, ann_node)
+        return out
+
+    def eval_annotation(self, fn: Any, name: str, node: ast.expr) -> Any:
+        raw = getattr(fn, "__annotations__", {}).get(name, node)
+        try:
+            if isinstance(raw, ast.AST) or isinstance(raw, str):
+                code = raw if isinstance(raw, str) else ast.Expression(body=node)
+                if not isinstance(code, str):
+                    ast.fix_missing_locations(code)
+                return eval(  # noqa: S307 - the user's own annotation, in the user's module
+                    compile(code, self.frame.file, "eval"), fn.__globals__
+                )
+            return raw
+        except Exception as exc:  # noqa: BLE001 - any failure is a bad annotation
+            self.err(node, "ZN402", f"invalid type annotation `{self.src(node)}`: "
+                     f"{type(exc).__name__}: {exc}")
+
+    def resolve_type(self, obj: Any, node: ast.AST) -> Ty:
+        try:
+            return type_from_obj(obj)
+        except TypeAnnotationError as exc:
+            self.err(node, "ZN402", f"invalid type `{self.src(node)}`: {exc}", exc.hint)
+
+    # -- statements ---------------------------------------------------------------------------
+
+    def run_body(self, fdef: ast.FunctionDef) -> Any:
+        body = fdef.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and (
+            isinstance(body[0].value.value, str)
+        ):
+            body = body[1:]
+        for n in ast.walk(fdef):
+            if isinstance(n, (ast.Yield, ast.YieldFrom)):
+                self.err(n, "ZN002", "generators (`yield`) are not supported")
+        done, ret = self.block(body)
+        if not done:
+            ret = NONE
+        return self.coerce_return(ret, self.frame.ret_ty, fdef)
+
+    def block(self, stmts: list[ast.stmt]) -> tuple[bool, Any]:
+        """Run statements; `(True, value)` if the block ends in a `return`."""
+        for i, s in enumerate(stmts):
+            rest = stmts[i + 1 :]
+            if isinstance(s, ast.Return):
+                if rest:
+                    self.err(rest[0], "ZN109", "unreachable code after `return`",
+                             "remove it, or move the `return` to the end")
+                return True, (NONE if s.value is None else self.value(s.value))
+            if isinstance(s, ast.If) and _has_return(s):
+                return True, self.if_returning(s, rest)
+            self.stmt(s)
+        return False, None
+
+    def if_returning(self, s: ast.If, rest: list[ast.stmt]) -> Any:
+        c = self.cond_value(s.test, "an `if` condition")
+        then_stmts = s.body if _terminates(s.body) else s.body + rest
+        else_stmts = s.orelse if _terminates(s.orelse) else s.orelse + rest
+        if isinstance(c, bool):
+            return self.returning_block(then_stmts if c else else_stmts, s)
+        saved_env, saved_guard = self.frame.env, self.guard
+        self.frame.env = dict(saved_env)
+        self.guard = self.sub_guard(c, s)
+        a = self.returning_block(then_stmts, s)
+        self.frame.env = dict(saved_env)
+        self.guard = saved_guard  # the else branch is guarded by the *enclosing* guard and not c
+        self.guard = self.sub_guard(self.negate(c, s), s)
+        b = self.returning_block(else_stmts, s)
+        self.frame.env, self.guard = saved_env, saved_guard
+        if a is NONE and b is NONE:
+            return NONE
+        if a is NONE or b is NONE:
+            self.err(s, "ZN109", "one path through this `if` returns a value and the other does "
+                     "not", "return a value on every path")
+        return self.merge(c, a, b, s, "the return value", self.frame.ret_ty)
+
+    def returning_block(self, stmts: list[ast.stmt], s: ast.If) -> Any:
+        done, v = self.block(stmts)
+        return v if done else NONE
+
+    def stmt(self, s: ast.stmt) -> None:
+        m = getattr(self, "s_" + type(s).__name__, None)
+        if m is not None:
+            m(s)
+            return
+        code, msg, hint = STMT_ERRORS.get(type(s), ("ZN100", f"`{type(s).__name__}` statements "
+                                                    "are not supported", None))
+        node = _keyword_node(s, _KEYWORDS.get(type(s).__name__, ""))
+        self.err(node, code, msg, hint)
+
+    def s_Pass(self, s: ast.Pass) -> None:
+        pass
+
+    def s_Expr(self, s: ast.Expr) -> None:
+        if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+            return  # a string statement is a comment
+        self.expr(s.value)
+
+    def s_Assign(self, s: ast.Assign) -> None:
+        v = self.value(s.value)
+        for t in s.targets:
+            self.assign(t, v)
+
+    def assign(self, t: ast.expr, v: Any) -> None:
+        if isinstance(t, ast.Name):
+            self.frame.env[t.id] = v
+            return
+        if isinstance(t, (ast.Tuple, ast.List)):
+            if any(isinstance(e, ast.Starred) for e in t.elts):
+                self.err(t, "ZN214", "starred assignment is not supported")
+            if not isinstance(v, tuple):
+                self.err(t, "ZN311", f"cannot unpack {describe(v)}")
+            if len(v) != len(t.elts):
+                self.err(t, "ZN311", f"cannot unpack a tuple of {len(v)} values into "
+                         f"{len(t.elts)} names")
+            for e, x in zip(t.elts, v):
+                self.assign(e, x)
+            return
+        if isinstance(t, ast.Subscript):
+            self.err(t, "ZN214", "tuples are immutable; cannot assign to an element",
+                     "build a new tuple: `t = (a, t[1], t[2])`")
+        if isinstance(t, ast.Attribute):
+            self.err(t, "ZN204", "attribute assignment is not supported")
+        self.err(t, "ZN214", "unsupported assignment target")
+
+    def s_AugAssign(self, s: ast.AugAssign) -> None:
+        if not isinstance(s.target, ast.Name):
+            self.err(s.target, "ZN214", "augmented assignment only to a plain name")
+        cur = self.lookup(s.target.id, s.target)
+        v = self.value(s.value)
+        self.frame.env[s.target.id] = self.binop(s.op, cur, v, s)
+
+    def s_AnnAssign(self, s: ast.AnnAssign) -> None:
+        if not isinstance(s.target, ast.Name):
+            self.err(s.target, "ZN214", "annotated assignment only to a plain name")
+        if s.value is None:
+            self.err(s, "ZN214", f"`{s.target.id}` is declared without a value",
+                     "give it a value: `x: u32 = u32(0)`")
+        obj = self.eval_annotation(self.frame.fn, "\0local", s.annotation)
+        ty = self.resolve_type(obj, s.annotation)
+        v = self.value(s.value)
+        if self.static_ty(v) != ty:
+            hint = None
+            if isinstance(v, int) and not isinstance(v, bool) and isinstance(ty, str):
+                hint = f"write `{s.target.id} = {type_name(ty)}({self.src(s.value)})`"
+            self.err(s, "ZN307", f"`{s.target.id}` is annotated {type_name(ty)} but the value is "
+                     f"{describe(v)}", hint)
+        self.frame.env[s.target.id] = v
+
+    def s_If(self, s: ast.If) -> None:
+        c = self.cond_value(s.test, "an `if` condition")
+        if isinstance(c, bool):
+            self.block(s.body if c else s.orelse)
+            return
+        env0, g0 = self.frame.env, self.guard
+        self.frame.env = dict(env0)
+        self.guard = self.sub_guard(c, s)
+        self.block(s.body)
+        env_a = self.frame.env
+        self.frame.env = dict(env0)
+        self.guard = g0  # the else branch is guarded by the *enclosing* guard and not c
+        self.guard = self.sub_guard(self.negate(c, s), s)
+        self.block(s.orelse)
+        env_b = self.frame.env
+        self.guard = g0
+        merged: dict[str, Any] = {}
+        for name in list(env_a) + [n for n in env_b if n not in env_a]:
+            if name in env_a and name in env_b:
+                merged[name] = self.merge(c, env_a[name], env_b[name], s, f"`{name}`")
+            else:
+                merged[name] = Undefined(name, s)
+        self.frame.env = merged
+
+    def s_For(self, s: ast.For) -> None:
+        if s.orelse:
+            self.err(s.orelse[0], "ZN111", "`for ... else` is not supported")
+        for n in ast.walk(s):
+            if isinstance(n, ast.Return):
+                self.err(n, "ZN109", "`return` inside a `for` loop is not supported",
+                         "assign to a variable and return after the loop")
+        items = self.iteration(s.iter)
+        for item in items:
+            self.assign(s.target, item)
+            self.block(s.body)
+
+    def iteration(self, it: ast.expr) -> Any:
+        if isinstance(it, ast.Call):
+            f = self.expr(it.func)
+            if f == Builtin("range"):
+                if it.keywords or not 1 <= len(it.args) <= 3:
+                    self.err(it, "ZN212", "`range()` takes 1 to 3 arguments")
+                bounds = []
+                for a in it.args:
+                    v = self.value(a)
+                    if isinstance(v, bool) or not isinstance(v, int):
+                        self.err(a, "ZN110", f"`range()` bounds must be compile-time constants, "
+                                 f"`{self.src(a)}` is {describe(v)}",
+                                 "loops are unrolled: use a module constant or literal bound and "
+                                 "`if` inside the body")
+                    bounds.append(v)
+                if len(bounds) == 3 and bounds[2] == 0:
+                    self.err(it, "ZN110", "`range()` step cannot be zero")
+                r = range(*bounds)
+                if len(r) > MAX_ITERATIONS:
+                    self.err(it, "ZN114", f"a loop of {len(r)} iterations is too large to unroll")
+                return r
+            v = self.value(it)
+        else:
+            v = self.value(it)
+        if isinstance(v, tuple):
+            return v
+        self.err(it, "ZN110", f"cannot loop over {describe(v)}",
+                 "use `for i in range(N)` with a constant bound, or loop over a tuple")
+
+    # -- returns ------------------------------------------------------------------------------
+
+    def coerce_return(self, v: Any, ty: Any, node: ast.AST) -> Any:
+        if ty is None:
+            return v
+        if v is NONE:
+            self.err(node, "ZN308", f"`{self.frame.fn.__name__}` is annotated to return "
+                     f"{type_name(ty)} but returns nothing")
+        return self.coerce(v, ty, node)
+
+    def coerce(self, v: Any, ty: Ty, node: ast.AST) -> Any:
+        if isinstance(ty, tuple):
+            if not isinstance(v, tuple) or len(v) != len(ty):
+                self.err(node, "ZN308", f"returns {describe(v)} but is annotated {type_name(ty)}")
+            return tuple(self.coerce(x, t, node) for x, t in zip(v, ty))
+        if isinstance(v, Wire):
+            if v.ty != ty:
+                self.err(node, "ZN308", f"returns {type_name(v.ty)} but is annotated "
+                         f"{type_name(ty)}", f"convert explicitly: {type_name(ty)}(x)")
+            return v
+        if isinstance(v, bool):
+            if ty != "bool":
+                self.err(node, "ZN308", f"returns bool but is annotated {type_name(ty)}")
+            return v
+        if isinstance(v, int):
+            if not self.compatible(v, ty):
+                self.err(node, "ZN308", f"returns {v}, which does not fit {type_name(ty)}")
+            return v
+        self.err(node, "ZN308", f"returns {describe(v)} but is annotated {type_name(ty)}")
+
+
+def _has_return(s: ast.stmt) -> bool:
+    return any(isinstance(n, ast.Return) for n in ast.walk(s))
+
+
+def _terminates(stmts: list[ast.stmt]) -> bool:
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, ast.Return):
+        return True
+    if isinstance(last, ast.If):
+        return _terminates(last.body) and _terminates(last.orelse)
+    return False
+
+
+def _keyword_node(s: ast.stmt, word: str) -> ast.AST:
+    """A node spanning the statement's leading keyword (for a tight caret)."""
+    n = ast.Pass()
+    n.lineno = n.end_lineno = s.lineno
+    n.col_offset = s.col_offset
+    n.end_col_offset = s.col_offset + (len(word) if word and " " not in word else 1)
+    return n
+
+
+_KEYWORDS = {
+    "While": "while", "Try": "try", "TryStar": "try", "With": "with", "Global": "global",
+    "Nonlocal": "nonlocal", "Delete": "del", "Import": "import", "ImportFrom": "from",
+    "FunctionDef": "def", "ClassDef": "class", "Assert": "assert", "Raise": "raise",
+    "Break": "break", "Continue": "continue", "Match": "match", "AsyncFunctionDef": "async",
+    "AsyncFor": "async", "AsyncWith": "async",
+}
+_OP_SYMBOLS = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+    ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|",
+    ast.BitXor: "^", ast.MatMult: "@",
+}
+_FOLD = {
+    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b, ast.Pow: lambda a, b: a**b,
+    ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
+    ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b,
+}
+_CMP_FOLD = {
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
+}
+
+
+# -- entry point ------------------------------------------------------------------------------
+
+
+def compile_program(fn: Any) -> dict[str, Any]:
+    """Compile a `@zk` function to an IR v1 document (a JSON-ready dict)."""
+    fn = inspect.unwrap(fn)
+    fsrc = function_source(fn)
+    fdef = fsrc.node
+    c = Compiler()
+    frame = Frame(fn, fsrc.file, fsrc.text, fn.__globals__)
+    c.frame = frame
+    a = fdef.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+        bad = a.vararg or a.kwarg or (a.kwonlyargs[0] if a.kwonlyargs else None) or (
+            a.defaults[0] if a.defaults else a.posonlyargs[0]
+        )
+        c.err(bad, "ZN404", "a @zk function takes plain parameters only (no *args, **kwargs, "
+              "keyword-only or positional-only parameters, no defaults)")
+    inputs: list[dict[str, Any]] = []
+    params: list[dict[str, Any]] = []
+    for p in a.args:
+        if p.annotation is None:
+            c.err(p, "ZN401", f"parameter `{p.arg}` has no type annotation",
+                  f"annotate it, e.g. `{p.arg}: Private[u32]` or `{p.arg}: Public[u32]`")
+        obj = c.eval_annotation(fn, p.arg, p.annotation)
+        if not isinstance(obj, Visibility):
+            c.err(p.annotation, "ZN403", f"parameter `{p.arg}` must be `Private[T]` or "
+                  "`Public[T]`", f"write `{p.arg}: Private[{c.src(p.annotation)}]` (known only "
+                  "to the prover) or `Public[...]` (known to the verifier)")
+        ty = c.resolve_type(obj.ty, p.annotation)
+        wires = []
+        for path, leaf_ty in leaves(p.arg, ty):
+            inputs.append({"id": c.next_id, "name": path, "ty": leaf_ty, "vis": obj.vis,
+                           "tier": obj.tier})
+            wires.append(Wire(c.next_id, leaf_ty))
+            c.next_id += 1
+        frame.env[p.arg] = _shape(ty, iter(wires))
+        params.append({"name": p.arg, "ty": type_to_json(ty), "vis": obj.vis})
+    ret_ty: Ty | None = None
+    if fdef.returns is not None:
+        obj = c.eval_annotation(fn, "return", fdef.returns)
+        if isinstance(obj, Visibility):
+            c.err(fdef.returns, "ZN402", "return values are always public; drop "
+                  "`Private`/`Public` from the return annotation")
+        ret_ty = None if obj is None else c.resolve_type(obj, fdef.returns)
+    frame.ret_ty = ret_ty
+    c.stack.append(fn)
+    result = c.run_body(fdef)
+    if ret_ty is None and result is not NONE:
+        ret_ty = _infer(c, result, fdef)
+    outputs: list[dict[str, Any]] = []
+    if result is not NONE:
+        for (path, leaf_ty), v in zip(leaves("return", ret_ty), _flat(result)):  # type: ignore[arg-type]
+            w = v if isinstance(v, Wire) else c.const(leaf_ty, int(v))
+            outputs.append({"name": path, "value": w.id})
+    return {
+        "version": 1,
+        "name": fn.__name__,
+        "source": {"file": fsrc.file, "function": fn.__name__, "line": fdef.lineno},
+        "inputs": inputs,
+        "body": c.body,
+        "outputs": outputs,
+        "signature": {"params": params, "returns": type_to_json(ret_ty)},
+    }
+
+
+def _shape(ty: Ty, wires: Any) -> Any:
+    if isinstance(ty, tuple):
+        return tuple(_shape(t, wires) for t in ty)
+    return next(wires)
+
+
+def _flat(v: Any) -> list[Any]:
+    if isinstance(v, tuple):
+        return [x for e in v for x in _flat(e)]
+    return [v]
+
+
+def _infer(c: Compiler, v: Any, node: ast.AST) -> Ty:
+    if isinstance(v, tuple):
+        return tuple(_infer(c, e, node) for e in v)
+    if isinstance(v, Wire):
+        return v.ty
+    if isinstance(v, bool):
+        return "bool"
+    c.err(node, "ZN309", f"cannot infer the type of the returned {describe(v)}",
+          "annotate the return type (`-> u32`) or convert the value, e.g. `u32(5)`")
+
+
+_ = builtins
