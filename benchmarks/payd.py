@@ -81,7 +81,9 @@ def main() -> None:
             target, inputs = variant(days, work)
             t_compile, circuit = timed(lambda t=target: api.compile(t), 1)
             t_setup, keys = timed(lambda c=circuit: api.setup(c), 1)
-            t_prove, proof = timed(lambda c=circuit, k=keys, i=inputs: api.prove(c, k, i), args.reps)
+            t_prove, proof = timed(
+                lambda c=circuit, k=keys, i=inputs: api.prove(c, k, i), args.reps
+            )
             t_verify, _ = timed(
                 lambda c=circuit, k=keys, p=proof: api.verify(c, k.verifying_key, p), args.reps
             )

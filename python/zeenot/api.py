@@ -19,6 +19,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -56,11 +57,11 @@ class Circuit:
     program: Program
     stats: dict[str, int]
 
-    @property
+    @cached_property
     def ir_json(self) -> str:
         return self.program.to_json()
 
-    @property
+    @cached_property
     def hash(self) -> str:
         return _native.program_hash(self.ir_json)
 
@@ -275,7 +276,7 @@ def verify(circuit: Circuit, verifying_key: bytes, proof: Proof) -> None:
 
 
 def export_snarkjs(circuit: Circuit, verifying_key: bytes, proof: Proof, out: str | Path) -> Path:
-    """Write `verification_key.json`, `proof.json` and `public.json` for `snarkjs groth16 verify`."""
+    """Write the files `snarkjs groth16 verify` reads: verification key, proof, public values."""
     public = public_vector(circuit.program, proof)
     vk_json, proof_json, public_json = _native.snarkjs_export(
         circuit.ir_json, verifying_key, public, proof.proof

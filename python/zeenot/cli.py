@@ -183,7 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("ZEENOT_DEBUG"):
             raise
         print(f"error: internal error ({type(exc).__name__}: {exc})", file=sys.stderr)
-        print("hint: this is a zeenot bug; rerun with ZEENOT_DEBUG=1 for a traceback", file=sys.stderr)
+        print(
+            "hint: this is a zeenot bug; rerun with ZEENOT_DEBUG=1 for a traceback", file=sys.stderr
+        )
         return 3
 
 
