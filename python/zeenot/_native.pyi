@@ -1,22 +1,93 @@
-"""Type stubs for `zeenot._native`, the Rust core (crates/zeenot-python)."""
+"""Type stubs for `zeenot._native`, the Rust core (crates/zeenot-python).
+
+Values cross the boundary as typed decimal strings, one per scalar *leaf* (docs/ir.md): signed
+integers may be negative (`"-5"`), bools are `"0"`/`"1"`, field elements are canonical in
+`[0, p)`. `inputs` lists every input leaf in IR order; a public vector lists the public input
+leaves, then the output leaves. Keys and proofs are arkworks canonical bytes (proof and verifying
+key compressed, proving key uncompressed), decoded with full validation.
+
+Errors: `IrError` for an invalid IR document, `DecodeError` for malformed key or proof bytes,
+`UnsatisfiedError` when the program fails on the inputs (no proof exists), `ValueError` for a
+wrong number of values, a value out of its type's range, or a key made for another circuit shape,
+and `TypeError` for arguments of the wrong Python type. An internal error is a `ZeenotError`.
+"""
 
 __version__: str
 
-class ZeenotError(Exception): ...
-class IrError(ZeenotError): ...
-class DecodeError(ZeenotError): ...
-class UnsatisfiedError(ZeenotError): ...
+class ZeenotError(Exception):
+    """Base class of the errors raised by the Rust core."""
 
-def program_hash(ir_json: str) -> str: ...
-def validate(ir_json: str) -> None: ...
-def stats(ir_json: str) -> dict[str, int]: ...
-def evaluate(ir_json: str, inputs: list[str]) -> list[str]: ...
-def setup(ir_json: str, seed: int | None = None) -> tuple[bytes, bytes]: ...
+class IrError(ZeenotError):
+    """The IR document is invalid (the message names the input, instruction or output)."""
+
+class DecodeError(ZeenotError):
+    """A key or proof could not be decoded (bad length, trailing bytes, point off the curve or
+    outside the prime-order subgroup, non-canonical field element)."""
+
+class UnsatisfiedError(ZeenotError):
+    """The program fails on these inputs, so no proof exists.
+
+    The message reads like `overflow in `mul` at app.py:14:11` or
+    `check failed at app.py:15:4: check(cost < 100)`; match on the attributes, not the text.
+    """
+
+    kind: str
+    """`"overflow"`, `"check"`, `"division_by_zero"` or `"range"` (a `Field` cast to an integer
+    type that does not contain it)."""
+    op: str
+    """The failing IR operation (`"mul"`, `"check"`, …)."""
+    index: int
+    """Index of the failing instruction in the IR body."""
+    line: int | None
+    """1-based source line, when the IR records it."""
+    col: int | None
+    """0-based source column (as Python's `ast`), when the IR records it."""
+    location: str
+    """`file:line:col`, as precise as the IR allows."""
+    msg: str | None
+    """The `check`'s message, if any."""
+
+def program_hash(ir_json: str) -> str:
+    """SHA-256 (hex) of the canonical JSON (sorted keys, no whitespace) of a valid IR document."""
+
+def validate(ir_json: str) -> None:
+    """Parse and validate an IR document; raise `IrError` if it breaks any rule of docs/ir.md."""
+
+def stats(ir_json: str) -> dict[str, int]:
+    """Constraint-system size: `constraints`, `public_inputs` (Groth16 instance length: public
+    input leaves plus outputs), `private_inputs` (private input leaves) and `witnesses` (all
+    witness variables)."""
+
+def evaluate(ir_json: str, inputs: list[str]) -> list[str]:
+    """Run the IR with Python semantics (the witness generator's interpreter) and return the
+    output leaves. Raises `UnsatisfiedError` where a proof could not exist."""
+
+def setup(ir_json: str, seed: int | None = None) -> tuple[bytes, bytes]:
+    """Circuit-specific Groth16 setup: `(proving_key, verifying_key)`.
+
+    `seed` (0 ≤ seed < 2**64) makes it deterministic with ChaCha20: insecure, for tests only.
+    Without it the OS random source is used.
+    """
+
 def prove(
     ir_json: str, proving_key: bytes, inputs: list[str], seed: int | None = None
-) -> tuple[bytes, list[str]]: ...
-def verify(ir_json: str, verifying_key: bytes, public: list[str], proof: bytes) -> bool: ...
+) -> tuple[bytes, list[str]]:
+    """Prove the program on `inputs`: `(proof, public)`, `public` being the public input leaves
+    then the output leaves. Raises `UnsatisfiedError` (with the source location) before any
+    proving work when the program fails on these inputs. `seed`: as for `setup`."""
+
+def verify(ir_json: str, verifying_key: bytes, public: list[str], proof: bytes) -> bool:
+    """Whether `proof` is valid for the public vector. `False` for a proof that does not verify;
+    `DecodeError` for malformed bytes; `ValueError` for a wrong count or out-of-range values."""
+
 def snarkjs_export(
     ir_json: str, verifying_key: bytes, public: list[str], proof: bytes
-) -> tuple[str, str, str]: ...
-def check_mutations(ir_json: str, inputs: list[str]) -> int: ...
+) -> tuple[str, str, str]:
+    """The texts of snarkjs's `verification_key.json`, `proof.json` and `public.json`, for
+    `snarkjs groth16 verify` (public values become canonical field elements)."""
+
+def check_mutations(ir_json: str, inputs: list[str]) -> int:
+    """Soundness self-test: on the satisfying assignment for `inputs`, change each variable other
+    than the inputs alone (by +1 and by a random amount) and require a constraint to fail. Returns
+    the number of variables checked; raises `ZeenotError` naming an under-constrained variable,
+    `UnsatisfiedError` if the program fails on these inputs."""

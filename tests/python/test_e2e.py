@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 from zeenot import _native, api
+from zeenot.errors import Failure
 from zeenot.simulate import simulate
 
 from .conftest import EXAMPLES
@@ -113,3 +114,11 @@ def test_proof_file_wrong_shapes_are_malformed(payd):
     for text in ("", "[]", "{}", '{"zeenot_proof": 1, "backend": "groth16"}'):
         with pytest.raises(api.MalformedInput):
             api.Proof.from_json(text)
+
+
+def test_out_of_range_input_fails_in_simulate_too(payd):
+    fn = api.load_target(f"{EXAMPLES / 'payd' / 'app.py'}:weekly_premium")
+    _, _, inputs = payd
+    for bad in (dict(inputs, base_cents=-1), dict(inputs, km=[2**32] + inputs["km"][1:])):
+        with pytest.raises((ValueError, Failure)):
+            simulate(fn, bad)

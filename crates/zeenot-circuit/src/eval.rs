@@ -20,15 +20,19 @@ pub enum FailureKind {
     Check,
     /// Integer division or remainder by zero.
     DivisionByZero,
+    /// A field element cast to an integer type whose range does not contain it (Python's
+    /// `RangeFailure`; an integer-to-integer cast out of range is an [`FailureKind::Overflow`]).
+    Range,
 }
 
 impl FailureKind {
-    /// A short stable name: `overflow`, `check`, `division_by_zero`.
+    /// A short stable name: `overflow`, `check`, `division_by_zero`, `range`.
     pub fn name(self) -> &'static str {
         match self {
             FailureKind::Overflow => "overflow",
             FailureKind::Check => "check",
             FailureKind::DivisionByZero => "division_by_zero",
+            FailureKind::Range => "range",
         }
     }
 }
@@ -56,6 +60,7 @@ impl fmt::Display for Unsatisfied {
             FailureKind::Overflow => format!("overflow in `{}`", self.op),
             FailureKind::Check => "check failed".to_owned(),
             FailureKind::DivisionByZero => format!("division by zero in `{}`", self.op),
+            FailureKind::Range => format!("range error in `{}` (field element outside the type)", self.op),
         };
         write!(f, "{what} at {}", self.location)?;
         if let Some(m) = &self.msg {
@@ -187,7 +192,7 @@ fn step(
                 let f = a(0).to_fr();
                 // The canonical representative must be a non-negative value in range.
                 let v = crate::ir::fr_to_int(&f, Ty::Field).filter(|v| *v >= 0);
-                in_range(ty, v)?
+                in_range(ty, v).map_err(|_| FailureKind::Range)?
             }
             _ => in_range(ty, Some(int(a(0))))?,
         },

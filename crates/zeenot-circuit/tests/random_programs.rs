@@ -13,7 +13,7 @@ use rand_chacha::ChaCha20Rng;
 use serde_json::{json, Value as Json};
 use zeenot_circuit::{eval, ir, soundness, synth, Program};
 
-const TYPES: [&str; 6] = ["u8", "i8", "u16", "i16", "u64", "field"];
+const TYPES: [&str; 8] = ["u8", "i8", "u16", "i16", "u32", "i32", "u64", "field"];
 
 struct Gen {
     rng: ChaCha20Rng,
@@ -44,9 +44,18 @@ impl Gen {
     }
 
     fn konst(&mut self, ty: &'static str) -> u64 {
-        let v: i64 = match ty {
+        let v: i128 = match ty {
             "bool" => self.rng.gen_range(0..2),
-            "i8" | "i16" => self.rng.gen_range(-3..4),
+            // the edges: a type's minimum (for `i_min // -1`, `i_min % -1`) and maximum
+            "i8" | "i16" | "i32" | "u8" | "u16" | "u32" | "u64" if self.rng.gen_bool(0.15) => {
+                let (lo, hi) = ir::Ty::parse(ty).unwrap().range().unwrap();
+                if self.rng.gen_bool(0.5) {
+                    lo
+                } else {
+                    hi
+                }
+            }
+            "i8" | "i16" | "i32" => self.rng.gen_range(-3..4),
             _ => self.rng.gen_range(0..5),
         };
         self.push(json!({"op": "const", "value": v.to_string()}), ty, None);

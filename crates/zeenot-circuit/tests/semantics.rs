@@ -60,6 +60,7 @@ fn ok(s: &str) -> Result<String, FailureKind> {
 
 const OVERFLOW: Result<String, FailureKind> = Err(FailureKind::Overflow);
 const DIV0: Result<String, FailureKind> = Err(FailureKind::DivisionByZero);
+const RANGE: Result<String, FailureKind> = Err(FailureKind::Range);
 
 #[test]
 fn overflow_edges_at_every_width() {
@@ -194,13 +195,19 @@ fn casts() {
     let p_minus_1 = "21888242871839275222246405745257275088548364400416034343698204186575808495616";
     assert_eq!(run(&cast("i32", "field"), &["-1"]), ok(p_minus_1));
     // field → int: the canonical representative must be in range (no negative reading)
-    assert_eq!(run(&cast("field", "i8"), &[p_minus_1]), OVERFLOW);
+    assert_eq!(run(&cast("field", "i8"), &[p_minus_1]), RANGE);
     assert_eq!(run(&cast("field", "i8"), &["127"]), ok("127"));
-    assert_eq!(run(&cast("field", "i8"), &["128"]), OVERFLOW);
+    assert_eq!(run(&cast("field", "i8"), &["128"]), RANGE);
     assert_eq!(run(&cast("field", "u8"), &["255"]), ok("255"));
-    assert_eq!(run(&cast("field", "u8"), &["256"]), OVERFLOW);
+    assert_eq!(run(&cast("field", "u8"), &["256"]), RANGE);
     assert_eq!(run(&cast("field", "u64"), &["18446744073709551615"]), ok("18446744073709551615"));
-    assert_eq!(run(&cast("field", "u64"), &["18446744073709551616"]), OVERFLOW);
+    assert_eq!(run(&cast("field", "u64"), &["18446744073709551616"]), RANGE);
+    let p = cast("field", "u8");
+    let u = eval::evaluate(&p, &p.parse_inputs(&["256".into()]).unwrap()).unwrap_err();
+    assert_eq!(
+        (u.kind.name(), u.to_string().as_str()),
+        ("range", "range error in `cast` (field element outside the type) at t.py")
+    );
 }
 
 #[test]
