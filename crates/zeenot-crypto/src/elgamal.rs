@@ -22,6 +22,7 @@ use rand::{CryptoRng, RngCore};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::ct::FixedBaseTable;
 use crate::curve::{decode_scalar, encode_scalar, fixed, Point, Scalar};
 use crate::dleq::{DleqProof, DLEQ_PROOF_LEN};
 use crate::dlog::DlogTable;
@@ -205,6 +206,44 @@ impl PublicKey {
     /// [`PublicKey::rerandomize`] with caller-chosen `r'`.
     pub fn rerandomize_with(&self, ct: &Ciphertext, r: &Scalar) -> Ciphertext {
         Ciphertext { c1: ct.c1 + Point::mul_base(r), c2: ct.c2 + self.0.mul_ct(r) }
+    }
+}
+
+/// A public key with a fixed-base table for `pk` (64 KiB, built in about a millisecond): each
+/// encryption then costs three table multiplications instead of two and a variable-base
+/// ladder (about half the time). Worth it from a few dozen encryptions to one key on.
+#[derive(Clone, Debug)]
+pub struct PreparedPublicKey {
+    pk: PublicKey,
+    table: FixedBaseTable,
+}
+
+impl PreparedPublicKey {
+    /// Precomputes the table for `pk`.
+    pub fn new(pk: &PublicKey) -> Self {
+        PreparedPublicKey { pk: *pk, table: FixedBaseTable::new(&pk.0) }
+    }
+
+    /// The key.
+    pub fn public_key(&self) -> &PublicKey {
+        &self.pk
+    }
+
+    /// As [`PublicKey::encrypt`].
+    pub fn encrypt<R: RngCore + CryptoRng>(&self, m: u64, rng: &mut R) -> Ciphertext {
+        let r = random_nonzero_scalar(rng);
+        self.encrypt_with(m, &r)
+    }
+
+    /// As [`PublicKey::encrypt_with`].
+    pub fn encrypt_with(&self, m: u64, r: &Scalar) -> Ciphertext {
+        Ciphertext { c1: Point::mul_base(r), c2: Point::mul_base(&Scalar::from(m)) + self.table.mul(r) }
+    }
+
+    /// As [`PublicKey::rerandomize`].
+    pub fn rerandomize<R: RngCore + CryptoRng>(&self, ct: &Ciphertext, rng: &mut R) -> Ciphertext {
+        let r = random_nonzero_scalar(rng);
+        Ciphertext { c1: ct.c1 + Point::mul_base(&r), c2: ct.c2 + self.table.mul(&r) }
     }
 }
 

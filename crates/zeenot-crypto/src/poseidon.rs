@@ -181,12 +181,15 @@ impl PoseidonParams {
         Ok(cell.get_or_init(|| p))
     }
 
-    /// Runs the permutation on `state` (length `t`).
-    pub fn permute(&self, state: &mut [Base]) {
+    /// Runs the permutation on `state`, which must have length `t`.
+    pub fn permute(&self, state: &mut [Base]) -> Result<()> {
         let t = self.t;
-        debug_assert_eq!(state.len(), t);
+        if state.len() != t {
+            return Err(Error::LengthMismatch { what: "poseidon state length differs from the width t" });
+        }
         let half = FULL_ROUNDS / 2;
-        let mut tmp = vec![Base::zero(); t];
+        let mut buf = [Base::zero(); MAX_INPUTS + 1];
+        let tmp = &mut buf[..t];
         for r in 0..FULL_ROUNDS + self.partial_rounds {
             for (s, c) in state.iter_mut().zip(&self.round_constants[r * t..(r + 1) * t]) {
                 *s += c;
@@ -199,8 +202,9 @@ impl PoseidonParams {
             for (out, row) in tmp.iter_mut().zip(&self.mds) {
                 *out = row.iter().zip(state.iter()).map(|(m, s)| *m * s).sum();
             }
-            state.copy_from_slice(&tmp);
+            state.copy_from_slice(tmp);
         }
+        Ok(())
     }
 }
 
@@ -221,9 +225,10 @@ pub fn poseidon_with_state(inputs: &[Base], init: Base) -> Result<Base> {
         return Err(Error::PoseidonArity(inputs.len()));
     }
     let params = PoseidonParams::get(inputs.len() + 1)?;
-    let mut state = Vec::with_capacity(inputs.len() + 1);
-    state.push(init);
-    state.extend_from_slice(inputs);
-    params.permute(&mut state);
+    let mut buf = [Base::zero(); MAX_INPUTS + 1];
+    let state = &mut buf[..=inputs.len()];
+    state[0] = init;
+    state[1..].copy_from_slice(inputs);
+    params.permute(state)?;
     Ok(state[0])
 }

@@ -199,3 +199,11 @@ fn eddsa_tampered_signatures_are_rejected() {
         }
     }
 }
+
+#[test]
+fn base_field_is_bn254_scalar_field() {
+    // Same type, so circuits over BN254 use Baby Jubjub coordinates natively.
+    let x: ark_bn254::Fr = Base::from(5u64);
+    let y: Base = x;
+    assert_eq!(y, Base::from(5u64));
+}
