@@ -32,8 +32,8 @@ from zeenot.lang.values import (
 from zeenot.types import (
     INT_CLASSES,
     INT_TYPES,
-    P,
     Field,
+    P,
     Ty,
     TypeAnnotationError,
     Visibility,
@@ -76,7 +76,11 @@ STMT_ERRORS: dict[type, tuple[str, str, str | None]] = {
     ast.Global: ("ZN105", "`global` is not supported", "module constants are read-only"),
     ast.Nonlocal: ("ZN105", "`nonlocal` is not supported", None),
     ast.Delete: ("ZN106", "`del` is not supported", None),
-    ast.Import: ("ZN107", "`import` inside a @zk function is not supported", "import at module level"),
+    ast.Import: (
+        "ZN107",
+        "`import` inside a @zk function is not supported",
+        "import at module level",
+    ),
     ast.ImportFrom: (
         "ZN107",
         "`import` inside a @zk function is not supported",
@@ -106,6 +110,7 @@ class Frame:
     globals: dict[str, Any]
     env: dict[str, Any] = field(default_factory=dict)
     ret_ty: Ty | None = None
+    ret_node: ast.AST | None = None
 
 
 class Compiler:
@@ -126,9 +131,7 @@ class Compiler:
         end = getattr(node, "end_col_offset", None)
         if getattr(node, "end_lineno", None) != node.lineno:
             end = None
-        raise CompileError(
-            Diagnostic(code, msg, f.file, node.lineno, node.col_offset, end, hint)
-        )
+        raise CompileError(Diagnostic(code, msg, f.file, node.lineno, node.col_offset, end, hint))
 
     def src(self, node: ast.AST) -> str:
         return ast.get_source_segment(self.frame.text, node) or ast.unparse(node)
@@ -255,6 +258,13 @@ class Compiler:
         if isinstance(b, int):
             return a, self.lit(b, a.ty, node), a.ty
         if a.ty != b.ty:
+            if "bool" in (a.ty, b.ty):
+                self.err(
+                    node,
+                    "ZN303",
+                    f"cannot {what} {type_name(a.ty)} and {type_name(b.ty)}",
+                    "bools are not integers here: use `u8(flag)` to convert",
+                )
             if "field" in (a.ty, b.ty):
                 hint = "convert explicitly: Field(x)"
             elif "bool" in (a.ty, b.ty):
@@ -272,26 +282,43 @@ class Compiler:
 
     # -- merging (if/else, conditional expressions) ------------------------------------------
 
-    def merge(self, c: Wire, a: Any, b: Any, node: ast.AST, what: str, ty: Any = None) -> Any:
-        """`a if c else b` for values computed on both paths."""
+    def merge(
+        self, c: Wire, a: Any, b: Any, node: ast.AST, what: str, ty: Any = None, lazy: str = ""
+    ) -> Any:
+        """`a if c else b` for values computed on both paths. With `lazy` (a variable name),
+        values that cannot be merged become `Undefined` and fail only when used."""
         if same_value(a, b):
             return a
         if isinstance(a, tuple) and isinstance(b, tuple):
             if len(a) != len(b):
                 self.err(node, "ZN306", f"{what} is a tuple of different lengths on the two paths")
             tys = ty if isinstance(ty, tuple) and len(ty) == len(a) else (None,) * len(a)
-            return tuple(self.merge(c, x, y, node, what, t) for x, y, t in zip(a, b, tys))
+            triples = zip(a, b, tys, strict=True)
+            return tuple(self.merge(c, x, y, node, what, t, lazy) for x, y, t in triples)
         if isinstance(a, Undefined) or isinstance(b, Undefined):
             u = a if isinstance(a, Undefined) else b
             return u
         if isinstance(a, bool) and isinstance(b, bool):
-            return self.emit("select", "bool", [c, self.const("bool", a), self.const("bool", b)], node)
+            return self.emit(
+                "select", "bool", [c, self.const("bool", a), self.const("bool", b)], node
+            )
         okinds = (Wire, bool, int)
         if not isinstance(a, okinds) or not isinstance(b, okinds):
-            self.err(node, "ZN306", f"{what} is {describe(a)} on one path and {describe(b)} on the other")
+            self.err(
+                node, "ZN306", f"{what} is {describe(a)} on one path and {describe(b)} on the other"
+            )
         if not isinstance(a, Wire) and not isinstance(b, Wire):
-            if isinstance(ty, str) and ty != "bool" and not isinstance(a, bool) and not isinstance(b, bool):
-                return self.emit("select", ty, [c, self.lit(a, ty, node), self.lit(b, ty, node)], node)
+            if (
+                isinstance(ty, str)
+                and ty != "bool"
+                and not isinstance(a, bool)
+                and not isinstance(b, bool)
+            ):
+                return self.emit(
+                    "select", ty, [c, self.lit(a, ty, node), self.lit(b, ty, node)], node
+                )
+            if lazy:
+                return Undefined(lazy, node, "int")
             self.err(
                 node,
                 "ZN309",
@@ -340,28 +367,34 @@ class Compiler:
         if obj is range:
             return Builtin("range")
         if isinstance(obj, float):
-            self.err(node, "ZN201", f"`{name}` is a float; floating point is not supported",
-                     "use integers, e.g. cents instead of euros")
+            self.err(
+                node,
+                "ZN201",
+                f"`{name}` is a float; floating point is not supported",
+                "use integers, e.g. cents instead of euros",
+            )
         if isinstance(obj, str):
             self.err(node, "ZN202", f"`{name}` is a string; strings are not supported")
         if isinstance(obj, (list, dict, set)):
-            self.err(node, "ZN203", f"`{name}` is a {type(obj).__name__}; only tuples are supported",
-                     "use a tuple; lists arrive with MaxSize in a later version")
-        self.err(node, "ZN312", f"`{name}` ({type(obj).__name__}) cannot be used in a @zk program",
-                 "module-level int, bool and tuple constants and functions can")
+            self.err(
+                node,
+                "ZN203",
+                f"`{name}` is a {type(obj).__name__}; only tuples are supported",
+                "use a tuple; lists arrive with MaxSize in a later version",
+            )
+        self.err(
+            node,
+            "ZN312",
+            f"`{name}` ({type(obj).__name__}) cannot be used in a @zk program",
+            "module-level int, bool and tuple constants and functions can",
+        )
 
     def lookup(self, name: str, node: ast.AST) -> Any:
         env = self.frame.env
         if name in env:
             v = env[name]
             if isinstance(v, Undefined):
-                self.err(
-                    node,
-                    "ZN213",
-                    f"`{name}` is assigned in only one branch of the `if` at line "
-                    f"{v.node.lineno}",  # type: ignore[attr-defined]
-                    f"assign `{name}` before the `if` or in every branch",
-                )
+                self.undefined(v, node)
             return v
         g = self.frame.globals
         if name in g:
@@ -372,6 +405,23 @@ class Compiler:
             self.err(node, "ZN205", f"the builtin `{name}` is not supported")
         self.err(node, "ZN207", f"undefined name `{name}`")
 
+    def undefined(self, v: Undefined, node: ast.AST) -> NoReturn:
+        name = v.name
+        if v.why == "int":
+            self.err(
+                node,
+                "ZN309",
+                f"`{name}` holds a different plain integer depending on the "
+                f"`if` at line {v.node.lineno}, so it has no type",  # type: ignore[attr-defined]
+                f"give it a type, e.g. `{name} = u32(...)`",
+            )
+        self.err(
+            node,
+            "ZN213",
+            f"`{name}` is assigned in only one branch of the `if` at line {v.node.lineno}",  # type: ignore[attr-defined]
+            f"assign `{name}` before the `if` or in every branch",
+        )
+
     # -- expressions --------------------------------------------------------------------------
 
     def expr(self, node: ast.expr) -> Any:
@@ -381,26 +431,51 @@ class Compiler:
         return m(node)
 
     def unsupported_expr(self, node: ast.expr) -> NoReturn:
-        if isinstance(node, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
-                             ast.SetComp, ast.GeneratorExp)):
-            self.err(node, "ZN203", "lists, dicts, sets and comprehensions are not supported",
-                     "use a tuple; lists arrive with MaxSize in a later version")
+        if isinstance(
+            node,
+            (
+                ast.List,
+                ast.Dict,
+                ast.Set,
+                ast.ListComp,
+                ast.DictComp,
+                ast.SetComp,
+                ast.GeneratorExp,
+            ),
+        ):
+            self.err(
+                node,
+                "ZN203",
+                "lists, dicts, sets and comprehensions are not supported",
+                "use a tuple; lists arrive with MaxSize in a later version",
+            )
         if isinstance(node, ast.Lambda):
             self.err(node, "ZN108", "`lambda` is not supported", "define a module-level helper")
         if isinstance(node, (ast.JoinedStr, ast.FormattedValue)):
             self.err(node, "ZN202", "strings are not supported")
-        what = {"NamedExpr": "`:=`", "Starred": "`*` unpacking", "Yield": "`yield`",
-                "YieldFrom": "`yield from`", "Await": "`await`", "Slice": "a slice"}
-        self.err(node, "ZN210", f"{what.get(type(node).__name__, type(node).__name__)} "
-                 "is not supported")
+        what = {
+            "NamedExpr": "`:=`",
+            "Starred": "`*` unpacking",
+            "Yield": "`yield`",
+            "YieldFrom": "`yield from`",
+            "Await": "`await`",
+            "Slice": "a slice",
+        }
+        self.err(
+            node, "ZN210", f"{what.get(type(node).__name__, type(node).__name__)} is not supported"
+        )
 
     def e_Constant(self, node: ast.Constant) -> Any:
         v = node.value
         if isinstance(v, (bool, int)):
             return v
         if isinstance(v, float):
-            self.err(node, "ZN201", "floating point is not supported",
-                     "use integers, e.g. cents instead of euros, and `//` for division")
+            self.err(
+                node,
+                "ZN201",
+                "floating point is not supported",
+                "use integers, e.g. cents instead of euros, and `//` for division",
+            )
         if isinstance(v, (str, bytes)):
             self.err(node, "ZN202", "strings are not supported")
         if v is None:
@@ -418,8 +493,12 @@ class Compiler:
                 if not hasattr(obj, node.attr):
                     self.err(node, "ZN207", f"module `{base.id}` has no `{node.attr}`")
                 return self.global_value(getattr(obj, node.attr), node, f"{base.id}.{node.attr}")
-        self.err(node, "ZN204", f"attribute access `.{node.attr}` is not supported",
-                 "zeenot values have no attributes or methods; use functions like `len(t)`")
+        self.err(
+            node,
+            "ZN204",
+            f"attribute access `.{node.attr}` is not supported",
+            "zeenot values have no attributes or methods; use functions like `len(t)`",
+        )
 
     def e_Tuple(self, node: ast.Tuple) -> Any:
         out = []
@@ -437,17 +516,18 @@ class Compiler:
         """An expression used as data (not a function or None)."""
         v = self.expr(node)
         if isinstance(v, (Builtin, FuncRef, ModuleRef)):
-            self.err(node, "ZN210", f"`{self.src(node)}` is a function, not a value",
-                     "call it")
+            self.err(node, "ZN210", f"`{self.src(node)}` is a function, not a value", "call it")
         if v is NONE:
             self.err(node, "ZN211", f"`{self.src(node)}` returns nothing")
+        _check_defined(self, v, node)
         return v
 
     def e_Subscript(self, node: ast.Subscript) -> Any:
         base = self.value(node.value)
         if not isinstance(base, tuple):
-            self.err(node.value, "ZN209", f"cannot index {describe(base)}",
-                     "only tuples can be indexed")
+            self.err(
+                node.value, "ZN209", f"cannot index {describe(base)}", "only tuples can be indexed"
+            )
         if isinstance(node.slice, ast.Slice):
             parts = []
             for p in (node.slice.lower, node.slice.upper, node.slice.step):
@@ -471,8 +551,11 @@ class Compiler:
                 "indices arrive in a later version",
             )
         if not -len(base) <= idx < len(base):
-            self.err(node.slice, "ZN209", f"index {idx} is out of range for a tuple of length "
-                     f"{len(base)}")
+            self.err(
+                node.slice,
+                "ZN209",
+                f"index {idx} is out of range for a tuple of length {len(base)}",
+            )
         return base[idx]
 
     def e_BinOp(self, node: ast.BinOp) -> Any:
@@ -493,24 +576,39 @@ class Compiler:
                         self.err(node, "ZN114", "tuple too large")
                     return t * n
             self.err(node, "ZN303", f"unsupported operation {describe(a)} {sym} {describe(b)}")
-        if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(
-            b, bool
+        if (
+            isinstance(a, int)
+            and isinstance(b, int)
+            and not isinstance(a, bool)
+            and not isinstance(b, bool)
         ):
             return self.fold(op, a, b, node, sym)
         if isinstance(op, ast.Div):
             self.err(node, "ZN208", "true division `/` produces a float", "use floor division `//`")
         if not (isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod))):
-            self.err(node, "ZN208", f"operator `{sym}` is not supported on {describe(a)} and "
-                     f"{describe(b)} in v1", "supported: + - * // %")
+            self.err(
+                node,
+                "ZN208",
+                f"operator `{sym}` is not supported on {describe(a)} and {describe(b)} in v1",
+                "supported: + - * // %",
+            )
         wa, wb, ty = self.unify(a, b, node, f"apply `{sym}` to")
         if ty == "bool":
-            self.err(node, "ZN303", f"arithmetic `{sym}` on bool values",
-                     "use `and`/`or`/`not`, or convert with `u8(flag)`")
+            self.err(
+                node,
+                "ZN303",
+                f"arithmetic `{sym}` on bool values",
+                "use `and`/`or`/`not`, or convert with `u8(flag)`",
+            )
         if type(op) in ARITH:
             return self.emit(ARITH[type(op)][0], ty, [wa, wb], node)
         if ty == "field":
-            self.err(node, "ZN303", f"`{sym}` is not defined on Field elements",
-                     "convert to an integer type first, e.g. `u64(x)`")
+            self.err(
+                node,
+                "ZN303",
+                f"`{sym}` is not defined on Field elements",
+                "convert to an integer type first, e.g. `u64(x)`",
+            )
         return self.emit(DIVS[type(op)][0], ty, [wa, wb], node)
 
     def fold(self, op: ast.operator, a: int, b: int, node: ast.AST, sym: str) -> int:
@@ -535,8 +633,12 @@ class Compiler:
         if isinstance(node.op, ast.Not):
             if isinstance(v, Wire):
                 if v.ty != "bool":
-                    self.err(node, "ZN305", f"`not` needs a bool, got {type_name(v.ty)}",
-                             "compare explicitly, e.g. `x == 0`")
+                    self.err(
+                        node,
+                        "ZN305",
+                        f"`not` needs a bool, got {type_name(v.ty)}",
+                        "compare explicitly, e.g. `x == 0`",
+                    )
                 return self.emit("not", "bool", [v], node)
             if is_const(v):
                 return not v
@@ -566,8 +668,12 @@ class Compiler:
             return v
         if is_const(v):
             return bool(v)
-        self.err(node, "ZN305", f"{what} must be a bool, got {describe(v)}",
-                 "compare explicitly, e.g. `x != 0`")
+        self.err(
+            node,
+            "ZN305",
+            f"{what} must be a bool, got {describe(v)}",
+            "compare explicitly, e.g. `x != 0`",
+        )
 
     def under(self, cond: Any, node: ast.AST, thunk: Any) -> Any:
         """Evaluate `thunk()` with the guard strengthened by `cond` (a bool wire)."""
@@ -596,7 +702,7 @@ class Compiler:
     def e_Compare(self, node: ast.Compare) -> Any:
         left = self.value(node.left)
         acc: Any = True
-        for op, right_node in zip(node.ops, node.comparators):
+        for op, right_node in zip(node.ops, node.comparators, strict=False):
             if acc is False:
                 return False
             if isinstance(acc, Wire):
@@ -611,18 +717,27 @@ class Compiler:
     def compare(self, op: ast.cmpop, a: Any, b: Any, node: ast.AST) -> Any:
         if type(op) not in CMPS:
             sym = {ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
-            self.err(node, "ZN208", f"`{sym.get(type(op), '?')}` is not supported",
-                     "use `==` / `!=`")
+            self.err(
+                node, "ZN208", f"`{sym.get(type(op), '?')}` is not supported", "use `==` / `!=`"
+            )
         name, sym = CMPS[type(op)]
         if is_const(a) and is_const(b):
             return bool(_CMP_FOLD[name](a, b))
         if isinstance(a, tuple) or isinstance(b, tuple):
-            self.err(node, "ZN303", f"cannot compare {describe(a)} {sym} {describe(b)}",
-                     "compare the elements one by one")
+            self.err(
+                node,
+                "ZN303",
+                f"cannot compare {describe(a)} {sym} {describe(b)}",
+                "compare the elements one by one",
+            )
         wa, wb, ty = self.unify(a, b, node, f"compare (`{sym}`)")
         if name not in ("eq", "ne") and ty in ("field", "bool"):
-            self.err(node, "ZN304", f"`{sym}` is not defined on {type_name(ty)} values",
-                     "Field elements and bools have no order; compare integers, e.g. `u64(x) < y`")
+            self.err(
+                node,
+                "ZN304",
+                f"`{sym}` is not defined on {type_name(ty)} values",
+                "Field elements and bools have no order; compare integers, e.g. `u64(x) < y`",
+            )
         return self.emit(name, "bool", [wa, wb], node)
 
     def e_IfExp(self, node: ast.IfExp) -> Any:
@@ -636,13 +751,21 @@ class Compiler:
     # -- calls --------------------------------------------------------------------------------
 
     def e_Call(self, node: ast.Call) -> Any:
-        if isinstance(node.func, ast.Name) and node.func.id not in self.frame.env and (
-            node.func.id not in self.frame.globals
-            and node.func.id not in ALLOWED_BUILTINS
-            and node.func.id not in PY_BUILTINS
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id not in self.frame.env
+            and (
+                node.func.id not in self.frame.globals
+                and node.func.id not in ALLOWED_BUILTINS
+                and node.func.id not in PY_BUILTINS
+            )
         ):
-            self.err(node.func, "ZN205", f"call to unknown function `{node.func.id}`",
-                     "define it at module level in the same file")
+            self.err(
+                node.func,
+                "ZN205",
+                f"call to unknown function `{node.func.id}`",
+                "define it at module level in the same file",
+            )
         f = self.expr(node.func)
         name = self.src(node.func)
         if isinstance(f, FuncRef):
@@ -663,11 +786,16 @@ class Compiler:
             v = self.value(node.args[0])
             if isinstance(v, bool) or (isinstance(v, Wire) and v.ty == "bool"):
                 return v
-            self.err(node, "ZN303", f"`bool()` of {describe(v)} is not supported",
-                     "compare explicitly, e.g. `x != 0`")
+            self.err(
+                node,
+                "ZN303",
+                f"`bool()` of {describe(v)} is not supported",
+                "compare explicitly, e.g. `x != 0`",
+            )
         if f.name == "int":
-            self.err(node, "ZN205", "`int()` has no fixed width",
-                     "use a sized type such as `u32(x)`")
+            self.err(
+                node, "ZN205", "`int()` has no fixed width", "use a sized type such as `u32(x)`"
+            )
         if f.name == "range":
             self.err(node, "ZN110", "`range()` is only supported as the iterable of a `for` loop")
         args = [self.value(a) for a in node.args]
@@ -692,8 +820,12 @@ class Compiler:
             msg = args[1].value
         c = self.value(args[0])
         if not (isinstance(c, bool) or (isinstance(c, Wire) and c.ty == "bool")):
-            self.err(args[0], "ZN305", f"`check` needs a bool, got {describe(c)}",
-                     "compare explicitly, e.g. `check(x != 0)`")
+            self.err(
+                args[0],
+                "ZN305",
+                f"`check` needs a bool, got {describe(c)}",
+                "compare explicitly, e.g. `check(x != 0)`",
+            )
         if c is True:
             return NONE
         self.emit_check(self.as_bool_wire(c), node, msg)
@@ -710,8 +842,12 @@ class Compiler:
                 return self.const(ty, v % P)
             lo, hi = int_range(ty)
             if not lo <= v <= hi:
-                self.err(node, "ZN302", f"{v} does not fit {type_name(ty)} ({lo}..{hi})",
-                         f"the literal does not fit {type_name(ty)}")
+                self.err(
+                    node,
+                    "ZN302",
+                    f"{v} does not fit {type_name(ty)} ({lo}..{hi})",
+                    f"the literal does not fit {type_name(ty)}",
+                )
             return self.const(ty, v)
         if not isinstance(v, Wire):
             self.err(node, "ZN303", f"cannot convert {describe(v)} to {type_name(ty)}")
@@ -753,23 +889,34 @@ class Compiler:
 
     def inline(self, fn: Any, node: ast.Call) -> Any:
         if fn in self.stack:
-            self.err(node, "ZN206", f"recursive call to `{fn.__name__}` is not supported",
-                     "rewrite it as a `for` loop with a constant bound")
+            self.err(
+                node,
+                "ZN206",
+                f"recursive call to `{fn.__name__}` is not supported",
+                "rewrite it as a `for` loop with a constant bound",
+            )
         fsrc = function_source(fn)
         fdef = fsrc.node
         a = fdef.args
         if a.vararg or a.kwarg or a.kwonlyargs:
-            self.err(node, "ZN404", f"`{fn.__name__}` has *args, **kwargs or keyword-only "
-                     "parameters, which are not supported")
+            self.err(
+                node,
+                "ZN404",
+                f"`{fn.__name__}` has *args, **kwargs or keyword-only "
+                "parameters, which are not supported",
+            )
         params = [p.arg for p in a.posonlyargs + a.args]
         bound: dict[str, Any] = {}
         arg_nodes: dict[str, ast.AST] = {}
         if any(isinstance(x, ast.Starred) for x in node.args):
             self.err(node, "ZN212", "`*args` in calls is not supported")
         if len(node.args) > len(params):
-            self.err(node, "ZN212", f"`{fn.__name__}()` takes {len(params)} arguments, "
-                     f"{len(node.args)} given")
-        for p, x in zip(params, node.args):
+            self.err(
+                node,
+                "ZN212",
+                f"`{fn.__name__}()` takes {len(params)} arguments, {len(node.args)} given",
+            )
+        for p, x in zip(params, node.args, strict=False):
             bound[p] = self.value(x)
             arg_nodes[p] = x
         for kw in node.keywords:
@@ -778,7 +925,7 @@ class Compiler:
             bound[kw.arg] = self.value(kw.value)
             arg_nodes[kw.arg] = kw.value
         defaults = fn.__defaults__ or ()
-        for p, d in zip(params[len(params) - len(defaults):], defaults):
+        for p, d in zip(params[len(params) - len(defaults) :], defaults, strict=False):
             if p not in bound:
                 bound[p] = self.global_value(d, node, p)
         missing = [p for p in params if p not in bound]
@@ -804,17 +951,28 @@ class Compiler:
         return ret
 
     def check_arg(self, v: Any, ty: Ty, node: ast.AST, p: str, fname: str) -> None:
-        st = self.static_ty(v)
         if not self.compatible(v, ty):
-            self.err(node, "ZN405", f"argument `{p}` of `{fname}()` is declared "
-                     f"{type_name(ty)} but got {describe(v) if st is None else type_name(st)}",
-                     f"convert explicitly: {type_name(ty)}(x)" if isinstance(ty, str) else None)
+            hint = None
+            if ty == "int":
+                hint = "an `int` parameter takes a compile-time constant"
+            elif isinstance(ty, str):
+                hint = f"convert explicitly: {type_name(ty)}(x)"
+            self.err(
+                node,
+                "ZN405",
+                f"argument `{p}` of `{fname}()` is declared {type_name(ty)} but got {describe(v)}",
+                hint,
+            )
 
     def compatible(self, v: Any, ty: Ty) -> bool:
         if isinstance(ty, tuple):
-            return isinstance(v, tuple) and len(v) == len(ty) and all(
-                self.compatible(x, t) for x, t in zip(v, ty)
+            return (
+                isinstance(v, tuple)
+                and len(v) == len(ty)
+                and all(self.compatible(x, t) for x, t in zip(v, ty, strict=False))
             )
+        if ty == "int":
+            return isinstance(v, int) and not isinstance(v, bool)
         if isinstance(v, Wire):
             return v.ty == ty
         if isinstance(v, bool):
@@ -842,6 +1000,9 @@ class Compiler:
             if obj is None and name == "return":
                 out[name] = None
                 continue
+            if obj is int:  # a helper may take or return a compile-time int
+                out[name] = "int"
+                continue
             out[name] = self.resolve_type(obj, ann_node)
         return out
 
@@ -857,8 +1018,11 @@ class Compiler:
                 )
             return raw
         except Exception as exc:  # noqa: BLE001 - any failure is a bad annotation
-            self.err(node, "ZN402", f"invalid type annotation `{self.src(node)}`: "
-                     f"{type(exc).__name__}: {exc}")
+            self.err(
+                node,
+                "ZN402",
+                f"invalid type annotation `{self.src(node)}`: {type(exc).__name__}: {exc}",
+            )
 
     def resolve_type(self, obj: Any, node: ast.AST) -> Ty:
         try:
@@ -870,8 +1034,11 @@ class Compiler:
 
     def run_body(self, fdef: ast.FunctionDef) -> Any:
         body = fdef.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and (
-            isinstance(body[0].value.value, str)
+        if (
+            body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and (isinstance(body[0].value.value, str))
         ):
             body = body[1:]
         for n in ast.walk(fdef):
@@ -880,7 +1047,7 @@ class Compiler:
         done, ret = self.block(body)
         if not done:
             ret = NONE
-        return self.coerce_return(ret, self.frame.ret_ty, fdef)
+        return self.coerce_return(ret, self.frame.ret_ty, self.frame.ret_node or fdef)
 
     def block(self, stmts: list[ast.stmt]) -> tuple[bool, Any]:
         """Run statements; `(True, value)` if the block ends in a `return`."""
@@ -888,8 +1055,13 @@ class Compiler:
             rest = stmts[i + 1 :]
             if isinstance(s, ast.Return):
                 if rest:
-                    self.err(rest[0], "ZN109", "unreachable code after `return`",
-                             "remove it, or move the `return` to the end")
+                    self.err(
+                        rest[0],
+                        "ZN109",
+                        "unreachable code after `return`",
+                        "remove it, or move the `return` to the end",
+                    )
+                self.frame.ret_node = s
                 return True, (NONE if s.value is None else self.value(s.value))
             if isinstance(s, ast.If) and _has_return(s):
                 return True, self.if_returning(s, rest)
@@ -914,8 +1086,13 @@ class Compiler:
         if a is NONE and b is NONE:
             return NONE
         if a is NONE or b is NONE:
-            self.err(s, "ZN109", "one path through this `if` returns a value and the other does "
-                     "not", "return a value on every path")
+            self.err(
+                s,
+                "ZN109",
+                "one path through this `if` returns a value and the other does not",
+                "return a value on every path",
+            )
+        self.frame.ret_node = s
         return self.merge(c, a, b, s, "the return value", self.frame.ret_ty)
 
     def returning_block(self, stmts: list[ast.stmt], s: ast.If) -> Any:
@@ -927,8 +1104,9 @@ class Compiler:
         if m is not None:
             m(s)
             return
-        code, msg, hint = STMT_ERRORS.get(type(s), ("ZN100", f"`{type(s).__name__}` statements "
-                                                    "are not supported", None))
+        code, msg, hint = STMT_ERRORS.get(
+            type(s), ("ZN100", f"`{type(s).__name__}` statements are not supported", None)
+        )
         node = _keyword_node(s, _KEYWORDS.get(type(s).__name__, ""))
         self.err(node, code, msg, hint)
 
@@ -955,14 +1133,19 @@ class Compiler:
             if not isinstance(v, tuple):
                 self.err(t, "ZN311", f"cannot unpack {describe(v)}")
             if len(v) != len(t.elts):
-                self.err(t, "ZN311", f"cannot unpack a tuple of {len(v)} values into "
-                         f"{len(t.elts)} names")
-            for e, x in zip(t.elts, v):
+                self.err(
+                    t, "ZN311", f"cannot unpack a tuple of {len(v)} values into {len(t.elts)} names"
+                )
+            for e, x in zip(t.elts, v, strict=False):
                 self.assign(e, x)
             return
         if isinstance(t, ast.Subscript):
-            self.err(t, "ZN214", "tuples are immutable; cannot assign to an element",
-                     "build a new tuple: `t = (a, t[1], t[2])`")
+            self.err(
+                t,
+                "ZN214",
+                "tuples are immutable; cannot assign to an element",
+                "build a new tuple: `t = (a, t[1], t[2])`",
+            )
         if isinstance(t, ast.Attribute):
             self.err(t, "ZN204", "attribute assignment is not supported")
         self.err(t, "ZN214", "unsupported assignment target")
@@ -978,8 +1161,12 @@ class Compiler:
         if not isinstance(s.target, ast.Name):
             self.err(s.target, "ZN214", "annotated assignment only to a plain name")
         if s.value is None:
-            self.err(s, "ZN214", f"`{s.target.id}` is declared without a value",
-                     "give it a value: `x: u32 = u32(0)`")
+            self.err(
+                s,
+                "ZN214",
+                f"`{s.target.id}` is declared without a value",
+                "give it a value: `x: u32 = u32(0)`",
+            )
         obj = self.eval_annotation(self.frame.fn, "\0local", s.annotation)
         ty = self.resolve_type(obj, s.annotation)
         v = self.value(s.value)
@@ -987,8 +1174,12 @@ class Compiler:
             hint = None
             if isinstance(v, int) and not isinstance(v, bool) and isinstance(ty, str):
                 hint = f"write `{s.target.id} = {type_name(ty)}({self.src(s.value)})`"
-            self.err(s, "ZN307", f"`{s.target.id}` is annotated {type_name(ty)} but the value is "
-                     f"{describe(v)}", hint)
+            self.err(
+                s,
+                "ZN307",
+                f"`{s.target.id}` is annotated {type_name(ty)} but the value is {describe(v)}",
+                hint,
+            )
         self.frame.env[s.target.id] = v
 
     def s_If(self, s: ast.If) -> None:
@@ -1010,7 +1201,7 @@ class Compiler:
         merged: dict[str, Any] = {}
         for name in list(env_a) + [n for n in env_b if n not in env_a]:
             if name in env_a and name in env_b:
-                merged[name] = self.merge(c, env_a[name], env_b[name], s, f"`{name}`")
+                merged[name] = self.merge(c, env_a[name], env_b[name], s, f"`{name}`", None, name)
             else:
                 merged[name] = Undefined(name, s)
         self.frame.env = merged
@@ -1020,8 +1211,12 @@ class Compiler:
             self.err(s.orelse[0], "ZN111", "`for ... else` is not supported")
         for n in ast.walk(s):
             if isinstance(n, ast.Return):
-                self.err(n, "ZN109", "`return` inside a `for` loop is not supported",
-                         "assign to a variable and return after the loop")
+                self.err(
+                    n,
+                    "ZN109",
+                    "`return` inside a `for` loop is not supported",
+                    "assign to a variable and return after the loop",
+                )
         items = self.iteration(s.iter)
         for item in items:
             self.assign(s.target, item)
@@ -1037,10 +1232,14 @@ class Compiler:
                 for a in it.args:
                     v = self.value(a)
                     if isinstance(v, bool) or not isinstance(v, int):
-                        self.err(a, "ZN110", f"`range()` bounds must be compile-time constants, "
-                                 f"`{self.src(a)}` is {describe(v)}",
-                                 "loops are unrolled: use a module constant or literal bound and "
-                                 "`if` inside the body")
+                        self.err(
+                            a,
+                            "ZN110",
+                            f"`range()` bounds must be compile-time constants, "
+                            f"`{self.src(a)}` is {describe(v)}",
+                            "loops are unrolled: use a module constant or literal bound and "
+                            "`if` inside the body",
+                        )
                     bounds.append(v)
                 if len(bounds) == 3 and bounds[2] == 0:
                     self.err(it, "ZN110", "`range()` step cannot be zero")
@@ -1053,8 +1252,12 @@ class Compiler:
             v = self.value(it)
         if isinstance(v, tuple):
             return v
-        self.err(it, "ZN110", f"cannot loop over {describe(v)}",
-                 "use `for i in range(N)` with a constant bound, or loop over a tuple")
+        self.err(
+            it,
+            "ZN110",
+            f"cannot loop over {describe(v)}",
+            "use `for i in range(N)` with a constant bound, or loop over a tuple",
+        )
 
     # -- returns ------------------------------------------------------------------------------
 
@@ -1062,19 +1265,27 @@ class Compiler:
         if ty is None:
             return v
         if v is NONE:
-            self.err(node, "ZN308", f"`{self.frame.fn.__name__}` is annotated to return "
-                     f"{type_name(ty)} but returns nothing")
+            self.err(
+                node,
+                "ZN308",
+                f"`{self.frame.fn.__name__}` is annotated to return "
+                f"{type_name(ty)} but returns nothing",
+            )
         return self.coerce(v, ty, node)
 
     def coerce(self, v: Any, ty: Ty, node: ast.AST) -> Any:
         if isinstance(ty, tuple):
             if not isinstance(v, tuple) or len(v) != len(ty):
                 self.err(node, "ZN308", f"returns {describe(v)} but is annotated {type_name(ty)}")
-            return tuple(self.coerce(x, t, node) for x, t in zip(v, ty))
+            return tuple(self.coerce(x, t, node) for x, t in zip(v, ty, strict=False))
         if isinstance(v, Wire):
             if v.ty != ty:
-                self.err(node, "ZN308", f"returns {type_name(v.ty)} but is annotated "
-                         f"{type_name(ty)}", f"convert explicitly: {type_name(ty)}(x)")
+                self.err(
+                    node,
+                    "ZN308",
+                    f"returns {type_name(v.ty)} but is annotated {type_name(ty)}",
+                    None if ty == "int" else f"convert explicitly: {type_name(ty)}(x)",
+                )
             return v
         if isinstance(v, bool):
             if ty != "bool":
@@ -1085,6 +1296,14 @@ class Compiler:
                 self.err(node, "ZN308", f"returns {v}, which does not fit {type_name(ty)}")
             return v
         self.err(node, "ZN308", f"returns {describe(v)} but is annotated {type_name(ty)}")
+
+
+def _check_defined(c: Compiler, v: Any, node: ast.AST) -> None:
+    if isinstance(v, Undefined):
+        c.undefined(v, node)
+    if isinstance(v, tuple):
+        for e in v:
+            _check_defined(c, e, node)
 
 
 def _has_return(s: ast.stmt) -> bool:
@@ -1112,26 +1331,61 @@ def _keyword_node(s: ast.stmt, word: str) -> ast.AST:
 
 
 _KEYWORDS = {
-    "While": "while", "Try": "try", "TryStar": "try", "With": "with", "Global": "global",
-    "Nonlocal": "nonlocal", "Delete": "del", "Import": "import", "ImportFrom": "from",
-    "FunctionDef": "def", "ClassDef": "class", "Assert": "assert", "Raise": "raise",
-    "Break": "break", "Continue": "continue", "Match": "match", "AsyncFunctionDef": "async",
-    "AsyncFor": "async", "AsyncWith": "async",
+    "While": "while",
+    "Try": "try",
+    "TryStar": "try",
+    "With": "with",
+    "Global": "global",
+    "Nonlocal": "nonlocal",
+    "Delete": "del",
+    "Import": "import",
+    "ImportFrom": "from",
+    "FunctionDef": "def",
+    "ClassDef": "class",
+    "Assert": "assert",
+    "Raise": "raise",
+    "Break": "break",
+    "Continue": "continue",
+    "Match": "match",
+    "AsyncFunctionDef": "async",
+    "AsyncFor": "async",
+    "AsyncWith": "async",
 }
 _OP_SYMBOLS = {
-    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
-    ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|",
-    ast.BitXor: "^", ast.MatMult: "@",
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.MatMult: "@",
 }
 _FOLD = {
-    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-    ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b, ast.Pow: lambda a, b: a**b,
-    ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
-    ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b,
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Mod: lambda a, b: a % b,
+    ast.Pow: lambda a, b: a**b,
+    ast.LShift: lambda a, b: a << b,
+    ast.RShift: lambda a, b: a >> b,
+    ast.BitAnd: lambda a, b: a & b,
+    ast.BitOr: lambda a, b: a | b,
+    ast.BitXor: lambda a, b: a ^ b,
 }
 _CMP_FOLD = {
-    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
-    "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
 }
 
 
@@ -1148,27 +1402,43 @@ def compile_program(fn: Any) -> dict[str, Any]:
     c.frame = frame
     a = fdef.args
     if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
-        bad = a.vararg or a.kwarg or (a.kwonlyargs[0] if a.kwonlyargs else None) or (
-            a.defaults[0] if a.defaults else a.posonlyargs[0]
+        bad = (
+            a.vararg
+            or a.kwarg
+            or (a.kwonlyargs[0] if a.kwonlyargs else None)
+            or (a.defaults[0] if a.defaults else a.posonlyargs[0])
         )
-        c.err(bad, "ZN404", "a @zk function takes plain parameters only (no *args, **kwargs, "
-              "keyword-only or positional-only parameters, no defaults)")
+        c.err(
+            bad,
+            "ZN404",
+            "a @zk function takes plain parameters only (no *args, **kwargs, "
+            "keyword-only or positional-only parameters, no defaults)",
+        )
     inputs: list[dict[str, Any]] = []
     params: list[dict[str, Any]] = []
     for p in a.args:
         if p.annotation is None:
-            c.err(p, "ZN401", f"parameter `{p.arg}` has no type annotation",
-                  f"annotate it, e.g. `{p.arg}: Private[u32]` or `{p.arg}: Public[u32]`")
+            c.err(
+                p,
+                "ZN401",
+                f"parameter `{p.arg}` has no type annotation",
+                f"annotate it, e.g. `{p.arg}: Private[u32]` or `{p.arg}: Public[u32]`",
+            )
         obj = c.eval_annotation(fn, p.arg, p.annotation)
         if not isinstance(obj, Visibility):
-            c.err(p.annotation, "ZN403", f"parameter `{p.arg}` must be `Private[T]` or "
-                  "`Public[T]`", f"write `{p.arg}: Private[{c.src(p.annotation)}]` (known only "
-                  "to the prover) or `Public[...]` (known to the verifier)")
+            c.err(
+                p.annotation,
+                "ZN403",
+                f"parameter `{p.arg}` must be `Private[T]` or `Public[T]`",
+                f"write `{p.arg}: Private[{c.src(p.annotation)}]` (known only "
+                "to the prover) or `Public[...]` (known to the verifier)",
+            )
         ty = c.resolve_type(obj.ty, p.annotation)
         wires = []
         for path, leaf_ty in leaves(p.arg, ty):
-            inputs.append({"id": c.next_id, "name": path, "ty": leaf_ty, "vis": obj.vis,
-                           "tier": obj.tier})
+            inputs.append(
+                {"id": c.next_id, "name": path, "ty": leaf_ty, "vis": obj.vis, "tier": obj.tier}
+            )
             wires.append(Wire(c.next_id, leaf_ty))
             c.next_id += 1
         frame.env[p.arg] = _shape(ty, iter(wires))
@@ -1177,17 +1447,21 @@ def compile_program(fn: Any) -> dict[str, Any]:
     if fdef.returns is not None:
         obj = c.eval_annotation(fn, "return", fdef.returns)
         if isinstance(obj, Visibility):
-            c.err(fdef.returns, "ZN402", "return values are always public; drop "
-                  "`Private`/`Public` from the return annotation")
+            c.err(
+                fdef.returns,
+                "ZN402",
+                "return values are always public; drop "
+                "`Private`/`Public` from the return annotation",
+            )
         ret_ty = None if obj is None else c.resolve_type(obj, fdef.returns)
     frame.ret_ty = ret_ty
     c.stack.append(fn)
     result = c.run_body(fdef)
     if ret_ty is None and result is not NONE:
-        ret_ty = _infer(c, result, fdef)
+        ret_ty = _infer(c, result, frame.ret_node or fdef)
     outputs: list[dict[str, Any]] = []
     if result is not NONE:
-        for (path, leaf_ty), v in zip(leaves("return", ret_ty), _flat(result)):  # type: ignore[arg-type]
+        for (path, leaf_ty), v in zip(leaves("return", ret_ty), _flat(result), strict=False):  # type: ignore[arg-type]
             w = v if isinstance(v, Wire) else c.const(leaf_ty, int(v))
             outputs.append({"name": path, "value": w.id})
     return {
@@ -1220,8 +1494,12 @@ def _infer(c: Compiler, v: Any, node: ast.AST) -> Ty:
         return v.ty
     if isinstance(v, bool):
         return "bool"
-    c.err(node, "ZN309", f"cannot infer the type of the returned {describe(v)}",
-          "annotate the return type (`-> u32`) or convert the value, e.g. `u32(5)`")
+    c.err(
+        node,
+        "ZN309",
+        f"cannot infer the type of the returned {describe(v)}",
+        "annotate the return type (`-> u32`) or convert the value, e.g. `u32(5)`",
+    )
 
 
 _ = builtins

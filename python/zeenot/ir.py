@@ -1,0 +1,226 @@
+"""IR v1 documents (docs/ir.md) and the conversions between JSON values and IR leaves."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from zeenot.types import INT_TYPES, SCALAR_TYPES, P, Ty, int_range, type_from_json, type_name
+
+IR_VERSION = 1
+
+
+def check_value(path: str, t: Ty, v: Any) -> Any:
+    """Validate a JSON value for type `t`; returns it as int / bool / tuple. ValueError names
+    the offending path (`miles[2]`)."""
+    if isinstance(t, tuple):
+        if not isinstance(v, (list, tuple)):
+            raise ValueError(f"`{path}`: expected a list of {len(t)} values, got {_show(v)}")
+        if len(v) != len(t):
+            raise ValueError(f"`{path}`: expected a list of {len(t)} values, got {len(v)}")
+        pairs = enumerate(zip(t, v, strict=True))
+        return tuple(check_value(f"{path}[{i}]", e, x) for i, (e, x) in pairs)
+    if t == "bool":
+        if not isinstance(v, bool):
+            raise ValueError(f"`{path}`: expected true or false (bool), got {_show(v)}")
+        return v
+    if t == "field" and isinstance(v, str):
+        try:
+            v = int(v, 10)
+        except ValueError:
+            raise ValueError(f"`{path}`: expected a decimal Field element, got {v!r}") from None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"`{path}`: expected an integer ({type_name(t)}), got {_show(v)}")
+    lo, hi = int_range(t)
+    if not lo <= v <= hi:
+        rng = "[0, p)" if t == "field" else f"{lo}..{hi}"
+        raise ValueError(f"`{path}`: {v} is out of range for {type_name(t)} ({rng})")
+    return int(v)
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "a list"
+    if isinstance(v, dict):
+        return "an object"
+    if v is None:
+        return "null"
+    if isinstance(v, str):
+        return f"the string {v!r}"
+    return repr(v)
+
+
+def _flatten(t: Ty, v: Any) -> list[str]:
+    if isinstance(t, tuple):
+        out: list[str] = []
+        for e, x in zip(t, v, strict=False):
+            out.extend(_flatten(e, x))
+        return out
+    if t == "bool":
+        return ["1" if v else "0"]
+    return [str(int(v))]
+
+
+def check_params(params: list[dict[str, Any]], values: Any, *, public_only: bool) -> list[Any]:
+    """Validated values, one per (selected) parameter, in declaration order."""
+    if not isinstance(values, dict):
+        raise ValueError("inputs must be a JSON object keyed by parameter name")
+    names = {p["name"] for p in params}
+    selected = [p for p in params if not public_only or p["vis"] == "public"]
+    for key in values:
+        if key not in names:
+            raise ValueError(f"unexpected input `{key}` (parameters: {', '.join(sorted(names))})")
+    out = []
+    for p in selected:
+        if p["name"] not in values:
+            raise ValueError(f"missing input `{p['name']}` ({type_name(p['ty'])})")
+        out.append(check_value(p["name"], p["ty"], values[p["name"]]))
+    return out
+
+
+def _unflatten(t: Ty, leaves: list[str], pos: list[int]) -> Any:
+    if isinstance(t, tuple):
+        return tuple(_unflatten(e, leaves, pos) for e in t)
+    if pos[0] >= len(leaves):
+        raise ValueError("too few output values")
+    s = leaves[pos[0]]
+    pos[0] += 1
+    try:
+        v = int(s, 10)
+    except (TypeError, ValueError):
+        raise ValueError(f"output value {s!r} is not a decimal integer") from None
+    if t == "bool":
+        if v not in (0, 1):
+            raise ValueError(f"output value {s} is not a bool")
+        return v == 1
+    lo, hi = int_range(t)
+    if t in INT_TYPES and v > hi and v - P >= lo:
+        v -= P  # a negative signed value given as its field representative
+    if not lo <= v <= hi:
+        raise ValueError(f"output value {s} is out of range for {type_name(t)}")
+    return v
+
+
+def to_json_value(value: Any) -> Any:
+    """Tuples → lists, typed ints → int, bools stay bools."""
+    if isinstance(value, (tuple, list)):
+        return [to_json_value(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    raise ValueError(f"cannot convert {value!r} to JSON")
+
+
+@dataclass
+class Program:
+    """A compiled IR v1 document (`ir` is the JSON object of docs/ir.md)."""
+
+    ir: dict[str, Any]
+
+    # -- serialisation -----------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """Canonical JSON: sorted keys, no whitespace (the program hash is over this)."""
+        return json.dumps(self.ir, sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Program:
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"not JSON: {exc}") from None
+        if not isinstance(doc, dict):
+            raise ValueError("an IR document must be a JSON object")
+        if doc.get("version") != IR_VERSION:
+            raise ValueError(f"unsupported IR version {doc.get('version')!r} (expected 1)")
+        for key in ("inputs", "body", "outputs"):
+            if not isinstance(doc.get(key), list):
+                raise ValueError(f"`{key}` must be a list")
+        sig = doc.get("signature")
+        if not isinstance(sig, dict) or not isinstance(sig.get("params"), list):
+            raise ValueError("`signature` must be an object with `params`")
+        for p in sig["params"]:
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                raise ValueError("`signature.params` entries need a `name`")
+            if p.get("vis") not in ("private", "public"):
+                raise ValueError(f"parameter `{p['name']}`: bad `vis`")
+            type_from_json(p.get("ty"))
+        type_from_json(sig.get("returns"))
+        prog = cls(doc)
+        n_leaves = sum(len(_leaf_types(p["ty"])) for p in prog.params)
+        if n_leaves != len(doc["inputs"]):
+            raise ValueError("`signature.params` does not match `inputs`")
+        if len(_leaf_types(prog.returns)) != len(doc["outputs"]):
+            raise ValueError("`signature.returns` does not match `outputs`")
+        return prog
+
+    # -- signature ---------------------------------------------------------------------------
+
+    @property
+    def params(self) -> list[dict[str, Any]]:
+        """Parameters with `ty` as a descriptor: [{name, ty, vis}]."""
+        return [
+            {"name": p["name"], "ty": type_from_json(p["ty"]), "vis": p["vis"]}
+            for p in self.ir["signature"]["params"]
+        ]
+
+    @property
+    def returns(self) -> Ty | None:
+        return type_from_json(self.ir["signature"].get("returns"))
+
+    # -- values ------------------------------------------------------------------------------
+
+    def flatten_inputs(self, values: dict[str, Any]) -> list[str]:
+        """JSON inputs keyed by parameter name → IR input leaves (decimal strings) in order."""
+        params = self.params
+        out: list[str] = []
+        for p, v in zip(params, check_params(params, values, public_only=False), strict=False):
+            out.extend(_flatten(p["ty"], v))
+        return out
+
+    def public_values(self, values: dict[str, Any]) -> list[str]:
+        """Leaves of the public parameters only (private keys in `values` are ignored)."""
+        params = self.params
+        public = [p for p in params if p["vis"] == "public"]
+        out: list[str] = []
+        for p, v in zip(public, check_params(params, values, public_only=True), strict=False):
+            out.extend(_flatten(p["ty"], v))
+        return out
+
+    def unflatten_outputs(self, leaves: list[str]) -> Any:
+        """Output leaves → a Python value shaped like the return type (tuples, ints, bools)."""
+        t = self.returns
+        if t is None:
+            if leaves:
+                raise ValueError("the program has no outputs")
+            return None
+        pos = [0]
+        value = _unflatten(t, list(leaves), pos)
+        if pos[0] != len(leaves):
+            raise ValueError("too many output values")
+        return value
+
+    def outputs_to_json(self, value: Any) -> Any:
+        return to_json_value(value)
+
+    def flatten_outputs(self, value: Any) -> list[str]:
+        """Structured (JSON) outputs → output leaves; ValueError on wrong shape/kind/range."""
+        t = self.returns
+        if t is None:
+            if value is not None:
+                raise ValueError("`outputs`: the program returns nothing")
+            return []
+        return _flatten(t, check_value("outputs", t, value))
+
+
+def _leaf_types(t: Ty | None) -> list[str]:
+    if t is None:
+        return []
+    if isinstance(t, tuple):
+        return [x for e in t for x in _leaf_types(e)]
+    assert t in SCALAR_TYPES
+    return [t]

@@ -1,0 +1,58 @@
+"""Stable diagnostic codes. The table in docs/language.md lists the same codes."""
+
+from __future__ import annotations
+
+CODES: dict[str, str] = {
+    # source and signatures
+    "ZN001": "syntax error or source unavailable",
+    "ZN002": "async functions and generators are not supported",
+    "ZN401": "missing type annotation",
+    "ZN402": "invalid type annotation",
+    "ZN403": "parameter is not `Private[T]` or `Public[T]`",
+    "ZN404": "unsupported parameter kind (*args, **kwargs, keyword-only, defaults on @zk)",
+    "ZN405": "argument does not match the helper's parameter annotation",
+    # statements
+    "ZN100": "unsupported statement",
+    "ZN101": "`while` loop",
+    "ZN102": "`break` / `continue`",
+    "ZN103": "`try` / `raise`",
+    "ZN104": "`with`",
+    "ZN105": "`global` / `nonlocal`",
+    "ZN106": "`del`",
+    "ZN107": "`import` inside a function",
+    "ZN108": "nested function or class definition, `lambda`",
+    "ZN109": "early return (return that is not at the end of the function or of both branches)",
+    "ZN110": "`for` loop over something other than a constant `range` or a tuple",
+    "ZN111": "`for ... else`",
+    "ZN112": "`assert` (use `check`)",
+    "ZN113": "`match` statement",
+    "ZN114": "program too large after unrolling",
+    # expressions
+    "ZN201": "floating-point value",
+    "ZN202": "string value",
+    "ZN203": "list, dict or set literal or comprehension",
+    "ZN204": "attribute access",
+    "ZN205": "call to an unknown or unsupported function",
+    "ZN206": "recursion",
+    "ZN207": "undefined name",
+    "ZN208": "unsupported operator",
+    "ZN209": "bad tuple index (not a constant, out of range, not a tuple)",
+    "ZN210": "unsupported expression (walrus, starred, yield, await, ...)",
+    "ZN211": "`None` as a value",
+    "ZN212": "wrong arguments in a call",
+    "ZN213": "variable assigned in only one branch of an `if`",
+    "ZN214": "unsupported assignment target",
+    # typing
+    "ZN301": "mixed integer types",
+    "ZN302": "literal out of range for its type",
+    "ZN303": "operand type not supported by the operation",
+    "ZN304": "ordering comparison on `Field` or `bool`",
+    "ZN305": "condition is not a bool",
+    "ZN306": "branches disagree on a variable's or value's type",
+    "ZN307": "annotated local does not match its value",
+    "ZN308": "return value does not match the return annotation",
+    "ZN309": "cannot infer the type of a plain integer",
+    "ZN310": "constant division by zero",
+    "ZN311": "tuple length mismatch in unpacking",
+    "ZN312": "unsupported module-level value",
+}

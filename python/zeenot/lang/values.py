@@ -1,0 +1,90 @@
+"""Compile-time values of the symbolic executor."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import types as _pytypes
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Wire:
+    """An IR value: instruction or input id with its scalar type."""
+
+    id: int
+    ty: str
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A zeenot or Python builtin usable in a program (`u32`, `check`, `range`, `len`, ...)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class FuncRef:
+    fn: _pytypes.FunctionType
+
+
+@dataclass(frozen=True)
+class ModuleRef:
+    module: _pytypes.ModuleType
+
+
+@dataclass(frozen=True)
+class Undefined:
+    """A name assigned in only one branch of an `if` (Python may leave it unbound)."""
+
+    name: str
+    node: ast.AST
+    why: str = "branch"  # "branch": assigned in one branch; "int": a different plain int per path
+
+
+class _NoneType:
+    def __repr__(self) -> str:
+        return "None"
+
+
+NONE = _NoneType()
+
+ALLOWED_BUILTINS = {"range", "len", "min", "max", "abs", "bool", "int"}
+PY_BUILTINS = set(dir(builtins))
+
+
+def is_const(v: Any) -> bool:
+    """A compile-time constant: plain int, bool, or a tuple of constants."""
+    if isinstance(v, (bool, int)):
+        return True
+    if isinstance(v, tuple):
+        return all(is_const(e) for e in v)
+    return False
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Identical values (`True` and `1` differ)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=False))
+    return bool(a == b)
+
+
+def describe(v: Any) -> str:
+    from zeenot.types import type_name
+
+    if isinstance(v, Wire):
+        return type_name(v.ty)
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int literal"
+    if isinstance(v, tuple):
+        return "tuple[" + ", ".join(describe(e) for e in v) + "]"
+    if v is NONE:
+        return "None"
+    if isinstance(v, (FuncRef, Builtin)):
+        return "function"
+    return type(v).__name__

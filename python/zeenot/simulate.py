@@ -1,0 +1,60 @@
+"""Run a `@zk` function as plain Python on JSON inputs: the language's reference semantics."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from zeenot.errors import ZeenotError
+from zeenot.ir import check_params, to_json_value
+from zeenot.types import SCALAR_CLASSES, Ty, TypeAnnotationError, Visibility, type_from_obj
+
+
+class SignatureError(ZeenotError):
+    """A `@zk` function whose parameters are not all `Private[T]` / `Public[T]`."""
+
+
+def signature_of(fn: Any) -> tuple[list[dict[str, Any]], Ty | None]:
+    """`([{name, ty, vis, tier}], return type or None)` from the run-time annotations."""
+    fn = inspect.unwrap(fn)
+    try:
+        ann = inspect.get_annotations(fn, eval_str=True)
+    except Exception as exc:  # noqa: BLE001
+        raise SignatureError(f"cannot evaluate the annotations of `{fn.__name__}`: {exc}") from None
+    params = []
+    for p in inspect.signature(fn).parameters.values():
+        obj = ann.get(p.name)
+        if not isinstance(obj, Visibility):
+            raise SignatureError(
+                f"parameter `{p.name}` of `{fn.__name__}` must be annotated Private[T] or Public[T]"
+            )
+        try:
+            ty = type_from_obj(obj.ty)
+        except TypeAnnotationError as exc:
+            raise SignatureError(f"parameter `{p.name}`: {exc}") from None
+        params.append({"name": p.name, "ty": ty, "vis": obj.vis, "tier": obj.tier})
+    ret = ann.get("return")
+    try:
+        ret_ty = None if ret is None else type_from_obj(ret)
+    except TypeAnnotationError as exc:
+        raise SignatureError(f"return annotation: {exc}") from None
+    return params, ret_ty
+
+
+def to_runtime(ty: Ty, v: Any) -> Any:
+    """A validated JSON value (int/bool/tuple) as zeenot run-time values."""
+    if isinstance(ty, tuple):
+        return tuple(to_runtime(t, x) for t, x in zip(ty, v, strict=False))
+    return SCALAR_CLASSES[ty](v)
+
+
+def simulate(fn: Any, inputs: dict[str, Any]) -> Any:
+    """Call `fn` on `inputs` (JSON values keyed by parameter name) and return JSON outputs.
+
+    Bad inputs raise `ValueError` (same messages as `Program.flatten_inputs`); a failing
+    program raises a `zeenot.errors.Failure` naming the source line.
+    """
+    params, _ = signature_of(fn)
+    values = check_params(params, inputs, public_only=False)
+    args = {p["name"]: to_runtime(p["ty"], v) for p, v in zip(params, values, strict=False)}
+    return to_json_value(fn(**args))

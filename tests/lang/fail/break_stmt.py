@@ -1,0 +1,12 @@
+# ruff: noqa
+from zeenot import Field, Private, Public, check, i8, u8, u32, u64, zk
+
+
+@zk
+def main(xs: Private[tuple[u32, u32]]) -> u32:
+    total = u32(0)
+    for i in range(2):
+        if xs[i] == 0:
+            break
+        total += xs[i]
+    return total

@@ -1,0 +1,8 @@
+# ruff: noqa
+from zeenot import Field, Private, Public, check, i8, u8, u32, u64, zk
+
+
+@zk
+def main(a: Private[u32]) -> u32:
+    check(a)
+    return a

@@ -1,0 +1,7 @@
+# ruff: noqa
+from zeenot import Field, Private, Public, check, i8, u8, u32, u64, zk
+
+
+@zk
+def main(a: Private[u32], b: Private[u64]) -> u64:
+    return a + b

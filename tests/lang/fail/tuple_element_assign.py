@@ -1,0 +1,8 @@
+# ruff: noqa
+from zeenot import Field, Private, Public, check, i8, u8, u32, u64, zk
+
+
+@zk
+def main(t: Private[tuple[u32, u32]]) -> u32:
+    t[0] = u32(1)
+    return t[0]

@@ -1,0 +1,10 @@
+# ruff: noqa
+from zeenot import Field, Private, Public, check, i8, u8, u32, u64, zk
+
+
+@zk
+def main(x: Private[u32]) -> u32:
+    total = u32(0)
+    while total < x:
+        total += 1
+    return total

@@ -1,0 +1,9 @@
+# ruff: noqa
+from zeenot import Field, Private, Public, check, i8, u8, u32, u64, zk
+
+
+@zk
+def main(x: Private[u32]) -> u32:
+    with open("f") as f:
+        pass
+    return x
