@@ -42,6 +42,9 @@ from zeenot.types import (
     zk,
 )
 
+# --- lead: `from zeenot.api import ...` goes here (api needs the native extension; keep
+# `import zeenot` working without it, e.g. with a lazy module `__getattr__`) ---
+
 __all__ = [
     "CheckFailure",
     "CompileError",

@@ -91,3 +91,14 @@ def check_mutations(ir_json: str, inputs: list[str]) -> int:
     than the inputs alone (by +1 and by a random amount) and require a constraint to fail. Returns
     the number of variables checked; raises `ZeenotError` naming an under-constrained variable,
     `UnsatisfiedError` if the program fails on these inputs."""
+
+class PreparedProvingKey:
+    """A proving key decoded and validated once; reusable across proofs."""
+
+def prepare_proving_key(proving_key: bytes) -> PreparedProvingKey:
+    """Decode and validate a proving key (raises DecodeError)."""
+
+def prove_prepared(
+    ir_json: str, key: PreparedProvingKey, inputs: list[str], seed: int | None = None
+) -> tuple[bytes, list[str]]:
+    """`prove` with a prepared key."""

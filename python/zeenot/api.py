@@ -102,6 +102,14 @@ class Keys:
     def verifying_key_hash(self) -> str:
         return _sha256(self.verifying_key)
 
+    @cached_property
+    def prepared(self) -> _native.PreparedProvingKey:
+        """The proving key decoded and validated once (the dominant cost of a first proof)."""
+        try:
+            return _native.prepare_proving_key(self.proving_key)
+        except _native.DecodeError as exc:
+            raise MalformedInput(f"malformed proving key: {exc}") from None
+
     def save(self, directory: str | Path) -> None:
         out = Path(directory)
         (out / PROVING_KEY_FILE).write_bytes(self.proving_key)
@@ -231,7 +239,7 @@ def prove(
         leaves = circuit.program.flatten_inputs(inputs)
     except ValueError as exc:
         raise MalformedInput(str(exc)) from None
-    proof, public = _native.prove(circuit.ir_json, keys.proving_key, leaves, seed)
+    proof, public = _native.prove_prepared(circuit.ir_json, keys.prepared, leaves, seed)
     n_out = len(circuit.program.ir["outputs"])
     outputs = circuit.program.unflatten_outputs(public[len(public) - n_out :])
     return Proof(

@@ -172,6 +172,23 @@ class Program:
     def returns(self) -> Ty | None:
         return type_from_json(self.ir["signature"].get("returns"))
 
+    @property
+    def input_leaves(self) -> list[dict[str, Any]]:
+        """The scalar input leaves in order: [{id, name (`miles[0]`), ty, vis, tier}]."""
+        return [dict(i) for i in self.ir["inputs"]]
+
+    def leaf_names(self) -> list[str]:
+        """Names of all input leaves in order (`miles[0]`, `miles[1]`, `base`)."""
+        return [i["name"] for i in self.ir["inputs"]]
+
+    def public_leaf_names(self) -> list[str]:
+        """Names of the public input leaves, in the order of `public_values`."""
+        return [i["name"] for i in self.ir["inputs"] if i["vis"] == "public"]
+
+    def output_names(self) -> list[str]:
+        """Names of the output leaves (`return`, or `return[0]`, `return[1]`, ...)."""
+        return [o["name"] for o in self.ir["outputs"]]
+
     # -- values ------------------------------------------------------------------------------
 
     def flatten_inputs(self, values: dict[str, Any]) -> list[str]:

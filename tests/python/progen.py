@@ -5,7 +5,8 @@
 use arithmetic (which often overflows on small types: failures are part of what is compared),
 `if`/`elif`/`else`, conditional expressions, `and`/`or`/`not`, chained comparisons, unrolled
 loops, inlined helpers, `check`, casts, `min`/`max`/`abs` and tuples, over the types u8, i8, u16,
-i16, u32, Field and bool.
+i16, u32, Field and bool, plus plain ints chosen at run time (`k = 3 if c else 1`, untyped until
+they meet a typed value).
 """
 
 from __future__ import annotations
@@ -88,6 +89,18 @@ class _Gen:
         v = self.draw(st.one_of(st.integers(max(lo, -3), min(hi, 7)), st.sampled_from([lo, hi])))
         return f"{CTOR[t]}({v})"
 
+    def pint(self, env: dict[str, Any], loopvars: list[str], depth: int) -> str:
+        """A small plain int (0..9), possibly chosen at run time."""
+        names = [n for n, ty in env.items() if ty == "int"]
+        k = self.pick(["lit", "choice", "choice"] + (["var", "var"] if names else []))
+        if k == "lit":
+            return str(self.draw(st.integers(0, 9)))
+        if k == "var":
+            return self.pick(names)
+        c = self.expr("bool", env, loopvars, max(depth - 1, 0))
+        a = self.pick(names) if names and self.chance(0.3) else str(self.draw(st.integers(0, 9)))
+        return f"({a} if {c} else {self.draw(st.integers(0, 9))})"
+
     def leaf(self, t: str, env: dict[str, Any], loopvars: list[str]) -> str:
         names = [n for n, ty in env.items() if ty == t]
         opts = ["lit"] + (["var"] * 3 if names else [])
@@ -107,8 +120,17 @@ class _Gen:
         if depth <= 0 or self.chance(0.25):
             return self.leaf(t, env, loopvars)
         d = depth - 1
+        pints = [n for n, ty in env.items() if ty == "int"]
         if t == "bool":
-            k = self.pick(["cmp", "cmp", "eq", "and", "or", "not", "chain", "ifexp"])
+            k = self.pick(
+                ["cmp", "cmp", "eq", "and", "or", "not", "chain", "ifexp"]
+                + (["pcmp"] if pints else [])
+            )
+            if k == "pcmp":
+                it = self.pick(INTS)
+                a, kv = self.expr(it, env, loopvars, d), self.pick(pints)
+                op = self.pick(["<", "<=", ">", ">=", "==", "!="])
+                return f"({kv} {op} {a})" if self.chance(0.5) else f"({a} {op} {kv})"
             if k in ("cmp", "chain"):
                 it = self.pick(INTS)
                 a, b = self.expr(it, env, loopvars, d), self.expr(it, env, loopvars, d)
@@ -136,7 +158,15 @@ class _Gen:
             opts += ["abs"]
         if any(h[2] == t for h in self.helpers):
             opts += ["call", "call"]
+        if pints:
+            opts += ["pint", "pcast"]
         k = self.pick(opts)
+        if k == "pint":
+            a, kv = self.expr(t, env, loopvars, d), self.pick(pints)
+            op = self.pick(["+", "-", "*"])
+            return f"({a} {op} {kv})" if self.chance(0.5) else f"({kv} {op} {a})"
+        if k == "pcast":
+            return f"{CTOR[t]}({self.pick(pints)})"
         if k == "arith":
             a, b = self.expr(t, env, loopvars, d), self.expr(t, env, loopvars, d)
             return f"({a} {self.pick(['+', '-', '*'])} {b})"
@@ -180,17 +210,24 @@ class _Gen:
     def stmt(
         self, env: dict[str, Any], loopvars: list[str], depth: int, ind: str, top: bool
     ) -> None:
-        scalars = {n: t for n, t in env.items() if isinstance(t, str)}
+        scalars = {n: t for n, t in env.items() if isinstance(t, str) and t != "int"}
+        pints = [n for n, t in env.items() if t == "int"]
         opts = ["assign", "assign", "check"]
         if top:
-            opts += ["new", "new", "annot"]
+            opts += ["new", "new", "annot", "pint"]
+        elif pints and not loopvars:
+            opts += ["pint"]
         if depth > 0:
             opts += ["if", "for"]
         if any(t != "bool" for t in scalars.values()):
             opts.append("aug")
         k = self.pick(opts)
         ed = self.draw(st.integers(1, 3))
-        if k in ("new", "annot") or (k == "assign" and not scalars):
+        if k == "pint":
+            name = self.fresh() if top and (not pints or self.chance(0.5)) else self.pick(pints)
+            self.lines.append(f"{ind}{name} = {self.pint(env, loopvars, ed)}")
+            env[name] = "int"
+        elif k in ("new", "annot") or (k == "assign" and not scalars):
             t = self.pick(TYPES)
             name = self.fresh()
             e = self.expr(t, env, loopvars, ed)
@@ -272,7 +309,7 @@ def programs(draw: Any) -> GenProgram:
                 env[f"{name}_{k}"] = et
                 g.lines.append(f"    {name}_{k} = {name}[{k}]")
     g.stmts(env, [], 2, "    ", True, draw(st.integers(1, 6)))
-    scalars = {n: t for n, t in env.items() if isinstance(t, str)}
+    scalars = {n: t for n, t in env.items() if isinstance(t, str) and t != "int"}
     rets = [g.pick(sorted(scalars)) for _ in range(draw(st.integers(1, 3)))]
     rtys = [scalars[r] for r in rets]
     vis = {n: g.pick(["Private", "Public"]) for n in params}

@@ -122,3 +122,11 @@ def test_out_of_range_input_fails_in_simulate_too(payd):
     for bad in (dict(inputs, base_cents=-1), dict(inputs, km=[2**32] + inputs["km"][1:])):
         with pytest.raises((ValueError, Failure)):
             simulate(fn, bad)
+
+
+def test_malformed_proving_key_is_malformed_input(payd):
+    circuit, keys, inputs = payd
+    for raw in (b"", keys.proving_key[:-1], keys.proving_key + b"\x00"):
+        bad = api.Keys(keys.program_hash, raw, keys.verifying_key)
+        with pytest.raises(api.MalformedInput):
+            api.prove(circuit, bad, inputs)

@@ -106,20 +106,82 @@ def test_instruction_cap(tmp_path):
     assert info.value.code == "ZN114"
 
 
-def test_loop_index_ambiguous_after_if(tmp_path):
+def test_plain_int_chosen_at_run_time_stays_untyped_until_used(tmp_path):
+    fn, prog = build(
+        tmp_path,
+        """
+        @zk
+        def main(a: Private[bool], x: Private[u32], s: Private[i8]) -> tuple[u32, u32, bool, i8]:
+            i = 0
+            if a:
+                i = 1
+            rate = 3 if x > 100 else 1
+            k = rate * 10 - i          # Python int arithmetic on every path
+            big = k > 15
+            neg = -rate if not a else abs(-rate)
+            return u32(i), x * k, big and not (k == 29), s + neg
+        """,
+    )
+    selects = [i for i in prog.ir["body"] if i["op"] == "select"]
+    assert selects and {i["ty"] for i in selects} <= {"u32", "bool", "i8"}
+    for a in (False, True):
+        for x in (5, 101, 500_000_000):
+            for s in (-128, 0, 120):
+                try:
+                    expected = ("ok", simulate(fn, {"a": a, "x": x, "s": s}))
+                except Exception as exc:  # noqa: BLE001
+                    expected = ("fail", type(exc).__name__)
+                try:
+                    got = ("ok", run_ir(prog, {"a": a, "x": x, "s": s}))
+                except ir_interp.InterpFailure:
+                    got = ("fail", "OverflowFailure")
+                assert got == expected, (a, x, s)
+
+
+def test_plain_int_depending_on_too_many_conditions(tmp_path):
+    src = """
+        @zk
+        def main(t: Private[tuple[u8, u8, u8, u8, u8, u8, u8, u8]]) -> u8:
+            n = 0
+            for i in range(8):
+                if t[i] > 5:
+                    n += 1
+            return u8(n)
+        """
     with pytest.raises(CompileError) as info:
-        build(
-            tmp_path,
-            """
-            @zk
-            def main(a: Private[bool]) -> u32:
-                i = 0
-                if a:
-                    i = 1
-                return u32(i)
-            """,
-        )
+        build(tmp_path, src)
     assert info.value.code == "ZN309"
+    assert "too many conditions" in str(info.value) and "u32(0)" in str(info.value)
+    # typed, it compiles
+    typed = """
+        @zk
+        def main(t: Private[tuple[u8, u8, u8, u8, u8, u8, u8, u8]]) -> u8:
+            n = u8(0)
+            last = 0
+            for i in range(8):
+                if t[i] > 5:
+                    n += 1
+                    last = i  # a plain int chosen at run time, never used
+            return n
+        """
+    fn, prog = build(tmp_path, typed)
+    assert agree(fn, prog, {"t": [9, 1, 9, 1, 9, 1, 9, 9]}) == 5
+
+
+def test_bool_operators_return_an_operand_like_python(tmp_path):
+    fn, prog = build(
+        tmp_path,
+        """
+        @zk
+        def main(x: Private[u8], c: Private[bool]) -> tuple[u8, u8, bool]:
+            five = 0 or 5
+            zero = 0 and 7
+            y = True and x
+            return u8(five + zero), y, (1 and c) or False
+        """,
+    )
+    assert agree(fn, prog, {"x": 3, "c": True}) == [5, 3, True]
+    assert agree(fn, prog, {"x": 3, "c": False}) == [5, 3, False]
 
 
 def test_empty_and_trivial_programs(tmp_path):

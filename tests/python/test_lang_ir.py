@@ -31,6 +31,11 @@ def test_payd_compiles_and_matches(payd):
     assert [i["vis"] for i in ir["inputs"]].count("public") == 2
     assert ir["signature"]["returns"] == {"tuple": ["u64", "bool"]}
     assert [o["name"] for o in ir["outputs"]] == ["return[0]", "return[1]"]
+    assert program.leaf_names() == [i["name"] for i in ir["inputs"]]
+    assert program.output_names() == ["return[0]", "return[1]"]
+    public = program.public_leaf_names()
+    assert len(public) == 2 and len(program.public_values(inputs)) == 2
+    assert public == [i["name"] for i in program.input_leaves if i["vis"] == "public"]
     assert simulate(fn, inputs) == [2603, False]
     for chaos in (None, 0, 1):
         leaves = ir_interp.run(ir, program.flatten_inputs(inputs), chaos=chaos)

@@ -145,6 +145,41 @@ fn setup<'py>(
     Ok((PyBytes::new(py, &pk), PyBytes::new(py, &vk)))
 }
 
+/// A proving key decoded and validated once (every point on the curve and in the subgroup),
+/// reusable across proofs: validation dominates the cost of a single proof.
+#[pyclass(frozen, module = "zeenot._native")]
+struct PreparedProvingKey {
+    pk: ProvingKey,
+}
+
+/// Decode and validate a proving key.
+#[pyfunction]
+fn prepare_proving_key(py: Python<'_>, proving_key: &[u8]) -> PyResult<PreparedProvingKey> {
+    let bytes = proving_key.to_vec();
+    let pk = detached(py, || Ok(groth16::decode_proving_key(&bytes)?))?;
+    Ok(PreparedProvingKey { pk })
+}
+
+/// Prove with a prepared key: (proof bytes, public values).
+#[pyfunction]
+#[pyo3(signature = (ir_json, key, inputs, seed=None))]
+fn prove_prepared<'py>(
+    py: Python<'py>,
+    ir_json: &str,
+    key: &PreparedProvingKey,
+    inputs: Vec<String>,
+    seed: Option<u64>,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
+    let p = program(ir_json)?;
+    let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
+    let pk = &key.pk;
+    let (proof, public) = detached(py, || {
+        let proven = groth16::prove(&p, pk, &values, &mut rng(seed))?;
+        Ok((groth16::encode(&proven.proof), proven.public))
+    })?;
+    Ok((PyBytes::new(py, &proof), public))
+}
+
 /// Prove: (proof bytes, public values = public input leaves then outputs).
 #[pyfunction]
 #[pyo3(signature = (ir_json, proving_key, inputs, seed=None))]
@@ -223,6 +258,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(setup, m)?)?;
     m.add_function(wrap_pyfunction!(prove, m)?)?;
+    m.add_class::<PreparedProvingKey>()?;
+    m.add_function(wrap_pyfunction!(prepare_proving_key, m)?)?;
+    m.add_function(wrap_pyfunction!(prove_prepared, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(snarkjs_export, m)?)?;
     m.add_function(wrap_pyfunction!(check_mutations, m)?)?;

@@ -18,13 +18,17 @@ from zeenot.errors import CompileError, Diagnostic
 from zeenot.lang.source import function_source
 from zeenot.lang.values import (
     ALLOWED_BUILTINS,
+    MAX_CHOICE_SIZE,
     NONE,
     PY_BUILTINS,
     Builtin,
     FuncRef,
+    IntChoice,
     ModuleRef,
     Undefined,
     Wire,
+    choice_leaves,
+    choice_size,
     describe,
     is_const,
     same_value,
@@ -250,6 +254,14 @@ class Compiler:
                 f"cannot {what} {describe(a)} and {describe(b)}",
                 "bools are not integers here: use `u8(flag)` to convert",
             )
+        if isinstance(a, IntChoice) or isinstance(b, IntChoice):
+            other = b if isinstance(a, IntChoice) else a
+            if not isinstance(other, Wire):
+                self.untyped_choice(node, what)
+            if isinstance(a, IntChoice):
+                a = self.materialize(a, other.ty, node)
+            else:
+                b = self.materialize(b, other.ty, node)
         for x in (a, b):
             if not isinstance(x, (Wire, int)):
                 self.err(node, "ZN303", f"cannot {what} {describe(a)} and {describe(b)}")
@@ -302,29 +314,26 @@ class Compiler:
             return self.emit(
                 "select", "bool", [c, self.const("bool", a), self.const("bool", b)], node
             )
-        okinds = (Wire, bool, int)
+        okinds = (Wire, bool, int, IntChoice)
         if not isinstance(a, okinds) or not isinstance(b, okinds):
             self.err(
                 node, "ZN306", f"{what} is {describe(a)} on one path and {describe(b)} on the other"
             )
         if not isinstance(a, Wire) and not isinstance(b, Wire):
-            if (
-                isinstance(ty, str)
-                and ty != "bool"
-                and not isinstance(a, bool)
-                and not isinstance(b, bool)
-            ):
-                return self.emit(
-                    "select", ty, [c, self.lit(a, ty, node), self.lit(b, ty, node)], node
+            if isinstance(a, bool) or isinstance(b, bool):
+                self.err(
+                    node,
+                    "ZN306",
+                    f"{what} is {describe(a)} on one path and {describe(b)} on the other",
+                    "convert explicitly so that both paths agree",
                 )
-            if lazy:
+            if isinstance(ty, str) and ty not in ("bool", "int"):
+                wa, wb = self.materialize(a, ty, node), self.materialize(b, ty, node)
+                return self.emit("select", ty, [c, wa, wb], node)
+            # plain ints stay untyped (as in Python) until they meet a typed value
+            if 1 + choice_size(a) + choice_size(b) > MAX_CHOICE_SIZE and lazy:
                 return Undefined(lazy, node, "int")
-            self.err(
-                node,
-                "ZN309",
-                f"{what} is a different plain integer on each path, so it has no type",
-                "give it a type, e.g. `x = u32(0)`",
-            )
+            return self.choice(c, a, b, node, what)
         if isinstance(a, Wire) and isinstance(b, Wire):
             if a.ty != b.ty:
                 self.err(
@@ -336,6 +345,60 @@ class Compiler:
             return self.emit("select", a.ty, [c, a, b], node)
         wa, wb, t = self.unify(a, b, node, "merge")
         return self.emit("select", t, [c, wa, wb], node)
+
+    # -- plain ints chosen at run time -------------------------------------------------------
+
+    def choice(self, c: Wire, a: Any, b: Any, node: ast.AST, what: str = "the value") -> Any:
+        if same_value(a, b):
+            return a
+        size = 1 + choice_size(a) + choice_size(b)
+        if size > MAX_CHOICE_SIZE:
+            self.err(
+                node,
+                "ZN309",
+                f"{what} is a plain int that depends on too many conditions",
+                "give it a type, e.g. `x = u32(0)`",
+            )
+        return IntChoice(c, a, b, size)
+
+    def combine(self, x: Any, y: Any, f: Any, node: ast.AST) -> Any:
+        """`f` applied to every pair of possible values (plain ints) of `x` and `y`."""
+        if isinstance(x, IntChoice):
+            a, b = self.combine(x.a, y, f, node), self.combine(x.b, y, f, node)
+            return self.choice(x.cond, a, b, node)
+        if isinstance(y, IntChoice):
+            a, b = self.combine(x, y.a, f, node), self.combine(x, y.b, f, node)
+            return self.choice(y.cond, a, b, node)
+        return f(x, y)
+
+    def materialize(self, v: Any, ty: str, node: ast.AST) -> Wire:
+        """A plain int (or `IntChoice`, or bool) as a wire of type `ty`."""
+        memo: dict[int, Wire] = {}
+
+        def go(x: Any) -> Wire:
+            if isinstance(x, IntChoice):
+                w = memo.get(id(x))
+                if w is None:
+                    w = self.emit("select", ty, [x.cond, go(x.a), go(x.b)], node)
+                    memo[id(x)] = w
+                return w
+            if isinstance(x, bool) and ty == "bool":
+                return self.const("bool", x)
+            return self.lit(x, ty, node)
+
+        return go(v)
+
+    def as_bool(self, v: Any, node: ast.AST) -> Any:
+        """A bool-valued `IntChoice` (or bool) as a bool wire (or constant)."""
+        return self.materialize(v, "bool", node) if isinstance(v, IntChoice) else v
+
+    def untyped_choice(self, node: ast.AST, what: str) -> NoReturn:
+        self.err(
+            node,
+            "ZN309",
+            f"cannot {what} plain ints chosen at run time: they have no type",
+            "give one of them a type, e.g. `x = u32(0)`",
+        )
 
     # -- names --------------------------------------------------------------------------------
 
@@ -411,9 +474,9 @@ class Compiler:
             self.err(
                 node,
                 "ZN309",
-                f"`{name}` holds a different plain integer depending on the "
-                f"`if` at line {v.node.lineno}, so it has no type",  # type: ignore[attr-defined]
-                f"give it a type, e.g. `{name} = u32(...)`",
+                f"`{name}` is a plain int that depends on too many conditions (the "
+                f"`if` at line {v.node.lineno} and earlier ones)",  # type: ignore[attr-defined]
+                f"give it a type, e.g. `{name} = u32(0)`",
             )
         self.err(
             node,
@@ -583,6 +646,8 @@ class Compiler:
             and not isinstance(b, bool)
         ):
             return self.fold(op, a, b, node, sym)
+        if _plain(a) and _plain(b):  # at least one IntChoice: Python int arithmetic per path
+            return self.combine(a, b, lambda x, y: self.fold(op, x, y, node, sym), node)
         if isinstance(op, ast.Div):
             self.err(node, "ZN208", "true division `/` produces a float", "use floor division `//`")
         if not (isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod))):
@@ -630,6 +695,11 @@ class Compiler:
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Any:
         v = self.value(node.operand)
+        if isinstance(v, IntChoice):
+            if isinstance(node.op, ast.Not):
+                return self.as_bool(self.combine(v, 0, lambda x, _: not x, node), node)
+            f = {ast.USub: lambda x, _: -x, ast.UAdd: lambda x, _: x, ast.Invert: lambda x, _: ~x}
+            return self.combine(v, 0, f[type(node.op)], node)
         if isinstance(node.op, ast.Not):
             if isinstance(v, Wire):
                 if v.ty != "bool":
@@ -668,6 +738,8 @@ class Compiler:
             return v
         if is_const(v):
             return bool(v)
+        if isinstance(v, IntChoice):
+            return self.as_bool(self.combine(v, 0, lambda x, _: x != 0, node), node)
         self.err(
             node,
             "ZN305",
@@ -687,17 +759,32 @@ class Compiler:
     def e_BoolOp(self, node: ast.BoolOp) -> Any:
         is_and = isinstance(node.op, ast.And)
         what = "an operand of `and`" if is_and else "an operand of `or`"
-        acc = self.cond_value(node.values[0], what)
+        # Python returns an operand, not a bool: while the operands are compile-time constants
+        # they keep their value (`0 or 5` is 5); once a wire is involved everything is a bool.
+        acc = self.value(node.values[0])
+        acc_node = node.values[0]
         for sub in node.values[1:]:
-            if isinstance(acc, bool):
-                if acc is not is_and:  # False and ..., True or ...: short-circuit
+            if is_const(acc):
+                if bool(acc) is not is_and:  # falsy and ..., truthy or ...: short-circuit
                     return acc
-                acc = self.cond_value(sub, what)
+                acc, acc_node = self.value(sub), sub
                 continue
+            self.require_bool(acc, acc_node, what)
             c = acc if is_and else self.negate(acc, node)
-            rhs = self.under(c, node, lambda sub=sub: self.cond_value(sub, what))
+            rhs = self.under(c, node, lambda sub=sub: self.value(sub))
+            self.require_bool(rhs, sub, what)
             acc = self.logic("and" if is_and else "or", acc, rhs, node)
         return acc
+
+    def require_bool(self, v: Any, node: ast.AST, what: str) -> None:
+        if isinstance(v, bool) or (isinstance(v, Wire) and v.ty == "bool"):
+            return
+        self.err(
+            node,
+            "ZN305",
+            f"{what} must be a bool, got {describe(v)}",
+            "compare explicitly, e.g. `x != 0`",
+        )
 
     def e_Compare(self, node: ast.Compare) -> Any:
         left = self.value(node.left)
@@ -723,6 +810,10 @@ class Compiler:
         name, sym = CMPS[type(op)]
         if is_const(a) and is_const(b):
             return bool(_CMP_FOLD[name](a, b))
+        if _plain(a) and _plain(b):  # at least one IntChoice
+            return self.as_bool(
+                self.combine(a, b, lambda x, y: bool(_CMP_FOLD[name](x, y)), node), node
+            )
         if isinstance(a, tuple) or isinstance(b, tuple):
             self.err(
                 node,
@@ -849,6 +940,8 @@ class Compiler:
                     f"the literal does not fit {type_name(ty)}",
                 )
             return self.const(ty, v)
+        if isinstance(v, IntChoice):
+            return self.materialize(v, ty, node)
         if not isinstance(v, Wire):
             self.err(node, "ZN303", f"cannot convert {describe(v)} to {type_name(ty)}")
         if v.ty == ty:
@@ -869,8 +962,7 @@ class Compiler:
             if isinstance(c, bool):
                 acc = b if c else acc
                 continue
-            wb, wa, ty = self.unify(b, acc, node, name)
-            acc = self.emit("select", ty, [c, wb, wa], node)
+            acc = self.merge(c, b, acc, node, f"`{name}()`")
         return acc
 
     def call_abs(self, args: list[Any], node: ast.AST) -> Any:
@@ -879,6 +971,8 @@ class Compiler:
         v = args[0]
         if isinstance(v, int) and not isinstance(v, bool):
             return abs(v)
+        if isinstance(v, IntChoice):
+            return self.combine(v, 0, lambda x, _: abs(x), node)
         if not isinstance(v, Wire) or v.ty in ("bool", "field"):
             self.err(node, "ZN303", f"`abs()` of {describe(v)} is not supported")
         if not is_signed(v.ty):
@@ -970,6 +1064,10 @@ class Compiler:
                 isinstance(v, tuple)
                 and len(v) == len(ty)
                 and all(self.compatible(x, t) for x, t in zip(v, ty, strict=False))
+            )
+        if isinstance(v, IntChoice):
+            return ty not in ("bool", "int") and all(
+                self.compatible(x, ty) for x in choice_leaves(v)
             )
         if ty == "int":
             return isinstance(v, int) and not isinstance(v, bool)
@@ -1172,7 +1270,7 @@ class Compiler:
         v = self.value(s.value)
         if self.static_ty(v) != ty:
             hint = None
-            if isinstance(v, int) and not isinstance(v, bool) and isinstance(ty, str):
+            if _plain(v) and isinstance(ty, str):
                 hint = f"write `{s.target.id} = {type_name(ty)}({self.src(s.value)})`"
             self.err(
                 s,
@@ -1291,11 +1389,18 @@ class Compiler:
             if ty != "bool":
                 self.err(node, "ZN308", f"returns bool but is annotated {type_name(ty)}")
             return v
+        if isinstance(v, IntChoice) and ty not in ("bool", "int"):
+            return self.materialize(v, ty, node)
         if isinstance(v, int):
             if not self.compatible(v, ty):
                 self.err(node, "ZN308", f"returns {v}, which does not fit {type_name(ty)}")
             return v
         self.err(node, "ZN308", f"returns {describe(v)} but is annotated {type_name(ty)}")
+
+
+def _plain(v: Any) -> bool:
+    """A plain int, possibly chosen at run time (not a bool)."""
+    return isinstance(v, IntChoice) or (isinstance(v, int) and not isinstance(v, bool))
 
 
 def _check_defined(c: Compiler, v: Any, node: ast.AST) -> None:

@@ -40,7 +40,35 @@ class Undefined:
 
     name: str
     node: ast.AST
-    why: str = "branch"  # "branch": assigned in one branch; "int": a different plain int per path
+    why: str = "branch"  # "branch": assigned in one branch; "int": a plain int too many ways
+
+
+MAX_CHOICE_SIZE = 64
+
+
+@dataclass(frozen=True, eq=False)
+class IntChoice:
+    """A plain (untyped) Python int that depends on a run-time condition: `a if cond else b`.
+
+    `a` and `b` are plain ints or `IntChoice`s. It stays untyped, like the Python int it stands
+    for, until it meets a typed value (or a cast, or a return annotation); then it becomes a
+    tree of `select`s over constants of that type. `size` counts the tree's nodes.
+    """
+
+    cond: Wire
+    a: Any
+    b: Any
+    size: int
+
+
+def choice_size(v: Any) -> int:
+    return v.size if isinstance(v, IntChoice) else 1
+
+
+def choice_leaves(v: Any) -> list[Any]:
+    if isinstance(v, IntChoice):
+        return choice_leaves(v.a) + choice_leaves(v.b)
+    return [v]
 
 
 class _NoneType:
@@ -81,6 +109,8 @@ def describe(v: Any) -> str:
         return "bool"
     if isinstance(v, int):
         return "int literal"
+    if isinstance(v, IntChoice):
+        return "plain int (chosen at run time)"
     if isinstance(v, tuple):
         return "tuple[" + ", ".join(describe(e) for e in v) + "]"
     if v is NONE:
