@@ -6,7 +6,7 @@
 //! first, so an operation in an untaken branch cannot fail), and intervals propagated through
 //! the program drop the checks that cannot fail. See `docs/circuits.md` for the cost of each op.
 
-use crate::gadgets::{bits, cmp, divmod, eq, select, Builder, Wire};
+use crate::gadgets::{bits, cmp, divmod, eq, fr, select, Builder, Wire};
 use crate::ir::{Inst, Op, Program, Ty, Value, Visibility};
 use ark_bn254::Fr;
 use ark_ff::{One, Zero};
@@ -69,6 +69,20 @@ fn fit(
         Some(g) => select::gate(b, g, &raw)?,
         None => raw,
     };
+    // When the interval shows that only one bound can be crossed, prove just that bound, with as
+    // many bits as the interval needs: `w - lo ∈ [0, 2^k)` with `2^k > rh - lo` proves `w ≥ lo`
+    // because `w`'s integer value lies in `[rl, rh]`, far from p/2 (a negative value would be a
+    // huge field element). Symmetrically for the upper bound.
+    if let (false, Some((rl, rh))) = (from_field, w.range) {
+        if rh <= hi {
+            bits::enforce_range(b, &w.affine(Fr::one(), -fr(lo)), bit_len(rh - lo))?;
+            return Ok(w.with_range(Some((lo, rh))));
+        }
+        if rl >= lo {
+            bits::enforce_range(b, &w.affine(-Fr::one(), fr(hi)), bit_len(hi - rl))?;
+            return Ok(w.with_range(Some((rl, hi))));
+        }
+    }
     match ty {
         Ty::U(n) => bits::enforce_range(b, &w, n)?,
         // a field element read as a signed integer must be a non-negative one in range
@@ -78,6 +92,49 @@ fn fit(
     }
     let range = if from_field { (0, hi) } else { (lo, hi) };
     Ok(w.with_range(Some(range)))
+}
+
+/// Bits needed to write every integer in `[0, x]` (at least 1).
+fn bit_len(x: i128) -> u32 {
+    (128 - (x.max(1) as u128).leading_zeros()).max(1)
+}
+
+/// After an unguarded `check(a OP k)` with a constant `k`, every satisfying assignment has `a` in
+/// the narrower interval: later comparisons and range checks on `a` get cheaper. Sound because the
+/// check is enforced (`c = 1`) and the comparison is exact under the range invariant.
+fn narrow_after_check(defs: &[Option<&Inst>], inst: &Inst, w: &mut [Wire]) {
+    let Some(&c) = inst.args.first() else { return };
+    let Some(def) = defs.get(c).copied().flatten() else { return };
+    if !matches!(def.op, Op::Lt | Op::Le | Op::Gt | Op::Ge) {
+        return;
+    }
+    let (x, y) = (def.args[0], def.args[1]);
+    let konst =
+        |i: usize| w[i].range.filter(|(l, h)| l == h).map(|(l, _)| l).filter(|_| w[i].konst.is_some());
+    // normalise to `var OP const`
+    let (var, op, k) = match (konst(x), konst(y)) {
+        (None, Some(k)) => (x, def.op, k),
+        (Some(k), None) => {
+            let flipped = match def.op {
+                Op::Lt => Op::Gt,
+                Op::Le => Op::Ge,
+                Op::Gt => Op::Lt,
+                _ => Op::Le,
+            };
+            (y, flipped, k)
+        }
+        _ => return,
+    };
+    let Some((lo, hi)) = w[var].range else { return };
+    let (lo, hi) = match op {
+        Op::Lt => (lo, hi.min(k - 1)),
+        Op::Le => (lo, hi.min(k)),
+        Op::Gt => (lo.max(k + 1), hi),
+        _ => (lo.max(k), hi),
+    };
+    if lo <= hi {
+        w[var].range = Some((lo, hi));
+    }
 }
 
 /// Lower the program into `cs`; returns the output wires.
@@ -110,9 +167,19 @@ pub fn lower(
             Ty::I(n) => bits::enforce_interval(&b, wire, -(1i128 << (n - 1)), n)?,
         }
     }
+    let mut defs: Vec<Option<&Inst>> = vec![None; p.types.len()];
+    for inst in &p.body {
+        if let Some(d) = inst.dst {
+            defs[d] = Some(inst);
+        }
+    }
     for inst in &p.body {
         if let Some(out) = lower_inst(&b, p, inst, &w)? {
             w.push(out);
+        }
+        let unguarded = inst.guard.is_none_or(|g| w[g].konst == Some(Fr::one()));
+        if inst.op == Op::Check && unguarded {
+            narrow_after_check(&defs, inst, &mut w);
         }
     }
     let mut outs = Vec::with_capacity(p.outputs.len());

@@ -151,3 +151,47 @@ fn proving_key_round_trip_is_checked() {
     bad[0] ^= 1;
     assert!(matches!(groth16::decode_proving_key(&bad), Err(Error::Decode(_))));
 }
+
+/// `check(a <= 1000)` narrows `a` to [0, 1000]: the later `a < 30` needs 12 bits, not 33, and
+/// the circuit stays sound (mutation check) and complete.
+#[test]
+fn checks_narrow_later_comparisons() {
+    let doc = json!({
+        "version": 1, "name": "n", "source": {"file": "app.py"},
+        "inputs": [{"id": 0, "name": "a", "ty": "u32", "vis": "private"}],
+        "body": [
+            {"id": 1, "op": "const", "ty": "u32", "value": "1000"},
+            {"id": 2, "op": "le", "ty": "bool", "args": [0, 1]},
+            {"op": "check", "args": [2]},
+            {"id": 3, "op": "const", "ty": "u32", "value": "30"},
+            {"id": 4, "op": "lt", "ty": "bool", "args": [0, 3]},
+            {"id": 5, "op": "sub", "ty": "u32", "args": [0, 3]},
+        ],
+        "outputs": [{"name": "small", "value": 4}, {"name": "rest", "value": 5}],
+    });
+    let p = Program::from_json(&doc.to_string()).unwrap();
+    let s = groth16::stats(&p).unwrap();
+    // input 33 + `le` 34 + check 1 + `lt` 12 + sub's lower bound only (10 bits: 11) + 2 outputs
+    assert_eq!(s.constraints, 33 + 34 + 1 + 12 + 11 + 2, "{s:?}");
+    for (a, ok) in [("0", false), ("29", false), ("30", true), ("1000", true)] {
+        let v = p.parse_inputs(&[a.into()]).unwrap();
+        assert_eq!(zeenot_circuit::soundness::check_mutations(&p, &v).is_ok(), ok, "a = {a}");
+    }
+    let (pk, vk) = keys(&p);
+    let proven = groth16::prove(
+        &p,
+        &pk,
+        &p.parse_inputs(&["1000".into()]).unwrap(),
+        &mut ChaCha20Rng::seed_from_u64(9),
+    )
+    .unwrap();
+    assert_eq!(proven.public, vec!["0", "970"]);
+    assert!(groth16::verify(&p, &vk, &proven.public, &proven.proof).unwrap());
+    assert!(groth16::prove(
+        &p,
+        &pk,
+        &p.parse_inputs(&["1001".into()]).unwrap(),
+        &mut ChaCha20Rng::seed_from_u64(9)
+    )
+    .is_err());
+}
