@@ -9,7 +9,8 @@ def premium(miles: Private[tuple[u32, u32]], base: Public[u32]) -> u64:
     return u64(miles[0]) * 3 + u64(miles[1]) + u64(base)
 ```
 
-`api` and `cli` (which need the native extension) are imported separately.
+Then `zeenot.compile(premium)` → `.setup()`-style objects: `zeenot.setup`, `zeenot.prove`,
+`zeenot.verify` (the same code path as the `zeenot` CLI; see `zeenot.api`).
 """
 
 from zeenot.errors import (
@@ -42,8 +43,18 @@ from zeenot.types import (
     zk,
 )
 
-# --- lead: `from zeenot.api import ...` goes here (api needs the native extension; keep
-# `import zeenot` working without it, e.g. with a lazy module `__getattr__`) ---
+# The proving API needs the native extension; load it on first use so that `import zeenot`
+# (and `simulate`) works without it.
+_API = ("compile", "setup", "prove", "verify", "export_snarkjs", "Circuit", "Keys", "Proof")
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from zeenot import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'zeenot' has no attribute {name!r}")
+
 
 __all__ = [
     "CheckFailure",

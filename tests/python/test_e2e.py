@@ -130,3 +130,11 @@ def test_malformed_proving_key_is_malformed_input(payd):
         bad = api.Keys(keys.program_hash, raw, keys.verifying_key)
         with pytest.raises(api.MalformedInput):
             api.prove(circuit, bad, inputs)
+
+
+def test_top_level_api_is_the_same_path():
+    import zeenot
+
+    assert zeenot.compile is api.compile and zeenot.verify is api.verify
+    with pytest.raises(AttributeError):
+        zeenot.no_such_thing  # noqa: B018
