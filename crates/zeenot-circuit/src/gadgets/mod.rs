@@ -10,6 +10,7 @@
 //! A [`Wire`] also carries the interval its integer value is known to lie in. The lowering uses
 //! it to drop range checks that cannot fail and to size comparisons (see `docs/circuits.md`).
 
+pub mod babyjub;
 pub mod bits;
 pub mod cmp;
 pub mod divmod;

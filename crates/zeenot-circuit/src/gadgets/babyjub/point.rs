@@ -1,0 +1,263 @@
+//! Baby Jubjub points in the circuit: on-curve enforcement, complete addition, doubling,
+//! conditional selection and negation, and the native affine arithmetic the gadgets use for
+//! constant tables and witness values.
+//!
+//! Coordinates are circomlib's: `a·x² + y² = 1 + d·x²·y²` with `a = 168700`, `d = 168696`.
+//! Because `a` is a square and `d` is not, the unified twisted Edwards addition law is
+//! **complete** on the curve: for any two points *on the curve* (the small-order ones and
+//! the identity `(0, 1)` included) the denominators `1 ± d·x1·x2·y1·y2` are nonzero (Bernstein
+//! and Lange, "Twisted Edwards curves", Thm 3.3). Completeness needs the inputs on the curve,
+//! so every point a prover chooses must pass [`enforce_on_curve`] ([`PointWire::witness`]
+//! does it); the outputs of [`add`] and [`double`] are then on the curve by construction.
+
+use super::super::{Builder, Result, Wire};
+use ark_bn254::Fr;
+use ark_ff::{Field, One, PrimeField, Zero};
+use ark_relations::lc;
+
+/// circomlib's `a`.
+pub const COEFF_A: u64 = 168700;
+/// circomlib's `d`.
+pub const COEFF_D: u64 = 168696;
+
+fn a() -> Fr {
+    Fr::from(COEFF_A)
+}
+
+fn d() -> Fr {
+    Fr::from(COEFF_D)
+}
+
+/// Native affine arithmetic (constants and witness values; not constant time).
+pub mod native {
+    use super::*;
+    use std::str::FromStr;
+
+    /// An affine point `(x, y)`.
+    pub type Affine = (Fr, Fr);
+
+    /// The identity `(0, 1)`.
+    pub fn identity() -> Affine {
+        (Fr::zero(), Fr::one())
+    }
+
+    /// circomlib's `Base8`, generator of the prime-order subgroup.
+    pub fn base8() -> Affine {
+        (
+            Fr::from_str("5299619240641551281634865583518297030282874472190772894086521144482721001553")
+                .unwrap_or_default(),
+            Fr::from_str("16950150798460657717958625567821834550301663161624707787222815936182638968203")
+                .unwrap_or_default(),
+        )
+    }
+
+    /// The order `l` of the prime-order subgroup (a 251-bit prime), as a field element.
+    pub fn subgroup_order() -> Fr {
+        Fr::from_str("2736030358979909402780800718157159386076813972158567259200215660948447373041")
+            .unwrap_or_default()
+    }
+
+    /// Whether `p` satisfies the curve equation.
+    pub fn is_on_curve(p: &Affine) -> bool {
+        let (xx, yy) = (p.0.square(), p.1.square());
+        a() * xx + yy == Fr::one() + d() * xx * yy
+    }
+
+    /// The complete addition law (any two points on the curve).
+    pub fn add(p: &Affine, q: &Affine) -> Affine {
+        let t = d() * p.0 * q.0 * p.1 * q.1;
+        let x = (p.0 * q.1 + p.1 * q.0) * (Fr::one() + t).inverse().unwrap_or_default();
+        let y = (p.1 * q.1 - a() * p.0 * q.0) * (Fr::one() - t).inverse().unwrap_or_default();
+        (x, y)
+    }
+
+    /// `-p = (-x, y)`.
+    pub fn neg(p: &Affine) -> Affine {
+        (-p.0, p.1)
+    }
+
+    /// `k·p` for the integer whose little-endian bits are `bits`.
+    pub fn mul_bits(p: &Affine, bits: &[bool]) -> Affine {
+        let mut acc = identity();
+        for &bit in bits.iter().rev() {
+            acc = add(&acc, &acc);
+            if bit {
+                acc = add(&acc, p);
+            }
+        }
+        acc
+    }
+
+    /// `k·p` for a field element `k` read as an integer in `[0, p)`.
+    pub fn mul(p: &Affine, k: &Fr) -> Affine {
+        use ark_ff::BigInteger;
+        mul_bits(p, &k.into_bigint().to_bits_le())
+    }
+
+    /// Whether `p` is on the curve and in the subgroup of order `l`.
+    pub fn is_in_subgroup(p: &Affine) -> bool {
+        is_on_curve(p) && mul(p, &subgroup_order()) == identity()
+    }
+}
+
+/// A point in the circuit: two wires `(x, y)`.
+#[derive(Clone, Debug)]
+pub struct PointWire {
+    /// The x-coordinate.
+    pub x: Wire,
+    /// The y-coordinate.
+    pub y: Wire,
+}
+
+impl PointWire {
+    /// A circuit constant (the caller vouches that it is on the curve).
+    pub fn constant(p: native::Affine) -> PointWire {
+        PointWire { x: Wire::constant(p.0, None), y: Wire::constant(p.1, None) }
+    }
+
+    /// The identity `(0, 1)`.
+    pub fn identity() -> PointWire {
+        PointWire::constant(native::identity())
+    }
+
+    /// Two witness variables for a prover-chosen point, checked on the curve (3 constraints).
+    pub fn witness(b: &Builder, p: Option<native::Affine>) -> Result<PointWire> {
+        let w = PointWire::witness_unchecked(b, p)?;
+        enforce_on_curve(b, &w)?;
+        Ok(w)
+    }
+
+    /// Two witness variables with no constraint. Only for points the caller constrains
+    /// otherwise (e.g. public inputs checked elsewhere): the gadgets below assume their
+    /// inputs are on the curve.
+    pub fn witness_unchecked(b: &Builder, p: Option<native::Affine>) -> Result<PointWire> {
+        let x = b.witness(p.map(|p| p.0))?;
+        let y = b.witness(p.map(|p| p.1))?;
+        Ok(PointWire { x: Wire::var(x, p.map(|p| p.0), None), y: Wire::var(y, p.map(|p| p.1), None) })
+    }
+
+    /// The coordinates, when known.
+    pub fn value(&self) -> Option<native::Affine> {
+        self.x.value.zip(self.y.value)
+    }
+
+    /// The constant coordinates, when both are circuit constants.
+    pub fn konst(&self) -> Option<native::Affine> {
+        self.x.konst.zip(self.y.konst)
+    }
+
+    /// `-P = (-x, y)` (free).
+    pub fn neg(&self) -> PointWire {
+        PointWire { x: self.x.affine(-Fr::one(), Fr::zero()), y: self.y.clone() }
+    }
+}
+
+/// `num / den` as a new witness `q` with `q·den = num` (1 constraint). The caller guarantees
+/// `den ≠ 0` for every satisfying assignment, which makes `q` a function of the inputs.
+pub(crate) fn quotient(b: &Builder, num: &Wire, den: &Wire) -> Result<Wire> {
+    if let (Some(n), Some(dn)) = (num.konst, den.konst) {
+        return Ok(Wire::constant(n * dn.inverse().unwrap_or_default(), None));
+    }
+    let value = num.value.zip(den.value).map(|(n, dn)| n * dn.inverse().unwrap_or_default());
+    let q = b.witness(value)?;
+    b.enforce(lc!() + q, den.lc.clone(), num.lc.clone())?;
+    Ok(Wire::var(q, value, None))
+}
+
+/// Enforce `a·x² + y² = 1 + d·x²·y²` (3 constraints: `x²`, `y²`, and the equation).
+pub fn enforce_on_curve(b: &Builder, p: &PointWire) -> Result<()> {
+    if let Some(k) = p.konst() {
+        return if native::is_on_curve(&k) { Ok(()) } else { b.enforce_false() };
+    }
+    let xx = b.mul(&p.x, &p.x)?;
+    let yy = b.mul(&p.y, &p.y)?;
+    // (d·x²)·(y²) = a·x² + y² − 1
+    let rhs = xx.affine(a(), Fr::zero()).add_scaled(Fr::one(), &yy).affine(Fr::one(), -Fr::one());
+    b.enforce(&xx.lc * d(), yy.lc.clone(), rhs.lc)
+}
+
+/// Complete addition `P + Q` of two points on the curve.
+///
+/// Cost: 6 constraints for two variable points; 3 when one operand is a constant (its
+/// coordinates make `x1·y2`, `y1·x2`, `x1·x2` linear, leaving `x1·y1` and the two quotients);
+/// 0 for two constants.
+pub fn add(b: &Builder, p: &PointWire, q: &PointWire) -> Result<PointWire> {
+    match (p.konst(), q.konst()) {
+        (Some(kp), Some(kq)) => return Ok(PointWire::constant(native::add(&kp, &kq))),
+        (Some(kp), None) => return add_constant(b, q, kp),
+        (None, Some(kq)) => return add_constant(b, p, kq),
+        (None, None) => {}
+    }
+    // beta = x1·y2, gamma = y1·x2, delta = (y1 − a·x1)·(x2 + y2) = y1y2 − a·x1x2 − a·beta + gamma
+    let beta = b.mul(&p.x, &q.y)?;
+    let gamma = b.mul(&p.y, &q.x)?;
+    let delta = b.mul(&p.y.add_scaled(-a(), &p.x), &q.x.add_scaled(Fr::one(), &q.y))?;
+    // tau = d·beta·gamma = d·x1x2y1y2
+    let tau = b.mul(&beta.affine(d(), Fr::zero()), &gamma)?;
+    let x_num = beta.add_scaled(Fr::one(), &gamma);
+    let y_num = delta.add_scaled(a(), &beta).add_scaled(-Fr::one(), &gamma);
+    let x = quotient(b, &x_num, &tau.affine(Fr::one(), Fr::one()))?;
+    let y = quotient(b, &y_num, &tau.affine(-Fr::one(), Fr::one()))?;
+    Ok(PointWire { x, y })
+}
+
+/// `P + K` for a constant `K` (3 constraints; none when `K` is the identity).
+pub fn add_constant(b: &Builder, p: &PointWire, k: native::Affine) -> Result<PointWire> {
+    if k == native::identity() {
+        return Ok(p.clone());
+    }
+    if let Some(kp) = p.konst() {
+        return Ok(PointWire::constant(native::add(&kp, &k)));
+    }
+    let (kx, ky) = k;
+    let xy = b.mul(&p.x, &p.y)?;
+    let tau = xy.affine(d() * kx * ky, Fr::zero());
+    let x_num = p.x.affine(ky, Fr::zero()).add_scaled(kx, &p.y);
+    let y_num = p.y.affine(ky, Fr::zero()).add_scaled(-a() * kx, &p.x);
+    let x = quotient(b, &x_num, &tau.affine(Fr::one(), Fr::one()))?;
+    let y = quotient(b, &y_num, &tau.affine(-Fr::one(), Fr::one()))?;
+    Ok(PointWire { x, y })
+}
+
+/// `2·P` for a point on the curve (5 constraints).
+///
+/// Uses the curve equation to replace `1 + d·x²y²` by `a·x² + y²` and `1 − d·x²y²` by
+/// `2 − a·x² − y²`; both are the nonzero denominators of the complete law, so the input must
+/// be on the curve (as every [`PointWire`] built by these gadgets is).
+pub fn double(b: &Builder, p: &PointWire) -> Result<PointWire> {
+    if let Some(k) = p.konst() {
+        return Ok(PointWire::constant(native::add(&k, &k)));
+    }
+    let xy = b.mul(&p.x, &p.y)?;
+    let xx = b.mul(&p.x, &p.x)?;
+    let yy = b.mul(&p.y, &p.y)?;
+    let axx_yy = xx.affine(a(), Fr::zero()).add_scaled(Fr::one(), &yy);
+    let x = quotient(b, &xy.affine(Fr::from(2u64), Fr::zero()), &axx_yy)?;
+    let y = quotient(b, &yy.add_scaled(-a(), &xx), &axx_yy.affine(-Fr::one(), Fr::from(2u64)))?;
+    Ok(PointWire { x, y })
+}
+
+/// `P if c else Q` for a boolean `c` (2 constraints; 0 with a constant `c`).
+pub fn select(b: &Builder, c: &Wire, p: &PointWire, q: &PointWire) -> Result<PointWire> {
+    Ok(PointWire {
+        x: super::super::select::select(b, c, &p.x, &q.x)?,
+        y: super::super::select::select(b, c, &p.y, &q.y)?,
+    })
+}
+
+/// `−P if c else P` for a boolean `c` (1 constraint: `x' = x − 2c·x`).
+pub fn conditional_neg(b: &Builder, c: &Wire, p: &PointWire) -> Result<PointWire> {
+    let cx = b.mul(c, &p.x)?;
+    Ok(PointWire { x: p.x.add_scaled(-Fr::from(2u64), &cx), y: p.y.clone() })
+}
+
+/// `c·P`: `P` when `c = 1`, the identity when `c = 0` (2 constraints).
+pub fn gate(b: &Builder, c: &Wire, p: &PointWire) -> Result<PointWire> {
+    select(b, c, p, &PointWire::identity())
+}
+
+/// Enforce `P = Q` (2 constraints, fewer with constants).
+pub fn enforce_equal(b: &Builder, p: &PointWire, q: &PointWire) -> Result<()> {
+    b.enforce_equal(&p.x, &q.x)?;
+    b.enforce_equal(&p.y, &q.y)
+}
