@@ -148,3 +148,20 @@ def test_snarkjs_accepts_exported_proof(circuit_dir, tmp_path):
         [str(SNARKJS), "groth16", "verify", *files], capture_output=True, text=True
     )
     assert "OK" not in bad.stdout
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: (d / "program.ir.json").write_text("{not json"),
+        lambda d: (d / "program.ir.json").write_text('{"version": 2}'),
+        lambda d: (d / "verifying.key").write_bytes(b"\x00" * 10),
+        lambda d: (d / "keys.json").write_text("[]"),
+    ],
+)
+def test_damaged_circuit_dir_exits_2(circuit_dir, tmp_path, damage):
+    d = tmp_path / "damaged"
+    shutil.copytree(circuit_dir, d)
+    damage(d)
+    out = zeenot("verify", str(d), str(d / "proof.json"), check=2)
+    assert out.stderr.startswith("error:")
