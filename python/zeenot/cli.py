@@ -121,6 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zeenot", description="Compile typed Python to zero-knowledge proofs."
     )
+    p.add_argument("--version", action="version", version=f"zeenot {_native.__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     s = sub.add_parser("simulate", help="run a @zk function as plain Python")

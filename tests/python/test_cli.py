@@ -165,3 +165,9 @@ def test_damaged_circuit_dir_exits_2(circuit_dir, tmp_path, damage):
     damage(d)
     out = zeenot("verify", str(d), str(d / "proof.json"), check=2)
     assert out.stderr.startswith("error:")
+
+
+def test_version_and_usage():
+    assert zeenot("--version").stdout.startswith("zeenot ")
+    out = zeenot("frobnicate", check=2)
+    assert "invalid choice" in out.stderr
