@@ -12,7 +12,9 @@
 pub mod elgamal;
 pub mod fixed_base;
 mod montgomery;
+pub mod pedersen;
 pub mod point;
+pub mod poseidon;
 pub mod variable_base;
 
 #[cfg(test)]
