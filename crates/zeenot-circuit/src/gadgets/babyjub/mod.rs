@@ -5,6 +5,8 @@
 //! * [`fixed_base`]: windowed fixed-base multiplication with constant tables.
 //! * [`variable_base`]: variable-base multiplication with complete formulas.
 //! * [`elgamal`]: encryption, homomorphic addition, re-randomisation.
+//! * [`poseidon`]: circomlib-compatible Poseidon over wires.
+//! * [`pedersen`]: Pedersen commitments and their openings.
 //!
 //! Scalars enter as little-endian boolean wires; [`scalar_bits`] produces them from a field
 //! element.
