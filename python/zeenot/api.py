@@ -52,10 +52,14 @@ def _sha256(data: bytes) -> str:
 
 @dataclass(frozen=True)
 class Circuit:
-    """A compiled program and its constraint statistics."""
+    """A compiled program; its constraint statistics are computed on first use."""
 
     program: Program
-    stats: dict[str, int]
+
+    @cached_property
+    def stats(self) -> dict[str, int]:
+        """Constraints, public and private inputs, witnesses (synthesizes the circuit once)."""
+        return _native.stats(self.ir_json)
 
     @cached_property
     def ir_json(self) -> str:
@@ -87,7 +91,7 @@ class Circuit:
             program = Program.from_json(text)
         except (ValueError, _native.ZeenotError) as exc:
             raise MalformedInput(f"`{path}` is not a valid zeenot IR: {exc}") from None
-        return cls(program, _native.stats(text))
+        return cls(program)
 
 
 @dataclass(frozen=True)
@@ -203,7 +207,9 @@ def compile(target: str | Callable[..., Any]) -> Circuit:  # noqa: A001 - mirror
     """Compile a `@zk` function, given as the function itself or as `"path/app.py:name"`."""
     fn = load_target(target) if isinstance(target, str) else target
     program = compile_function(fn)
-    return Circuit(program, _native.stats(program.to_json()))
+    circuit = Circuit(program)
+    circuit.stats  # noqa: B018 - synthesize now: compiling reports size and synthesis errors
+    return circuit
 
 
 def load_target(target: str) -> Callable[..., Any]:
