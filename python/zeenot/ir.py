@@ -124,7 +124,8 @@ class Program:
     # -- serialisation -----------------------------------------------------------------------
 
     def to_json(self) -> str:
-        """Canonical JSON: sorted keys, no whitespace (the program hash is over this)."""
+        """Canonical JSON: sorted keys, no whitespace. (The program hash is computed by the Rust
+        core, `_native.program_hash`, over its own canonical form of this document.)"""
         return json.dumps(self.ir, sort_keys=True, separators=(",", ":"))
 
     @classmethod

@@ -26,10 +26,6 @@ impl ConstraintSynthesizer<Fr> for ProgramCircuit<'_> {
     }
 }
 
-fn interval(ty: Ty) -> Option<(i128, i128)> {
-    ty.range()
-}
-
 fn raw_interval(op: Op, a: Option<(i128, i128)>, b: Option<(i128, i128)>) -> Option<(i128, i128)> {
     let (al, ah) = a?;
     match op {
@@ -153,7 +149,7 @@ pub fn lower(
             Visibility::Public => b.input(value)?,
             Visibility::Private => b.witness(value)?,
         };
-        w.push(Wire::var(var, value, interval(inp.ty)));
+        w.push(Wire::var(var, value, inp.ty.range()));
     }
     for (wire, inp) in w.iter().zip(&p.inputs) {
         match inp.ty {
