@@ -29,9 +29,11 @@ from zeenot.lang import compile_function, load_function
 from zeenot.simulate import simulate
 from zeenot.types import (
     Field,
+    MaxSize,
     Private,
     Public,
     check,
+    find,
     i8,
     i16,
     i32,
@@ -64,6 +66,7 @@ __all__ = [
     "Failure",
     "Field",
     "LoadError",
+    "MaxSize",
     "OverflowFailure",
     "Private",
     "Program",
@@ -72,6 +75,7 @@ __all__ = [
     "ZeenotError",
     "check",
     "compile_function",
+    "find",
     "i16",
     "i32",
     "i64",

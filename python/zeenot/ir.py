@@ -2,18 +2,53 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
 
-from zeenot.types import INT_TYPES, SCALAR_TYPES, P, Ty, int_range, type_from_json, type_name
+from zeenot.types import (
+    INT_TYPES,
+    LEN_TYPE,
+    SCALAR_TYPES,
+    ListTy,
+    P,
+    RecordTy,
+    Ty,
+    int_range,
+    leaves,
+    type_from_json,
+    type_name,
+    zero_value,
+)
 
 IR_VERSION = 1
 
 
 def check_value(path: str, t: Ty, v: Any) -> Any:
-    """Validate a JSON value for type `t`; returns it as int / bool / tuple. ValueError names
-    the offending path (`miles[2]`)."""
+    """Validate a JSON value for type `t`; returns it as int / bool / tuple / list / dict (a
+    record). ValueError names the offending path (`miles[2]`)."""
+    if isinstance(t, ListTy):
+        if not isinstance(v, (list, tuple)):
+            raise ValueError(f"`{path}`: expected a list of at most {t.max} values, got {_show(v)}")
+        if t.max is not None and len(v) > t.max:
+            raise ValueError(
+                f"`{path}`: {len(v)} values, more than the maximum size {t.max} "
+                f"(MaxSize[..., {t.max}])"
+            )
+        return [check_value(f"{path}[{i}]", t.elem, x) for i, x in enumerate(v)]
+    if isinstance(t, RecordTy):
+        if not isinstance(v, dict):
+            raise ValueError(
+                f"`{path}`: expected an object with fields {', '.join(t.names)}, got {_show(v)}"
+            )
+        for k in v:
+            if k not in t.names:
+                raise ValueError(f"`{path}`: unexpected field `{k}` (fields: {', '.join(t.names)})")
+        for k in t.names:
+            if k not in v:
+                raise ValueError(f"`{path}`: missing field `{k}`")
+        return {n: check_value(f"{path}.{n}", f, v[n]) for n, f in t.fields}
     if isinstance(t, tuple):
         if not isinstance(v, (list, tuple)):
             raise ValueError(f"`{path}`: expected a list of {len(t)} values, got {_show(v)}")
@@ -54,6 +89,15 @@ def _show(v: Any) -> str:
 
 
 def _flatten(t: Ty, v: Any) -> list[str]:
+    if isinstance(t, ListTy):
+        assert t.max is not None
+        padding = [check_value("", t.elem, zero_value(t.elem))] * (t.max - len(v))
+        out = [str(len(v))]
+        for x in list(v) + padding:
+            out.extend(_flatten(t.elem, x))
+        return out
+    if isinstance(t, RecordTy):
+        return [leaf for n, f in t.fields for leaf in _flatten(f, v[n])]
     if isinstance(t, tuple):
         out: list[str] = []
         for e, x in zip(t, v, strict=False):
@@ -82,6 +126,15 @@ def check_params(params: list[dict[str, Any]], values: Any, *, public_only: bool
 
 
 def _unflatten(t: Ty, leaves: list[str], pos: list[int]) -> Any:
+    if isinstance(t, ListTy):
+        assert t.max is not None
+        n = _unflatten(LEN_TYPE, leaves, pos)
+        if n > t.max:
+            raise ValueError(f"output list length {n} exceeds its maximum size {t.max}")
+        items = [_unflatten(t.elem, leaves, pos) for _ in range(t.max)]
+        return items[:n]
+    if isinstance(t, RecordTy):
+        return {n: _unflatten(f, leaves, pos) for n, f in t.fields}
     if isinstance(t, tuple):
         return tuple(_unflatten(e, leaves, pos) for e in t)
     if pos[0] >= len(leaves):
@@ -105,7 +158,13 @@ def _unflatten(t: Ty, leaves: list[str], pos: list[int]) -> Any:
 
 
 def to_json_value(value: Any) -> Any:
-    """Tuples → lists, typed ints → int, bools stay bools."""
+    """Tuples and lists → lists, records → objects, typed ints → int, bools stay bools."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json_value(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple
+        return {n: to_json_value(getattr(value, n)) for n in value._fields}
+    if isinstance(value, dict):
+        return {k: to_json_value(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
         return [to_json_value(v) for v in value]
     if isinstance(value, bool) or value is None:
@@ -152,6 +211,11 @@ class Program:
             type_from_json(p.get("ty"))
         type_from_json(sig.get("returns"))
         prog = cls(doc)
+        for p in prog.params:
+            if _unbounded(p["ty"]):
+                raise ValueError(f"parameter `{p['name']}`: a list without a maximum size")
+        if _unbounded(prog.returns):
+            raise ValueError("`signature.returns`: a list without a maximum size")
         n_leaves = sum(len(_leaf_types(p["ty"])) for p in prog.params)
         if n_leaves != len(doc["inputs"]):
             raise ValueError("`signature.params` does not match `inputs`")
@@ -235,10 +299,15 @@ class Program:
         return _flatten(t, check_value("outputs", t, value))
 
 
+def _unbounded(t: Ty | None) -> bool:
+    from zeenot.types import unbounded_list
+
+    return t is not None and unbounded_list(t) is not None
+
+
 def _leaf_types(t: Ty | None) -> list[str]:
     if t is None:
         return []
-    if isinstance(t, tuple):
-        return [x for e in t for x in _leaf_types(e)]
-    assert t in SCALAR_TYPES
-    return [t]
+    ts = [ty for _, ty in leaves("", t)]
+    assert all(ty in SCALAR_TYPES for ty in ts)
+    return ts

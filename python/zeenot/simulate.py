@@ -7,7 +7,15 @@ from typing import Any
 
 from zeenot.errors import ZeenotError
 from zeenot.ir import check_params, to_json_value
-from zeenot.types import SCALAR_CLASSES, Ty, TypeAnnotationError, Visibility, type_from_obj
+from zeenot.types import (
+    SCALAR_CLASSES,
+    ListTy,
+    RecordTy,
+    Ty,
+    TypeAnnotationError,
+    Visibility,
+    type_from_obj,
+)
 
 
 class SignatureError(ZeenotError):
@@ -42,7 +50,11 @@ def signature_of(fn: Any) -> tuple[list[dict[str, Any]], Ty | None]:
 
 
 def to_runtime(ty: Ty, v: Any) -> Any:
-    """A validated JSON value (int/bool/tuple) as zeenot run-time values."""
+    """A validated JSON value (int/bool/tuple/list/record object) as zeenot run-time values."""
+    if isinstance(ty, ListTy):
+        return [to_runtime(ty.elem, x) for x in v]
+    if isinstance(ty, RecordTy):
+        return ty.cls(**{n: to_runtime(f, v[n]) for n, f in ty.fields})
     if isinstance(ty, tuple):
         return tuple(to_runtime(t, x) for t, x in zip(ty, v, strict=False))
     return SCALAR_CLASSES[ty](v)

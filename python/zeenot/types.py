@@ -4,17 +4,21 @@
 `int` subclass reduced mod the BN254 scalar field prime. Running a `@zk` function as plain Python
 with these types is the language's specification: the compiler must agree with it.
 
-A *type descriptor* is a scalar type name (`"bool"`, `"u8"` … `"i64"`, `"field"`) or a Python
-tuple of descriptors (a fixed-size tuple type).
+A *type descriptor* is a scalar type name (`"bool"`, `"u8"` … `"i64"`, `"field"`), a Python
+tuple of descriptors (a fixed-size tuple type), a `ListTy` (a list with a maximum size) or a
+`RecordTy` (a dataclass / NamedTuple with typed fields).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import linecache
 import os
 import sys
 import types as _pytypes
+import typing
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar, Union
 
 from zeenot.errors import (
@@ -29,7 +33,34 @@ P = 2188824287183927522224640574525727508854836440041603434369820418657580849561
 INT_TYPES = ("u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64")
 SCALAR_TYPES = ("bool", *INT_TYPES, "field")
 
-Ty = Union[str, tuple]  # noqa: UP007 - a descriptor: scalar name or tuple of descriptors
+Ty = Union[str, tuple, "ListTy", "RecordTy"]  # noqa: UP007 - see the module docstring
+
+LEN_TYPE = "u32"  # the type of a list's length (`len(xs)`, the `xs.len` input leaf)
+
+
+@dataclass(frozen=True)
+class ListTy:
+    """`list[elem]` holding at most `max` elements (`None`: no bound given, helpers only)."""
+
+    elem: Any
+    max: int | None
+
+
+@dataclass(frozen=True)
+class RecordTy:
+    """A user record type: a dataclass or NamedTuple with typed fields, read by name."""
+
+    name: str
+    fields: tuple[tuple[str, Any], ...]
+    cls: Any = field(default=None, compare=False, hash=False)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(n for n, _ in self.fields)
+
+    def field_type(self, name: str) -> Any:
+        return dict(self.fields)[name]
+
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -51,9 +82,14 @@ def is_signed(name: str) -> bool:
 
 
 def type_name(t: Ty) -> str:
-    """User-facing spelling: `u32`, `Field`, `bool`, `tuple[u32, bool]`."""
+    """User-facing spelling: `u32`, `Field`, `bool`, `tuple[u32, bool]`, `MaxSize[list[u8], 9]`."""
     if isinstance(t, tuple):
         return "tuple[" + ", ".join(type_name(e) for e in t) + "]"
+    if isinstance(t, ListTy):
+        inner = f"list[{type_name(t.elem)}]"
+        return inner if t.max is None else f"MaxSize[{inner}, {t.max}]"
+    if isinstance(t, RecordTy):
+        return t.name
     return "Field" if t == "field" else t
 
 
@@ -62,6 +98,10 @@ def type_to_json(t: Ty | None) -> Any:
         return None
     if isinstance(t, tuple):
         return {"tuple": [type_to_json(e) for e in t]}
+    if isinstance(t, ListTy):
+        return {"list": type_to_json(t.elem), "max": t.max}
+    if isinstance(t, RecordTy):
+        return {"record": t.name, "fields": [[n, type_to_json(f)] for n, f in t.fields]}
     return t
 
 
@@ -72,17 +112,53 @@ def type_from_json(j: Any) -> Ty | None:
         return j
     if isinstance(j, dict) and set(j) == {"tuple"} and isinstance(j["tuple"], list):
         return tuple(type_from_json(e) for e in j["tuple"])  # type: ignore[misc]
+    if isinstance(j, dict) and set(j) == {"list", "max"}:
+        n = j["max"]
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 1 << 20:
+            raise ValueError(f"invalid list bound {n!r}")
+        return ListTy(type_from_json(j["list"]), n)
+    if isinstance(j, dict) and set(j) == {"record", "fields"} and isinstance(j["fields"], list):
+        fields = []
+        for f in j["fields"]:
+            if not (isinstance(f, list) and len(f) == 2 and isinstance(f[0], str)):
+                raise ValueError(f"invalid record field {f!r}")
+            fields.append((f[0], type_from_json(f[1])))
+        if not isinstance(j["record"], str) or len({n for n, _ in fields}) != len(fields):
+            raise ValueError(f"invalid record type {j!r}")
+        return RecordTy(j["record"], tuple(fields))
     raise ValueError(f"invalid type {j!r}")
 
 
 def leaves(name: str, t: Ty) -> list[tuple[str, str]]:
-    """Scalar leaves `(path, scalar type)` of a value named `name` of type `t`, in order."""
+    """Scalar leaves `(path, scalar type)` of a value named `name` of type `t`, in order.
+
+    A list contributes its length `name.len` and then `max` element slots `name[i]`; a record
+    its fields `name.field`."""
     if isinstance(t, tuple):
         out: list[tuple[str, str]] = []
         for i, e in enumerate(t):
             out.extend(leaves(f"{name}[{i}]", e))
         return out
+    if isinstance(t, ListTy):
+        assert t.max is not None, "an input or output list needs a MaxSize"
+        out = [(f"{name}.len", LEN_TYPE)]
+        for i in range(t.max):
+            out.extend(leaves(f"{name}[{i}]", t.elem))
+        return out
+    if isinstance(t, RecordTy):
+        return [leaf for n, f in t.fields for leaf in leaves(f"{name}.{n}", f)]
     return [(name, t)]
+
+
+def zero_value(t: Ty) -> Any:
+    """The padding value of type `t` (JSON-shaped: 0, false, lists, objects)."""
+    if isinstance(t, tuple):
+        return [zero_value(e) for e in t]
+    if isinstance(t, ListTy):
+        return []
+    if isinstance(t, RecordTy):
+        return {n: zero_value(f) for n, f in t.fields}
+    return False if t == "bool" else 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -416,6 +492,31 @@ class Public(_VisMarker):
     VIS = "public"
 
 
+class SizedList:
+    """The value of `MaxSize[list[T], N]` (nested: `MaxSize[list[list[T]], N, M]`)."""
+
+    def __init__(self, ty: Any, sizes: tuple[int, ...]):
+        self.ty, self.sizes = ty, sizes
+
+    def __repr__(self) -> str:
+        return f"MaxSize[{self.ty!r}, {', '.join(map(str, self.sizes))}]"
+
+
+class MaxSize:
+    """`MaxSize[list[T], N]`: a list of at most `N` elements (ZØ's `MaxSize`). The circuit has
+    room for `N`; the actual length is a value of the program (`len(xs)`). Nested lists take one
+    bound per level: `MaxSize[list[list[u8]], 10, 4]` (or nest `MaxSize` inside `list[...]`)."""
+
+    def __class_getitem__(cls, params: Any) -> SizedList:
+        if not isinstance(params, tuple) or len(params) < 2:
+            raise TypeError("expected MaxSize[list[T], N]")
+        ty, *sizes = params
+        for n in sizes:
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise TypeError(f"MaxSize bounds must be non-negative ints, got {n!r}")
+        return SizedList(ty, tuple(sizes))
+
+
 class TypeAnnotationError(Exception):
     """An annotation that is not a zeenot type; `hint` suggests the fix."""
 
@@ -424,8 +525,40 @@ class TypeAnnotationError(Exception):
         self.hint = hint
 
 
+def _record_fields(cls: type) -> tuple[tuple[str, Any], ...] | None:
+    """`(name, annotation)` pairs of a dataclass or NamedTuple class, else None."""
+    if dataclasses.is_dataclass(cls):
+        hints = typing.get_type_hints(cls)
+        return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+    if issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        hints = typing.get_type_hints(cls)
+        return tuple((n, hints[n]) for n in cls._fields)  # type: ignore[attr-defined]
+    return None
+
+
+def _list_from_obj(obj: Any, sizes: tuple[int, ...]) -> ListTy:
+    if not (isinstance(obj, _pytypes.GenericAlias) and obj.__origin__ is list):
+        raise TypeAnnotationError(
+            "MaxSize applies to a list type", "write `MaxSize[list[u32], 100]`"
+        )
+    (elem,) = obj.__args__
+    rest = sizes[1:]
+    if rest:
+        inner = _list_from_obj(elem, rest)
+    else:
+        inner = type_from_obj(elem)
+    return ListTy(inner, sizes[0])
+
+
+def is_record_class(obj: Any) -> bool:
+    return isinstance(obj, type) and _record_fields(obj) is not None and obj is not tuple
+
+
 def type_from_obj(obj: Any) -> Ty:
-    """The descriptor for a run-time annotation object (`u32`, `tuple[u32, bool]`, an alias)."""
+    """The descriptor for a run-time annotation object (`u32`, `tuple[u32, bool]`, an alias,
+    `MaxSize[list[T], N]`, a dataclass or NamedTuple)."""
+    if isinstance(obj, SizedList):
+        return _list_from_obj(obj.ty, obj.sizes)
     if obj is bool:
         return "bool"
     if isinstance(obj, type) and issubclass(obj, ZInt) and obj.NAME in INT_CLASSES:
@@ -455,14 +588,42 @@ def type_from_obj(obj: Any) -> Ty:
         )
     if obj is tuple:
         raise TypeAnnotationError("a bare `tuple` needs element types", "write `tuple[u32, u32]`")
-    if obj is list or (isinstance(obj, _pytypes.GenericAlias) and obj.__origin__ is list):
-        raise TypeAnnotationError(
-            "lists are not supported yet", "lists arrive with MaxSize in a later version"
-        )
+    if obj is list:
+        raise TypeAnnotationError("a bare `list` needs an element type", "write `list[u32]`")
+    if isinstance(obj, _pytypes.GenericAlias) and obj.__origin__ is list:
+        if len(obj.__args__) != 1:
+            raise TypeAnnotationError("`list` takes one element type")
+        return ListTy(type_from_obj(obj.__args__[0]), None)
+    if isinstance(obj, type) and is_record_class(obj):
+        fields = _record_fields(obj)
+        assert fields is not None
+        if not fields:
+            raise TypeAnnotationError(f"record `{obj.__name__}` has no fields")
+        try:
+            return RecordTy(obj.__name__, tuple((n, type_from_obj(a)) for n, a in fields), obj)
+        except TypeAnnotationError as exc:
+            raise TypeAnnotationError(f"in record `{obj.__name__}`: {exc}", exc.hint) from None
     raise TypeAnnotationError(
         f"`{getattr(obj, '__name__', obj)!s}` is not a zeenot type",
-        "use bool, u8..u64, i8..i64, Field or tuple[...] of those",
+        "use bool, u8..u64, i8..i64, Field, tuple[...], MaxSize[list[T], N] or a dataclass",
     )
+
+
+def unbounded_list(t: Ty) -> ListTy | None:
+    """The first list inside `t` that has no `MaxSize` bound, if any."""
+    if isinstance(t, ListTy):
+        return t if t.max is None else unbounded_list(t.elem)
+    if isinstance(t, tuple):
+        for e in t:
+            u = unbounded_list(e)
+            if u is not None:
+                return u
+    if isinstance(t, RecordTy):
+        for _, f in t.fields:
+            u = unbounded_list(f)
+            if u is not None:
+                return u
+    return None
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -487,3 +648,23 @@ def check(cond: Any, msg: str | None = None) -> None:
             text = linecache.getline(file, line).strip() or None
         detail = f"check failed: {text}" if text else "check failed"
         raise CheckFailure(detail, file, line)
+
+
+_MISSING: Any = object()
+
+
+def find(xs: Any, pred: Callable[[Any], bool], default: Any = _MISSING) -> Any:
+    """The first element of `xs` for which `pred` holds (ZØ's `First`).
+
+    With no match, `default` is returned; without a `default`, no match is a `CheckFailure`
+    (no proof exists)."""
+    for x in xs:
+        r = pred(x)
+        if not isinstance(r, bool):
+            raise TypeError(f"find(): the predicate must return a bool, got {_tname(r)}")
+        if r:
+            return x
+    if default is _MISSING:
+        file, line = _user_location()
+        raise CheckFailure("find(): no element matched and no default was given", file, line)
+    return default

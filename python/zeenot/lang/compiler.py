@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import inspect
 import types as _pytypes
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from zeenot.errors import CompileError, Diagnostic
+from zeenot.lang.lists import ListOps
 from zeenot.lang.source import function_source
 from zeenot.lang.values import (
     ALLOWED_BUILTINS,
@@ -22,9 +24,13 @@ from zeenot.lang.values import (
     NONE,
     PY_BUILTINS,
     Builtin,
+    Closure,
     FuncRef,
     IntChoice,
     ModuleRef,
+    RecordCtor,
+    SymList,
+    SymRecord,
     Undefined,
     Wire,
     choice_leaves,
@@ -37,23 +43,28 @@ from zeenot.types import (
     INT_CLASSES,
     INT_TYPES,
     Field,
+    ListTy,
     P,
+    RecordTy,
     Ty,
     TypeAnnotationError,
     Visibility,
     ZInt,
     check,
+    find,
     int_range,
+    is_record_class,
     is_signed,
     leaves,
     type_from_obj,
     type_name,
     type_to_json,
+    unbounded_list,
 )
 
 MAX_INSTRUCTIONS = 200_000
 MAX_ITERATIONS = 1_000_000
-FALLIBLE = {"add", "sub", "mul", "neg", "floordiv", "mod", "cast"}
+FALLIBLE = {"add", "sub", "mul", "neg", "floordiv", "mod", "cast", "index"}
 ARITH = {ast.Add: ("add", "+"), ast.Sub: ("sub", "-"), ast.Mult: ("mul", "*")}
 DIVS = {ast.FloorDiv: ("floordiv", "//"), ast.Mod: ("mod", "%")}
 CMPS = {
@@ -90,11 +101,6 @@ STMT_ERRORS: dict[type, tuple[str, str, str | None]] = {
         "`import` inside a @zk function is not supported",
         "import at module level",
     ),
-    ast.FunctionDef: (
-        "ZN108",
-        "nested function definitions are not supported",
-        "define helpers at module level; they are inlined",
-    ),
     ast.ClassDef: ("ZN108", "class definitions are not supported", None),
     ast.Assert: ("ZN112", "`assert` is not supported", "use `check(cond)`"),
 }
@@ -117,8 +123,9 @@ class Frame:
     ret_node: ast.AST | None = None
 
 
-class Compiler:
+class Compiler(ListOps):
     def __init__(self) -> None:
+        self.len_cache: dict[int, tuple[SymList, Any]] = {}
         self.body: list[dict[str, Any]] = []
         self.next_id = 0
         self.consts: dict[tuple[str, int], Wire] = {}
@@ -224,6 +231,8 @@ class Compiler:
             return None
         if isinstance(v, tuple):
             return tuple(self.static_ty(e) for e in v)
+        if isinstance(v, (SymList, SymRecord)):
+            return self.value_type(v)
         return describe(v)
 
     def lit(self, v: int, ty: str, node: ast.AST) -> Wire:
@@ -310,6 +319,11 @@ class Compiler:
         if isinstance(a, Undefined) or isinstance(b, Undefined):
             u = a if isinstance(a, Undefined) else b
             return u
+        if isinstance(a, SymList) or isinstance(b, SymList):
+            return self.merge_lists(c, a, b, node, what)
+        if isinstance(a, SymRecord) and isinstance(b, SymRecord) and a.ty == b.ty:
+            fields = zip(a.values, b.values, strict=True)
+            return SymRecord(a.ty, tuple(self.merge(c, x, y, node, what) for x, y in fields))
         if isinstance(a, bool) and isinstance(b, bool):
             return self.emit(
                 "select", "bool", [c, self.const("bool", a), self.const("bool", b)], node
@@ -411,10 +425,25 @@ class Compiler:
             return self.const("field", int(obj))
         if isinstance(obj, int):
             return int(obj)
-        if isinstance(obj, tuple):
+        if is_record_class(type(obj)):  # a module-level record constant
+            ctor = self.global_value(type(obj), node, name)
+            fields = [self.global_value(getattr(obj, n), node, name) for n in ctor.ty.names]
+            return self.apply(ctor, fields, node)
+        if isinstance(obj, (tuple, list)):  # a module-level list is a constant: a tuple here
             return tuple(self.global_value(e, node, name) for e in obj)
         if obj is check:
             return Builtin("check")
+        if obj is find:
+            return Builtin("find")
+        if obj is functools.reduce:
+            return Builtin("reduce")
+        if obj in (zip, enumerate, map, filter, list):
+            return Builtin(obj.__name__)
+        if is_record_class(obj):
+            try:
+                return RecordCtor(type_from_obj(obj))
+            except TypeAnnotationError as exc:
+                self.err(node, "ZN402", f"record `{name}`: {exc}", exc.hint)
         if isinstance(obj, type) and issubclass(obj, ZInt) and obj.NAME in INT_CLASSES:
             return Builtin(obj.NAME)
         if obj is Field:
@@ -438,12 +467,12 @@ class Compiler:
             )
         if isinstance(obj, str):
             self.err(node, "ZN202", f"`{name}` is a string; strings are not supported")
-        if isinstance(obj, (list, dict, set)):
+        if isinstance(obj, (dict, set)):
             self.err(
                 node,
                 "ZN203",
-                f"`{name}` is a {type(obj).__name__}; only tuples are supported",
-                "use a tuple; lists arrive with MaxSize in a later version",
+                f"`{name}` is a {type(obj).__name__}; dicts and sets are not supported",
+                "use a tuple indexed by a number, or a list of records and `find`",
             )
         self.err(
             node,
@@ -470,6 +499,14 @@ class Compiler:
 
     def undefined(self, v: Undefined, node: ast.AST) -> NoReturn:
         name = v.name
+        if v.why == "loop":
+            self.err(
+                node,
+                "ZN213",
+                f"`{name}` is assigned only inside the loop over a list at line "
+                f"{v.node.lineno}, which may be empty",  # type: ignore[attr-defined]
+                f"assign `{name}` before the loop",
+            )
         if v.why == "int":
             self.err(
                 node,
@@ -494,26 +531,13 @@ class Compiler:
         return m(node)
 
     def unsupported_expr(self, node: ast.expr) -> NoReturn:
-        if isinstance(
-            node,
-            (
-                ast.List,
-                ast.Dict,
-                ast.Set,
-                ast.ListComp,
-                ast.DictComp,
-                ast.SetComp,
-                ast.GeneratorExp,
-            ),
-        ):
+        if isinstance(node, (ast.Dict, ast.Set, ast.DictComp, ast.SetComp)):
             self.err(
                 node,
                 "ZN203",
-                "lists, dicts, sets and comprehensions are not supported",
-                "use a tuple; lists arrive with MaxSize in a later version",
+                "dicts and sets are not supported",
+                "use lists of records and `find`, or tuples indexed by a number",
             )
-        if isinstance(node, ast.Lambda):
-            self.err(node, "ZN108", "`lambda` is not supported", "define a module-level helper")
         if isinstance(node, (ast.JoinedStr, ast.FormattedValue)):
             self.err(node, "ZN202", "strings are not supported")
         what = {
@@ -548,6 +572,18 @@ class Compiler:
     def e_Name(self, node: ast.Name) -> Any:
         return self.lookup(node.id, node)
 
+    def e_List(self, node: ast.List) -> Any:
+        return self.const_list(list(self.e_Tuple(node)))  # type: ignore[arg-type]
+
+    def e_ListComp(self, node: ast.ListComp) -> Any:
+        return self.comprehension(node)
+
+    def e_GeneratorExp(self, node: ast.GeneratorExp) -> Any:
+        return self.comprehension(node)
+
+    def e_Lambda(self, node: ast.Lambda) -> Any:
+        return Closure(node, self.frame)
+
     def e_Attribute(self, node: ast.Attribute) -> Any:
         base = node.value
         if isinstance(base, ast.Name) and base.id not in self.frame.env:
@@ -556,6 +592,16 @@ class Compiler:
                 if not hasattr(obj, node.attr):
                     self.err(node, "ZN207", f"module `{base.id}` has no `{node.attr}`")
                 return self.global_value(getattr(obj, node.attr), node, f"{base.id}.{node.attr}")
+        v = self.value(base)
+        if isinstance(v, SymRecord):
+            return self.record_field(v, node.attr, node)
+        if isinstance(v, SymList) and node.attr in ("append", "extend", "insert", "pop", "sort"):
+            self.err(
+                node,
+                "ZN214",
+                f"lists are immutable here: `.{node.attr}()` is not supported",
+                "build lists with comprehensions: `[f(x) for x in xs if cond]`",
+            )
         self.err(
             node,
             "ZN204",
@@ -563,7 +609,7 @@ class Compiler:
             "zeenot values have no attributes or methods; use functions like `len(t)`",
         )
 
-    def e_Tuple(self, node: ast.Tuple) -> Any:
+    def e_Tuple(self, node: ast.Tuple | ast.List) -> Any:
         out = []
         for e in node.elts:
             if isinstance(e, ast.Starred):
@@ -587,9 +633,18 @@ class Compiler:
 
     def e_Subscript(self, node: ast.Subscript) -> Any:
         base = self.value(node.value)
-        if not isinstance(base, tuple):
+        if (
+            isinstance(base, SymRecord)
+            and base.ty.cls is not None
+            and issubclass(base.ty.cls, tuple)
+        ):
+            base = base.values  # a NamedTuple indexes like a tuple
+        if not isinstance(base, (tuple, SymList)):
             self.err(
-                node.value, "ZN209", f"cannot index {describe(base)}", "only tuples can be indexed"
+                node.value,
+                "ZN209",
+                f"cannot index {describe(base)}",
+                "only tuples and lists can be indexed",
             )
         if isinstance(node.slice, ast.Slice):
             parts = []
@@ -603,15 +658,20 @@ class Compiler:
                 parts.append(pv)
             if parts[2] == 0:
                 self.err(node.slice, "ZN209", "slice step cannot be zero")
+            if isinstance(base, SymList):
+                return self.slice_list(base, parts, node)
             return base[slice(*parts)]
         idx = self.value(node.slice)
+        if isinstance(base, SymList):
+            return self.index_list(base, idx, node)
+        if isinstance(idx, Wire):
+            return self.index_tuple(base, idx, node)
         if isinstance(idx, bool) or not isinstance(idx, int):
             self.err(
                 node.slice,
                 "ZN209",
                 "a tuple index must be a compile-time constant",
-                "index with a constant or a `for i in range(N)` variable; lists with private "
-                "indices arrive in a later version",
+                "index with a constant, a loop variable or a typed unsigned value",
             )
         if not -len(base) <= idx < len(base):
             self.err(
@@ -861,10 +921,19 @@ class Compiler:
         name = self.src(node.func)
         if isinstance(f, FuncRef):
             return self.inline(f.fn, node)
+        if isinstance(f, RecordCtor):
+            return self.construct_record(f, node)
+        if isinstance(f, Closure):
+            if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+                self.err(node, "ZN212", f"`{name}()`: pass positional arguments only")
+            return self.call_closure(f, [self.value(a) for a in node.args], node)
         if not isinstance(f, Builtin):
             self.err(node.func, "ZN205", f"`{name}` is not a function")
         if f.name == "check":
             return self.call_check(node)
+        r = self.call_list_builtin(f.name, node)
+        if r is not NotImplemented:
+            return r
         if node.keywords:
             self.err(node, "ZN212", f"`{name}()` takes no keyword arguments")
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -982,24 +1051,9 @@ class Compiler:
         return self.emit("select", v.ty, [c, n, v], node)
 
     def inline(self, fn: Any, node: ast.Call) -> Any:
-        if fn in self.stack:
-            self.err(
-                node,
-                "ZN206",
-                f"recursive call to `{fn.__name__}` is not supported",
-                "rewrite it as a `for` loop with a constant bound",
-            )
         fsrc = function_source(fn)
         fdef = fsrc.node
-        a = fdef.args
-        if a.vararg or a.kwarg or a.kwonlyargs:
-            self.err(
-                node,
-                "ZN404",
-                f"`{fn.__name__}` has *args, **kwargs or keyword-only "
-                "parameters, which are not supported",
-            )
-        params = [p.arg for p in a.posonlyargs + a.args]
+        params = self.helper_params(fn, fdef, node)
         bound: dict[str, Any] = {}
         arg_nodes: dict[str, ast.AST] = {}
         if any(isinstance(x, ast.Starred) for x in node.args):
@@ -1025,6 +1079,42 @@ class Compiler:
         missing = [p for p in params if p not in bound]
         if missing:
             self.err(node, "ZN212", f"`{fn.__name__}()` is missing argument `{missing[0]}`")
+        return self.run_helper(fn, bound, arg_nodes, node)
+
+    def helper_params(self, fn: Any, fdef: ast.FunctionDef, node: ast.AST) -> list[str]:
+        if fn in self.stack:
+            self.err(
+                node,
+                "ZN206",
+                f"recursive call to `{fn.__name__}` is not supported",
+                "rewrite it as a `for` loop with a constant bound",
+            )
+        a = fdef.args
+        if a.vararg or a.kwarg or a.kwonlyargs:
+            self.err(
+                node,
+                "ZN404",
+                f"`{fn.__name__}` has *args, **kwargs or keyword-only "
+                "parameters, which are not supported",
+            )
+        return [p.arg for p in a.posonlyargs + a.args]
+
+    def inline_values(self, fn: Any, args: list[Any], node: ast.AST) -> Any:
+        """Inline a helper called with positional values (from `reduce`, `find`, `map`...)."""
+        fdef = function_source(fn).node
+        params = self.helper_params(fn, fdef, node)
+        if len(args) != len(params):
+            self.err(
+                node, "ZN212", f"`{fn.__name__}()` takes {len(params)} arguments, {len(args)} given"
+            )
+        return self.run_helper(fn, dict(zip(params, args, strict=True)), {}, node)
+
+    def run_helper(
+        self, fn: Any, bound: dict[str, Any], arg_nodes: dict[str, ast.AST], node: ast.AST
+    ) -> Any:
+        fsrc = function_source(fn)
+        fdef = fsrc.node
+        params = [p.arg for p in fdef.args.posonlyargs + fdef.args.args]
         callee = Frame(fn, fsrc.file, fsrc.text, fn.__globals__)
         caller = self.frame
         self.stack.append(fn)
@@ -1059,6 +1149,14 @@ class Compiler:
             )
 
     def compatible(self, v: Any, ty: Ty) -> bool:
+        if isinstance(ty, ListTy):
+            return (
+                isinstance(v, SymList)
+                and (ty.max is None or v.slots <= ty.max)
+                and all(self.compatible(x, ty.elem) for x in v.elems)
+            )
+        if isinstance(ty, RecordTy):
+            return isinstance(v, SymRecord) and v.ty == ty
         if isinstance(ty, tuple):
             return (
                 isinstance(v, tuple)
@@ -1304,6 +1402,13 @@ class Compiler:
                 merged[name] = Undefined(name, s)
         self.frame.env = merged
 
+    def s_FunctionDef(self, s: ast.FunctionDef) -> None:
+        if s.decorator_list:
+            self.err(
+                s.decorator_list[0], "ZN108", "decorators on nested functions are not supported"
+            )
+        self.frame.env[s.name] = Closure(s, self.frame)
+
     def s_For(self, s: ast.For) -> None:
         if s.orelse:
             self.err(s.orelse[0], "ZN111", "`for ... else` is not supported")
@@ -1316,6 +1421,9 @@ class Compiler:
                     "assign to a variable and return after the loop",
                 )
         items = self.iteration(s.iter)
+        if isinstance(items, SymList):
+            self.for_list(s, items)
+            return
         for item in items:
             self.assign(s.target, item)
             self.block(s.body)
@@ -1336,7 +1444,8 @@ class Compiler:
                             f"`range()` bounds must be compile-time constants, "
                             f"`{self.src(a)}` is {describe(v)}",
                             "loops are unrolled: use a module constant or literal bound and "
-                            "`if` inside the body",
+                            "`if` inside the body, or loop over the list itself: `for x in xs`, "
+                            "`for i, x in enumerate(xs)`",
                         )
                     bounds.append(v)
                 if len(bounds) == 3 and bounds[2] == 0:
@@ -1348,13 +1457,13 @@ class Compiler:
             v = self.value(it)
         else:
             v = self.value(it)
-        if isinstance(v, tuple):
+        if isinstance(v, (tuple, SymList)):
             return v
         self.err(
             it,
             "ZN110",
             f"cannot loop over {describe(v)}",
-            "use `for i in range(N)` with a constant bound, or loop over a tuple",
+            "use `for i in range(N)` with a constant bound, or loop over a tuple or list",
         )
 
     # -- returns ------------------------------------------------------------------------------
@@ -1372,6 +1481,12 @@ class Compiler:
         return self.coerce(v, ty, node)
 
     def coerce(self, v: Any, ty: Ty, node: ast.AST) -> Any:
+        if isinstance(ty, ListTy):
+            return self.coerce_list(v, ty, node)
+        if isinstance(ty, RecordTy):
+            if not (isinstance(v, SymRecord) and v.ty == ty):
+                self.err(node, "ZN308", f"returns {describe(v)} but is annotated {type_name(ty)}")
+            return v
         if isinstance(ty, tuple):
             if not isinstance(v, tuple) or len(v) != len(ty):
                 self.err(node, "ZN308", f"returns {describe(v)} but is annotated {type_name(ty)}")
@@ -1409,6 +1524,8 @@ def _check_defined(c: Compiler, v: Any, node: ast.AST) -> None:
     if isinstance(v, tuple):
         for e in v:
             _check_defined(c, e, node)
+    if isinstance(v, SymRecord):
+        _check_defined(c, v.values, node)
 
 
 def _has_return(s: ast.stmt) -> bool:
@@ -1521,6 +1638,7 @@ def compile_program(fn: Any) -> dict[str, Any]:
         )
     inputs: list[dict[str, Any]] = []
     params: list[dict[str, Any]] = []
+    shapes: list[tuple[ast.arg, Ty, list[Wire]]] = []
     for p in a.args:
         if p.annotation is None:
             c.err(
@@ -1539,6 +1657,15 @@ def compile_program(fn: Any) -> dict[str, Any]:
                 "to the prover) or `Public[...]` (known to the verifier)",
             )
         ty = c.resolve_type(obj.ty, p.annotation)
+        loose = unbounded_list(ty)
+        if loose is not None:
+            c.err(
+                p.annotation,
+                "ZN402",
+                f"parameter `{p.arg}`: `{type_name(loose)}` has no maximum size",
+                f"bound it: `MaxSize[{type_name(loose)}, N]` (the circuit has room for N elements; "
+                "the actual length stays private)",
+            )
         wires = []
         for path, leaf_ty in leaves(p.arg, ty):
             inputs.append(
@@ -1546,8 +1673,10 @@ def compile_program(fn: Any) -> dict[str, Any]:
             )
             wires.append(Wire(c.next_id, leaf_ty))
             c.next_id += 1
-        frame.env[p.arg] = _shape(ty, iter(wires))
+        shapes.append((p, ty, wires))
         params.append({"name": p.arg, "ty": type_to_json(ty), "vis": obj.vis})
+    for p, ty, wires in shapes:  # after all inputs: list parameters emit their length checks
+        frame.env[p.arg] = c.shape_input(ty, iter(wires), p, p.arg)
     ret_ty: Ty | None = None
     if fdef.returns is not None:
         obj = c.eval_annotation(fn, "return", fdef.returns)
@@ -1566,8 +1695,9 @@ def compile_program(fn: Any) -> dict[str, Any]:
         ret_ty = _infer(c, result, frame.ret_node or fdef)
     outputs: list[dict[str, Any]] = []
     if result is not NONE:
-        for (path, leaf_ty), v in zip(leaves("return", ret_ty), _flat(result), strict=False):  # type: ignore[arg-type]
-            w = v if isinstance(v, Wire) else c.const(leaf_ty, int(v))
+        node = frame.ret_node or fdef
+        flat = c.flat_output(result, ret_ty, True, node)
+        for (path, _), w in zip(leaves("return", ret_ty), flat, strict=True):  # type: ignore[arg-type]
             outputs.append({"name": path, "value": w.id})
     return {
         "version": 1,
@@ -1580,21 +1710,21 @@ def compile_program(fn: Any) -> dict[str, Any]:
     }
 
 
-def _shape(ty: Ty, wires: Any) -> Any:
-    if isinstance(ty, tuple):
-        return tuple(_shape(t, wires) for t in ty)
-    return next(wires)
-
-
-def _flat(v: Any) -> list[Any]:
-    if isinstance(v, tuple):
-        return [x for e in v for x in _flat(e)]
-    return [v]
-
-
 def _infer(c: Compiler, v: Any, node: ast.AST) -> Ty:
     if isinstance(v, tuple):
         return tuple(_infer(c, e, node) for e in v)
+    if isinstance(v, SymRecord):
+        return v.ty
+    if isinstance(v, SymList):
+        elem = c.elem_type(list(v.elems))
+        if elem is None or unbounded_list(elem) is not None or None in _flat_types(elem):
+            c.err(
+                node,
+                "ZN309",
+                "cannot infer the element type of the returned list",
+                "annotate the return type, e.g. `-> MaxSize[list[u32], 10]`",
+            )
+        return ListTy(elem, v.slots)
     if isinstance(v, Wire):
         return v.ty
     if isinstance(v, bool):
@@ -1608,3 +1738,9 @@ def _infer(c: Compiler, v: Any, node: ast.AST) -> Ty:
 
 
 _ = builtins
+
+
+def _flat_types(t: Any) -> list[Any]:
+    if isinstance(t, tuple):
+        return [x for e in t for x in _flat_types(e)]
+    return [t]

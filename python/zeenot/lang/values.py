@@ -40,7 +40,8 @@ class Undefined:
 
     name: str
     node: ast.AST
-    why: str = "branch"  # "branch": assigned in one branch; "int": a plain int too many ways
+    why: str = "branch"  # "branch": one branch assigns it; "loop": only a list loop's body does;
+    # "int": a plain int chosen too many ways
 
 
 MAX_CHOICE_SIZE = 64
@@ -78,7 +79,78 @@ class _NoneType:
 
 NONE = _NoneType()
 
-ALLOWED_BUILTINS = {"range", "len", "min", "max", "abs", "bool", "int"}
+
+@dataclass(frozen=True, eq=False)
+class SymList:
+    """A list value: `len(elems)` slots, each holding an element when its `active` flag holds.
+
+    `active[i]` is `True` or a bool `Wire`. A *dense* list's active slots are a prefix
+    (`active[i]` implies `active[i-1]`), so slot `i` is the list's element `i`; a filtered
+    comprehension gives a sparse list, which can be iterated, summed and searched but not
+    indexed, sliced or zipped. `length` is a plain int, a `u32` wire, or `None` (not computed
+    yet: the sum of the active flags). Values in inactive slots are unspecified but well typed.
+    `elem_ty` is the element type descriptor when known (`None` for plain ints)."""
+
+    elems: tuple[Any, ...]
+    active: tuple[Any, ...]
+    length: Any
+    elem_ty: Any
+    dense: bool
+
+    @property
+    def slots(self) -> int:
+        return len(self.elems)
+
+
+@dataclass(frozen=True, eq=False)
+class SymRecord:
+    """A record (dataclass / NamedTuple) value: `values` in the order of `ty.fields`."""
+
+    ty: Any  # zeenot.types.RecordTy
+    values: tuple[Any, ...]
+
+    def get(self, name: str) -> Any:
+        return self.values[self.ty.names.index(name)]
+
+
+@dataclass(frozen=True)
+class RecordCtor:
+    """A record class used as a constructor: `Reading(t=..., hr=...)`."""
+
+    ty: Any  # zeenot.types.RecordTy
+
+
+@dataclass(frozen=True, eq=False)
+class Closure:
+    """A `lambda` or nested `def`, inlined where it is called. It reads the defining frame's
+    variables when called (late binding, as Python closures do)."""
+
+    node: Any  # ast.Lambda or ast.FunctionDef
+    frame: Any  # the defining Frame
+
+    @property
+    def name(self) -> str:
+        return getattr(self.node, "name", "<lambda>")
+
+
+ALLOWED_BUILTINS = {
+    "range",
+    "len",
+    "min",
+    "max",
+    "abs",
+    "bool",
+    "int",
+    "sum",
+    "any",
+    "all",
+    "zip",
+    "enumerate",
+    "next",
+    "map",
+    "filter",
+    "list",
+}
 PY_BUILTINS = set(dir(builtins))
 
 
@@ -113,8 +185,13 @@ def describe(v: Any) -> str:
         return "plain int (chosen at run time)"
     if isinstance(v, tuple):
         return "tuple[" + ", ".join(describe(e) for e in v) + "]"
+    if isinstance(v, SymList):
+        inner = type_name(v.elem_ty) if v.elem_ty is not None else "int"
+        return f"list[{inner}]"
+    if isinstance(v, SymRecord):
+        return v.ty.name
     if v is NONE:
         return "None"
-    if isinstance(v, (FuncRef, Builtin)):
+    if isinstance(v, (FuncRef, Builtin, Closure, RecordCtor)):
         return "function"
     return type(v).__name__

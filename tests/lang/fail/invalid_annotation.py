@@ -1,7 +1,10 @@
 # ruff: noqa
-from zeenot import Field, Private, Public, check, i8, u8, u32, u64, zk
+from dataclasses import dataclass
+from functools import reduce
+
+from zeenot import MaxSize, Private, Public, check, find, i8, u8, u32, u64, zk
 
 
 @zk
-def main(x: Private[list[u32]]) -> u32:
+def main(x: Private[set[u32]]) -> u32:
     return u32(0)

@@ -1,0 +1,833 @@
+"""Lists, records and functions as values: the list half of the symbolic executor.
+
+A list of at most `N` elements is `N` *slots* (see `SymList`). Every list operation runs over
+all slots, and an operation on a slot runs under the guard "this slot holds an element", so a
+failure in padding never counts and padding never reaches a result: `sum` adds `select(active,
+x, 0)`, a `for` loop merges each variable with `select(active, new, old)`, `min`/`max`/`next`
+keep the first qualifying element. This is ZØ's Select / Aggregate / First / Zip, unrolled to
+IR v1 (the groth16 back end needs static bounds anyway); the cost of each is in
+docs/circuits.md.
+
+`ListOps` is a mixin of `Compiler` (compiler.py): it uses its emission and typing helpers.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, NoReturn
+
+from zeenot.lang.values import (
+    NONE,
+    Builtin,
+    Closure,
+    FuncRef,
+    IntChoice,
+    RecordCtor,
+    SymList,
+    SymRecord,
+    Undefined,
+    Wire,
+    describe,
+)
+from zeenot.types import LEN_TYPE, ListTy, RecordTy, int_range, is_signed, type_name
+
+MAX_SLOTS = 1 << 20
+
+
+class ListOps:
+    # These come from Compiler; declared for readers and type checkers.
+    frame: Any
+    guard: Wire | None
+    stack: list[Any]
+
+    def err(self, node: Any, code: str, msg: str, hint: str | None = None) -> NoReturn: ...  # type: ignore[empty-body]
+
+    # -- building lists -----------------------------------------------------------------------
+
+    def shape_input(self, ty: Any, wires: Any, node: ast.AST, name: str) -> Any:
+        """The value of a parameter from its input leaves (in `types.leaves` order). A list
+        gets `check(len <= N)` and its active flags `a_i = a_{i-1} and len != i`."""
+        if isinstance(ty, tuple):
+            return tuple(self.shape_input(t, wires, node, f"{name}[{i}]") for i, t in enumerate(ty))
+        if isinstance(ty, RecordTy):
+            vals = tuple(self.shape_input(t, wires, node, f"{name}.{n}") for n, t in ty.fields)
+            return SymRecord(ty, vals)
+        if isinstance(ty, ListTy):
+            n = next(wires)
+            elems = [self.shape_input(ty.elem, wires, node, f"{name}[{i}]") for i in range(ty.max)]
+            return self.input_list(n, elems, ty, node, name)
+        return next(wires)
+
+    def input_list(self, n: Wire, elems: list[Any], ty: ListTy, node: ast.AST, name: str) -> Any:
+        limit = self.const(LEN_TYPE, ty.max)
+        self.emit_check(self.emit("le", "bool", [n, limit], node), node, f"len({name}) <= {ty.max}")
+        active: list[Any] = []
+        prev: Any = True
+        for i in range(ty.max):
+            here = self.emit("ne", "bool", [n, self.const(LEN_TYPE, i)], node)
+            prev = self.logic("and", prev, here, node)
+            active.append(prev)
+        return SymList(tuple(elems), tuple(active), n, ty.elem, True)
+
+    def const_list(self, elems: list[Any]) -> SymList:
+        return SymList(tuple(elems), (True,) * len(elems), len(elems), self.elem_type(elems), True)
+
+    def as_list(self, v: Any, node: ast.AST, what: str) -> SymList:
+        """A list or a tuple (a list of known length) as a `SymList`."""
+        if isinstance(v, SymList):
+            return v
+        if isinstance(v, tuple):
+            return self.const_list(list(v))
+        self.err(node, "ZN303", f"{what} needs a list, got {describe(v)}")
+
+    def elem_type(self, elems: list[Any]) -> Any:
+        for e in elems:
+            t = self.value_type(e)
+            if t is not None:
+                return t
+        return None
+
+    def value_type(self, v: Any) -> Any:
+        """The type descriptor of a value, `None` for plain ints."""
+        if isinstance(v, Wire):
+            return v.ty
+        if isinstance(v, bool):
+            return "bool"
+        if isinstance(v, tuple):
+            return tuple(self.value_type(e) for e in v)
+        if isinstance(v, SymRecord):
+            return v.ty
+        if isinstance(v, SymList):
+            return ListTy(v.elem_ty, v.slots)
+        return None
+
+    def zero_like(self, v: Any) -> Any:
+        """A well-typed filler shaped like `v` (for padding slots)."""
+        if isinstance(v, Wire):
+            return self.const(v.ty, 0)
+        if isinstance(v, bool):
+            return False
+        if isinstance(v, tuple):
+            return tuple(self.zero_like(e) for e in v)
+        if isinstance(v, SymRecord):
+            return SymRecord(v.ty, tuple(self.zero_like(e) for e in v.values))
+        if isinstance(v, SymList):
+            elems = tuple(self.zero_like(e) for e in v.elems)
+            return SymList(elems, (False,) * v.slots, 0, v.elem_ty, True)
+        return 0
+
+    def list_len(self, xs: SymList, node: ast.AST) -> Any:
+        """`len(xs)`: a plain int when known at compile time, else a `u32` wire."""
+        if xs.length is not None:
+            return xs.length
+        key = id(xs)
+        hit = self.len_cache.get(key)
+        if hit is not None and hit[0] is xs:
+            return hit[1]
+        acc: Any = 0
+        for a in xs.active:
+            if a is True:
+                acc = self.binop(ast.Add(), acc, 1, node)
+            elif a is not False:
+                acc = self.binop(ast.Add(), acc, self.emit("cast", LEN_TYPE, [a], node), node)
+        self.len_cache[key] = (xs, acc)
+        return acc
+
+    def need_dense(self, xs: SymList, node: ast.AST, what: str) -> None:
+        if not xs.dense:
+            self.err(
+                node,
+                "ZN215",
+                f"{what} a filtered list is not supported",
+                "filters leave gaps; index, slice or zip the unfiltered lists and filter last",
+            )
+
+    # -- iteration ------------------------------------------------------------------------------
+
+    def for_list(self, s: ast.For, xs: SymList) -> None:
+        """`for x in xs:`: each slot's body runs under its active flag, as `if active: body`."""
+        for x, a in zip(xs.elems, xs.active, strict=True):
+            if a is False:
+                continue
+            if a is True:
+                self.assign(s.target, x)
+                self.block(s.body)
+                continue
+            env0, g0 = self.frame.env, self.guard
+            self.frame.env = dict(env0)
+            self.guard = self.sub_guard(a, s)
+            try:
+                self.assign(s.target, x)
+                self.block(s.body)
+            finally:
+                self.guard = g0
+            env_a = self.frame.env
+            merged: dict[str, Any] = {}
+            for name, v in env_a.items():
+                if name in env0:
+                    merged[name] = self.merge(a, v, env0[name], s, f"`{name}`", None, name)
+                else:
+                    merged[name] = Undefined(name, s, "loop")
+            self.frame.env = merged
+
+    def slots_of(self, it: ast.expr) -> tuple[list[tuple[Any, Any]], bool, Any]:
+        """`(item, active)` pairs of an iterable, whether they form a dense list, its length."""
+        v = self.iteration(it)
+        if isinstance(v, SymList):
+            return list(zip(v.elems, v.active, strict=True)), v.dense, v.length
+        items = list(v)
+        return [(x, True) for x in items], True, len(items)
+
+    def comprehension(self, node: ast.ListComp | ast.GeneratorExp) -> SymList:
+        """`[elt for x in xs if cond]` (and generator expressions, which are lists here)."""
+        gens = node.generators
+        elems: list[Any] = []
+        active: list[Any] = []
+        info: dict[str, Any] = {"dense": len(gens) == 1 and not gens[0].ifs, "length": None}
+        saved_env = self.frame.env
+        self.frame.env = dict(saved_env)
+
+        def go(k: int, cond: Any) -> None:
+            if k == len(gens):
+                v = self.under(cond, node, lambda: self.value(node.elt))
+                elems.append(v)
+                active.append(cond)
+                if len(elems) > MAX_SLOTS:
+                    self.err(node, "ZN114", "the comprehension is too large")
+                return
+            g = gens[k]
+            if g.is_async:
+                self.err(node, "ZN110", "async comprehensions are not supported")
+            pairs, dense, length = self.under(cond, node, lambda: self.slots_of(g.iter))
+            if k == 0:
+                info["dense"] = info["dense"] and dense
+                info["length"] = length
+            env_outer = self.frame.env
+            for item, a in pairs:
+                c = self.logic("and", cond, a, node)
+                if c is False:
+                    continue
+                self.frame.env = dict(env_outer)
+                self.assign(g.target, item)
+                for test in g.ifs:
+                    t = self.under(c, test, lambda t=test: self.cond_value(t, "a filter"))
+                    c = self.logic("and", c, t, test)
+                    if c is False:
+                        break
+                if c is not False:
+                    go(k + 1, c)
+            self.frame.env = env_outer
+
+        try:
+            go(0, True)
+        finally:
+            self.frame.env = saved_env
+        length = info["length"] if info["dense"] else None
+        if all(a is True for a in active):
+            length = len(elems)
+        return SymList(tuple(elems), tuple(active), length, self.elem_type(elems), info["dense"])
+
+    # -- builtins over lists ------------------------------------------------------------------
+
+    def call_list_builtin(self, name: str, node: ast.Call) -> Any:
+        """`len sum min max any all zip enumerate next map filter list reduce find` on lists;
+        `NotImplemented` when the call is the scalar form (handled by the caller)."""
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            self.err(node, "ZN212", "`*args` in calls is not supported")
+        kw = {k.arg: k for k in node.keywords}
+        if None in kw:
+            self.err(node, "ZN212", "`**kwargs` in calls is not supported")
+
+        def allow(*names: str) -> None:
+            for k in kw:
+                if k not in names:
+                    self.err(kw[k], "ZN212", f"`{name}()` takes no keyword argument `{k}`")
+
+        nargs = len(node.args)
+        if name in ("min", "max"):
+            allow("default")
+            if nargs != 1:
+                if kw:
+                    self.err(node, "ZN212", f"`{name}(..., default=)` takes one list")
+                return NotImplemented
+            v = self.value(node.args[0])
+            if isinstance(v, tuple) and not kw:
+                return NotImplemented
+            xs = self.as_list(v, node.args[0], f"`{name}()`")
+            default = self.value(kw["default"].value) if "default" in kw else None
+            return self.list_minmax(name, xs, default, node)
+        if name == "len":
+            allow()
+            if nargs != 1:
+                self.err(node, "ZN212", "`len()` takes one argument")
+            v = self.value(node.args[0])
+            if isinstance(v, tuple):
+                return len(v)
+            if isinstance(v, SymList):
+                return self.list_len(v, node)
+            self.err(node, "ZN212", f"`len()` of {describe(v)} is not supported")
+        if name == "sum":
+            allow("start")
+            if not 1 <= nargs <= 2 or (nargs == 2 and kw):
+                self.err(node, "ZN212", "`sum()` takes a list and an optional start")
+            xs = self.as_list(self.value(node.args[0]), node, "`sum()`")
+            start_node = node.args[1] if nargs == 2 else (kw["start"].value if kw else None)
+            start = self.value(start_node) if start_node is not None else 0
+            return self.list_sum(xs, start, node)
+        if name in ("any", "all"):
+            allow()
+            if nargs != 1:
+                self.err(node, "ZN212", f"`{name}()` takes one argument")
+            xs = self.as_list(self.value(node.args[0]), node, f"`{name}()`")
+            return self.list_anyall(name, xs, node)
+        if name == "zip":
+            allow("strict")
+            strict = False
+            if "strict" in kw:
+                sv = self.value(kw["strict"].value)
+                if not isinstance(sv, bool):
+                    self.err(kw["strict"], "ZN212", "`strict=` must be True or False")
+                strict = sv
+            lists = [self.as_list(self.value(a), a, "`zip()`") for a in node.args]
+            return self.list_zip(lists, strict, node)
+        if name == "enumerate":
+            allow("start")
+            if not 1 <= nargs <= 2 or (nargs == 2 and kw):
+                self.err(node, "ZN212", "`enumerate()` takes a list and an optional start")
+            xs = self.as_list(self.value(node.args[0]), node, "`enumerate()`")
+            start_node = node.args[1] if nargs == 2 else (kw["start"].value if kw else None)
+            start = self.value(start_node) if start_node is not None else 0
+            if isinstance(start, bool) or not isinstance(start, int):
+                self.err(node, "ZN212", "the start of `enumerate()` must be a constant int")
+            self.need_dense(xs, node, "`enumerate()` of")
+            elems = tuple((start + i, x) for i, x in enumerate(xs.elems))
+            return SymList(elems, xs.active, xs.length, (None, xs.elem_ty), True)
+        if name == "next":
+            allow()
+            if not 1 <= nargs <= 2:
+                self.err(node, "ZN212", "`next()` takes a generator and an optional default")
+            xs = self.as_list(self.value(node.args[0]), node, "`next()`")
+            default = self.value(node.args[1]) if nargs == 2 else None
+            return self.first(xs, default, node, "next(): the generator is empty")
+        if name in ("map", "filter"):
+            allow()
+            if nargs < 2 or (name == "filter" and nargs != 2):
+                self.err(node, "ZN212", f"`{name}()` takes a function and a list")
+            f = self.expr(node.args[0])
+            lists = [self.as_list(self.value(a), a, f"`{name}()`") for a in node.args[1:]]
+            if name == "filter":
+                return self.list_filter(f, lists[0], node)
+            zipped = lists[0] if len(lists) == 1 else self.list_zip(lists, False, node)
+            elems = []
+            for x, a in zip(zipped.elems, zipped.active, strict=True):
+                args = [x] if len(lists) == 1 else list(x)
+                elems.append(self.under(a, node, lambda args=args: self.apply(f, args, node)))
+            return SymList(
+                tuple(elems), zipped.active, zipped.length, self.elem_type(elems), zipped.dense
+            )
+        if name == "list":
+            allow()
+            if nargs != 1:
+                self.err(node, "ZN212", "`list()` takes one argument")
+            return self.as_list(self.value(node.args[0]), node, "`list()`")
+        if name == "reduce":
+            allow()
+            if nargs != 3:
+                self.err(
+                    node,
+                    "ZN212",
+                    "`reduce()` needs an initial value here",
+                    "write `reduce(f, xs, initial)`: a list may be empty",
+                )
+            f = self.expr(node.args[0])
+            xs = self.as_list(self.value(node.args[1]), node, "`reduce()`")
+            acc = self.value(node.args[2])
+            for x, a in zip(xs.elems, xs.active, strict=True):
+                if a is False:
+                    continue
+                new = self.under(a, node, lambda x=x, acc=acc: self.apply(f, [acc, x], node))
+                acc = new if a is True else self.merge(a, new, acc, node, "the accumulator")
+            return acc
+        if name == "find":
+            allow("default")
+            if not 2 <= nargs <= 3 or (nargs == 3 and kw):
+                self.err(
+                    node, "ZN212", "`find()` takes a list, a predicate and an optional default"
+                )
+            xs = self.as_list(self.value(node.args[0]), node, "`find()`")
+            f = self.expr(node.args[1])
+            dnode = node.args[2] if nargs == 3 else (kw["default"].value if kw else None)
+            default = self.value(dnode) if dnode is not None else None
+            hits = self.list_filter(f, xs, node)
+            return self.first(hits, default, node, "find(): no element matched")
+        return NotImplemented
+
+    def list_filter(self, f: Any, xs: SymList, node: ast.AST) -> SymList:
+        active = []
+        for x, a in zip(xs.elems, xs.active, strict=True):
+            p = (
+                self.under(a, node, lambda x=x: self.apply(f, [x], node))
+                if a is not False
+                else False
+            )
+            if not (isinstance(p, bool) or (isinstance(p, Wire) and p.ty == "bool")):
+                self.err(node, "ZN305", f"the predicate must return a bool, got {describe(p)}")
+            active.append(self.logic("and", a, p, node))
+        return SymList(xs.elems, tuple(active), None, xs.elem_ty, False)
+
+    def mask(self, a: Any, x: Any, node: ast.AST) -> Any:
+        """`x if a else 0` for a scalar."""
+        if a is True:
+            return x
+        if a is False:
+            return self.zero_like(x)
+        if isinstance(x, Wire):
+            return self.emit("select", x.ty, [a, x, self.const(x.ty, 0)], node)
+        if isinstance(x, bool):
+            return self.logic("and", a, x, node)
+        if isinstance(x, (int, IntChoice)):
+            return self.choice(a, x, 0, node)
+        self.err(node, "ZN303", f"cannot add up {describe(x)} values")
+
+    def list_sum(self, xs: SymList, start: Any, node: ast.AST) -> Any:
+        acc = start
+        for x, a in zip(xs.elems, xs.active, strict=True):
+            if isinstance(x, bool) or (isinstance(x, Wire) and x.ty == "bool"):
+                self.err(node, "ZN303", "`sum()` of bools", "count with `sum(u32(b) for b in bs)`")
+            if a is False:
+                continue
+            acc = self.binop(ast.Add(), acc, self.mask(a, x, node), node)
+        return acc
+
+    def list_anyall(self, name: str, xs: SymList, node: ast.AST) -> Any:
+        acc: Any = name == "all"
+        for x, a in zip(xs.elems, xs.active, strict=True):
+            if not (isinstance(x, bool) or (isinstance(x, Wire) and x.ty == "bool")):
+                self.err(node, "ZN305", f"`{name}()` needs bools, got {describe(x)}")
+            if name == "any":
+                acc = self.logic("or", acc, self.logic("and", a, x, node), node)
+            else:
+                acc = self.logic("and", acc, self.logic("or", self.negate(a, node), x, node), node)
+        return acc
+
+    def list_minmax(self, name: str, xs: SymList, default: Any, node: ast.AST) -> Any:
+        """The first smallest (largest) element, as Python's `min` (`max`)."""
+        found: Any = False
+        acc: Any = None
+        op = ast.Lt() if name == "min" else ast.Gt()
+        for x, a in zip(xs.elems, xs.active, strict=True):
+            if a is False:
+                continue
+            if acc is None:
+                acc, found = x, a
+                continue
+            better = self.compare(op, x, acc, node)
+            take = self.logic(
+                "and", a, self.logic("or", self.negate(found, node), better, node), node
+            )
+            acc = self.pick(take, x, acc, node, f"`{name}()`")
+            found = self.logic("or", found, a, node)
+        return self.finish_first(found, acc, default, node, f"{name}() of an empty list")
+
+    def first(self, xs: SymList, default: Any, node: ast.AST, msg: str) -> Any:
+        """The element in the first active slot (ZØ's First)."""
+        found: Any = False
+        acc: Any = None
+        for x, a in zip(xs.elems, xs.active, strict=True):
+            if a is False:
+                continue
+            if found is True:
+                break
+            if acc is None:
+                acc, found = x, a
+                continue
+            take = self.logic("and", a, self.negate(found, node), node)
+            acc = self.pick(take, x, acc, node, "the first match")
+            found = self.logic("or", found, a, node)
+        return self.finish_first(found, acc, default, node, msg)
+
+    def finish_first(self, found: Any, acc: Any, default: Any, node: ast.AST, msg: str) -> Any:
+        if default is not None:
+            if acc is None:
+                return default
+            return self.pick(found, acc, default, node, "the result")
+        if acc is None or found is not True:
+            self.emit_check(self.as_bool_wire(found), node, msg)
+        if acc is None:
+            self.err(node, "ZN212", f"{msg}: the list is always empty")
+        return acc
+
+    def pick(self, c: Any, a: Any, b: Any, node: ast.AST, what: str) -> Any:
+        if c is True:
+            return a
+        if c is False:
+            return b
+        return self.merge(c, a, b, node, what)
+
+    def list_zip(self, lists: list[SymList], strict: bool, node: ast.AST) -> SymList:
+        if not lists:
+            return self.const_list([])
+        for xs in lists:
+            self.need_dense(xs, node, "`zip()` of")
+        slots = min(xs.slots for xs in lists)
+        elems = tuple(tuple(xs.elems[i] for xs in lists) for i in range(slots))
+        active = []
+        for i in range(slots):
+            a: Any = True
+            for xs in lists:
+                a = self.logic("and", a, xs.active[i], node)
+            active.append(a)
+        if strict:
+            n0 = self.list_len(lists[0], node)
+            for xs in lists[1:]:
+                same = self.compare(ast.Eq(), n0, self.list_len(xs, node), node)
+                if same is not True:
+                    self.emit_check(
+                        self.as_bool_wire(same),
+                        node,
+                        "zip(strict=True): lists of different lengths",
+                    )
+        lengths = [xs.length for xs in lists]
+        length = lengths[0] if all(n is lengths[0] for n in lengths) else None
+        ety = tuple(xs.elem_ty for xs in lists)
+        return SymList(elems, tuple(active), length, ety, True)
+
+    # -- indexing -------------------------------------------------------------------------------
+
+    def index_list(self, xs: SymList, idx: Any, node: ast.Subscript) -> Any:
+        self.need_dense(xs, node.value, "indexing")
+        if isinstance(idx, int) and not isinstance(idx, bool):
+            if idx < 0:
+                if all(a is True for a in xs.active):
+                    idx += xs.slots
+                else:
+                    self.err(
+                        node.slice,
+                        "ZN209",
+                        "a negative index into a list of private length is not supported",
+                        "write `xs[len(xs) - 1]`",
+                    )
+            if not 0 <= idx < xs.slots:
+                self.err(
+                    node.slice,
+                    "ZN209",
+                    f"index {idx} is beyond the list's maximum size {xs.slots}",
+                )
+            a = xs.active[idx]
+            if a is not True:
+                self.emit_check(self.as_bool_wire(a), node, f"{self.src(node)}: index out of range")
+            return xs.elems[idx]
+        if not isinstance(idx, Wire):
+            self.err(node.slice, "ZN209", f"cannot index a list with {describe(idx)}")
+        self.check_index_type(idx, node)
+        if xs.slots == 0:
+            self.emit_check(
+                self.const("bool", False), node, f"{self.src(node)}: index out of range"
+            )
+            self.err(node, "ZN209", "indexing a list that is always empty")
+        n = self.list_len(xs, node)
+        if not (isinstance(n, int) and n == xs.slots):
+            nw = n if isinstance(n, Wire) else self.const(LEN_TYPE, n)
+            ok = self.index_below(idx, nw, node)
+            if ok is not True:
+                self.emit_check(
+                    self.as_bool_wire(ok), node, f"{self.src(node)}: index out of range"
+                )
+        return self.lookup_values(idx, list(xs.elems), node)
+
+    def check_index_type(self, idx: Wire, node: ast.Subscript) -> None:
+        if idx.ty in ("bool", "field") or is_signed(idx.ty):
+            self.err(
+                node.slice,
+                "ZN209",
+                f"a private index must have an unsigned integer type, got {type_name(idx.ty)}",
+                "convert it, e.g. `xs[u32(i)]` (negative indices are not supported)",
+            )
+
+    def index_below(self, idx: Wire, n: Wire, node: ast.AST) -> Any:
+        """`idx < n` for an unsigned index and a `u32` length (the narrower is widened)."""
+        if idx.ty == LEN_TYPE:
+            return self.compare(ast.Lt(), idx, n, node)
+        if int(idx.ty[1:]) < 32:
+            return self.compare(ast.Lt(), self.emit("cast", LEN_TYPE, [idx], node), n, node)
+        return self.compare(ast.Lt(), idx, self.emit("cast", idx.ty, [n], node), node)
+
+    def index_tuple(self, t: tuple, idx: Wire, node: ast.Subscript) -> Any:
+        self.check_index_type(idx, node)
+        if not t:
+            self.err(node, "ZN209", "indexing an empty tuple")
+        return self.lookup_values(idx, list(t), node)
+
+    def lookup_values(self, idx: Wire, values: list[Any], node: ast.AST) -> Any:
+        """`values[idx]` for a private `idx`: one `index` instruction per scalar leaf (the groth16
+        back end shares one one-hot selector between them)."""
+        v0 = values[0]
+        if isinstance(v0, tuple):
+            if not all(isinstance(v, tuple) and len(v) == len(v0) for v in values):
+                self.err(node, "ZN306", "a private index needs elements of one shape")
+            return tuple(
+                self.lookup_values(idx, [v[k] for v in values], node) for k in range(len(v0))
+            )
+        if isinstance(v0, SymRecord):
+            if not all(isinstance(v, SymRecord) and v.ty == v0.ty for v in values):
+                self.err(node, "ZN306", "a private index needs elements of one type")
+            fields = range(len(v0.values))
+            return SymRecord(
+                v0.ty,
+                tuple(self.lookup_values(idx, [v.values[k] for v in values], node) for k in fields),
+            )
+        if isinstance(v0, SymList):
+            if not all(isinstance(v, SymList) and v.slots == v0.slots for v in values):
+                self.err(node, "ZN306", "a private index needs lists of one maximum size")
+            elems = tuple(
+                self.lookup_values(idx, [v.elems[k] for v in values], node) for k in range(v0.slots)
+            )
+            active = tuple(
+                self.lookup_values(idx, [v.active[k] for v in values], node)
+                for k in range(v0.slots)
+            )
+            lens = [self.list_len(v, node) for v in values]
+            length = self.lookup_values(idx, lens, node)
+            return SymList(elems, active, length, v0.elem_ty, all(v.dense for v in values))
+        ty = self.scalar_lookup_type(idx, values, node)
+        wires = [self.materialize(v, ty, node) if not isinstance(v, Wire) else v for v in values]
+        return self.emit("index", ty, [idx, *wires], node)
+
+    def scalar_lookup_type(self, idx: Wire, values: list[Any], node: ast.AST) -> str:
+        tys = {v.ty for v in values if isinstance(v, Wire)}
+        if any(isinstance(v, bool) for v in values):
+            tys.add("bool")
+        for v in values:
+            if not isinstance(v, (Wire, bool, int, IntChoice)):
+                self.err(node, "ZN303", f"cannot index elements of type {describe(v)}")
+        if len(tys) > 1:
+            self.err(node, "ZN306", "a private index needs elements of one type")
+        if tys:
+            return tys.pop()
+        # plain ints (a constant table): they take the index's type, as a literal would
+        lo, hi = int_range(idx.ty)
+        for v in values:
+            if isinstance(v, int) and not lo <= v <= hi:
+                self.err(
+                    node,
+                    "ZN302",
+                    f"the table entry {v} does not fit {type_name(idx.ty)}, the index's type",
+                    "type the table's entries, e.g. `(u32(500), u32(900))`",
+                )
+        return idx.ty
+
+    def slice_list(self, xs: SymList, parts: list[Any], node: ast.Subscript) -> SymList:
+        lo, hi, step = parts
+        if step not in (None, 1):
+            self.err(node.slice, "ZN209", "list slices take no step")
+        if (lo is not None and lo < 0) or (hi is not None and hi < 0):
+            if not all(a is True for a in xs.active):
+                self.err(
+                    node.slice,
+                    "ZN209",
+                    "negative slice bounds on a list of private length are not supported",
+                    "slice from the front: `xs[1:]`, `xs[:k]`",
+                )
+        self.need_dense(xs, node.value, "slicing")
+        r = slice(lo, hi)
+        elems, active = xs.elems[r], xs.active[r]
+        length = len(elems) if all(a is True for a in active) else None
+        return SymList(elems, active, length, xs.elem_ty, True)
+
+    # -- records ------------------------------------------------------------------------------
+
+    def construct_record(self, ctor: RecordCtor, node: ast.Call) -> SymRecord:
+        ty = ctor.ty
+        names = ty.names
+        if any(isinstance(a, ast.Starred) for a in node.args) or len(node.args) > len(names):
+            self.err(node, "ZN212", f"`{ty.name}()` takes {len(names)} fields")
+        got: dict[str, Any] = {}
+        for n, a in zip(names, node.args, strict=False):
+            got[n] = (self.value(a), a)
+        for k in node.keywords:
+            if k.arg is None or k.arg not in names or k.arg in got:
+                self.err(k, "ZN212", f"bad field `{k.arg}` for `{ty.name}()`")
+            got[k.arg] = (self.value(k.value), k.value)
+        vals = []
+        for n, fty in ty.fields:
+            if n not in got:
+                self.err(node, "ZN212", f"`{ty.name}()` is missing field `{n}`")
+            v, vnode = got[n]
+            if not self.compatible(v, fty):
+                self.err(
+                    vnode,
+                    "ZN405",
+                    f"field `{n}` of `{ty.name}` is {type_name(fty)} but got {describe(v)}",
+                    f"convert explicitly: {type_name(fty)}(x)" if isinstance(fty, str) else None,
+                )
+            vals.append(self.coerce(v, fty, vnode))
+        return SymRecord(ty, tuple(vals))
+
+    def record_field(self, rec: SymRecord, name: str, node: ast.AST) -> Any:
+        if name not in rec.ty.names:
+            self.err(
+                node,
+                "ZN204",
+                f"`{rec.ty.name}` has no field `{name}`",
+                f"fields: {', '.join(rec.ty.names)}",
+            )
+        return rec.get(name)
+
+    # -- functions as values --------------------------------------------------------------------
+
+    def apply(self, f: Any, args: list[Any], node: ast.AST) -> Any:
+        """Call a function value (helper, lambda, nested def, some builtins) on values."""
+        if isinstance(f, FuncRef):
+            return self.inline_values(f.fn, args, node)
+        if isinstance(f, Closure):
+            return self.call_closure(f, args, node)
+        if isinstance(f, Builtin) and f.name in ("min", "max"):
+            return self.call_minmax(f.name, args, node)
+        if isinstance(f, Builtin) and f.name == "abs":
+            return self.call_abs(args, node)
+        if isinstance(f, RecordCtor):
+            names = f.ty.names
+            if len(args) != len(names):
+                self.err(node, "ZN212", f"`{f.ty.name}()` takes {len(names)} fields")
+            vals = []
+            for v, (n, t) in zip(args, f.ty.fields, strict=True):
+                if not self.compatible(v, t):
+                    self.err(
+                        node,
+                        "ZN405",
+                        f"field `{n}` of `{f.ty.name}` is {type_name(t)} but got {describe(v)}",
+                    )
+                vals.append(self.coerce(v, t, node))
+            return SymRecord(f.ty, tuple(vals))
+        self.err(node, "ZN205", f"{describe(f)} cannot be called here", "pass a helper or a lambda")
+
+    def call_closure(self, clo: Closure, args: list[Any], node: ast.AST) -> Any:
+        fnode = clo.node
+        a = fnode.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.defaults:
+            self.err(node, "ZN404", f"`{clo.name}` must take plain parameters only")
+        params = [p.arg for p in a.posonlyargs + a.args]
+        if len(args) != len(params):
+            self.err(
+                node, "ZN212", f"`{clo.name}` takes {len(params)} arguments, {len(args)} given"
+            )
+        if clo.node in self.stack:
+            self.err(node, "ZN206", f"recursive call to `{clo.name}` is not supported")
+        outer = clo.frame
+        callee = type(outer)(outer.fn, outer.file, outer.text, outer.globals)
+        callee.env = dict(outer.env)  # late binding, as Python closures read their scope
+        callee.env.update(zip(params, args, strict=True))
+        caller = self.frame
+        self.stack.append(clo.node)
+        self.frame = callee
+        try:
+            if isinstance(fnode, ast.Lambda):
+                return self.value(fnode.body)
+            ann: dict[str, Any] = {}
+            for p in a.posonlyargs + a.args:
+                if p.annotation is not None:
+                    obj = self.eval_annotation(outer.fn, "\0local", p.annotation)
+                    ann[p.arg] = self.resolve_type(getattr(obj, "ty", obj), p.annotation)
+            for p, v in zip(params, args, strict=True):
+                if p in ann:
+                    self.check_arg(v, ann[p], node, p, clo.name)
+            if fnode.returns is not None:
+                obj = self.eval_annotation(outer.fn, "\0local", fnode.returns)
+                callee.ret_ty = None if obj is None else self.resolve_type(obj, fnode.returns)
+            return self.run_body(fnode)
+        finally:
+            self.frame = caller
+            self.stack.pop()
+
+    # -- outputs --------------------------------------------------------------------------------
+
+    def flat_output(self, v: Any, ty: Any, a: Any, node: ast.AST) -> list[Wire]:
+        """The output leaves of `v` (of type `ty`), padding masked to zero so that outputs are a
+        function of the result alone. `a`: the enclosing slot's active flag."""
+        if isinstance(ty, tuple):
+            return [w for x, t in zip(v, ty, strict=True) for w in self.flat_output(x, t, a, node)]
+        if isinstance(ty, RecordTy):
+            return [
+                w
+                for x, (_, t) in zip(v.values, ty.fields, strict=True)
+                for w in self.flat_output(x, t, a, node)
+            ]
+        if isinstance(ty, ListTy):
+            if not isinstance(v, SymList):
+                self.err(node, "ZN308", f"returns {describe(v)} but is annotated {type_name(ty)}")
+            self.need_dense(v, node, "returning")
+            n = self.list_len(v, node)
+            n = n if isinstance(n, Wire) else self.const(LEN_TYPE, n)
+            out = self.flat_output(n, LEN_TYPE, a, node)
+            for i in range(ty.max):
+                if i < v.slots:
+                    ai = self.logic("and", a, v.active[i], node)
+                    out.extend(self.flat_output(v.elems[i], ty.elem, ai, node))
+                else:
+                    out.extend(self.flat_output(self.zero_of(ty.elem), ty.elem, False, node))
+            return out
+        w = v if isinstance(v, Wire) else self.materialize(v, ty, node)
+        if a is True:
+            return [w]
+        if a is False:
+            return [self.const(ty, 0)]
+        return [self.emit("select", ty, [a, w, self.const(ty, 0)], node)]
+
+    def zero_of(self, ty: Any) -> Any:
+        if isinstance(ty, tuple):
+            return tuple(self.zero_of(t) for t in ty)
+        if isinstance(ty, RecordTy):
+            return SymRecord(ty, tuple(self.zero_of(t) for _, t in ty.fields))
+        if isinstance(ty, ListTy):
+            return SymList((), (), 0, ty.elem, True)
+        return False if ty == "bool" else self.const(ty, 0)
+
+    def coerce_list(self, v: Any, ty: ListTy, node: ast.AST) -> SymList:
+        if not isinstance(v, SymList):
+            self.err(node, "ZN308", f"returns {describe(v)} but is annotated {type_name(ty)}")
+        if ty.max is not None and v.slots > ty.max:
+            self.err(
+                node,
+                "ZN308",
+                f"returns a list of up to {v.slots} elements but is annotated {type_name(ty)}",
+                f"raise the bound: MaxSize[list[...], {v.slots}]",
+            )
+        elems = tuple(self.coerce(x, ty.elem, node) for x in v.elems)
+        return SymList(elems, v.active, v.length, ty.elem, v.dense)
+
+    def merge_lists(self, c: Wire, a: Any, b: Any, node: ast.AST, what: str) -> SymList:
+        if not (isinstance(a, SymList) and isinstance(b, SymList)):
+            self.err(
+                node, "ZN306", f"{what} is {describe(a)} on one path and {describe(b)} on the other"
+            )
+        n = max(a.slots, b.slots)
+        a, b = self.pad(a, n), self.pad(b, n)
+        elems = tuple(
+            self.merge(c, x, y, node, what) for x, y in zip(a.elems, b.elems, strict=True)
+        )
+        active = tuple(
+            self.pick(c, x, y, node, what) for x, y in zip(a.active, b.active, strict=True)
+        )
+        length = self.merge(c, self.list_len(a, node), self.list_len(b, node), node, what, LEN_TYPE)
+        return SymList(elems, active, length, a.elem_ty or b.elem_ty, a.dense and b.dense)
+
+    def pad(self, xs: SymList, n: int) -> SymList:
+        if xs.slots >= n:
+            return xs
+        if xs.slots:
+            filler = self.zero_like(xs.elems[0])
+        elif xs.elem_ty is not None:
+            filler = self.zero_of(xs.elem_ty)
+        else:
+            filler = 0
+        extra = n - xs.slots
+        return SymList(
+            xs.elems + (filler,) * extra,
+            xs.active + (False,) * extra,
+            xs.length,
+            xs.elem_ty,
+            xs.dense,
+        )
+
+
+_ = NONE

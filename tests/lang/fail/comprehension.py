@@ -1,8 +1,0 @@
-# ruff: noqa
-from zeenot import Field, Private, Public, check, i8, u8, u32, u64, zk
-
-
-@zk
-def main(xs: Private[tuple[u32, u32]]) -> u32:
-    ys = [v + 1 for v in xs]
-    return xs[0]

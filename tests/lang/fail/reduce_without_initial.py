@@ -1,0 +1,10 @@
+# ruff: noqa
+from dataclasses import dataclass
+from functools import reduce
+
+from zeenot import MaxSize, Private, Public, check, find, i8, u8, u32, u64, zk
+
+
+@zk
+def main(xs: Private[MaxSize[list[u32], 4]]) -> u32:
+    return reduce(lambda a, b: a + b, xs)
