@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import inspect
+import os
+import traceback
 from typing import Any
 
-from zeenot.errors import ZeenotError
+from zeenot.errors import CheckFailure, ZeenotError
 from zeenot.ir import check_params, to_json_value
 from zeenot.types import (
     SCALAR_CLASSES,
@@ -69,4 +71,26 @@ def simulate(fn: Any, inputs: dict[str, Any]) -> Any:
     params, _ = signature_of(fn)
     values = check_params(params, inputs, public_only=False)
     args = {p["name"]: to_runtime(p["ty"], v) for p, v in zip(params, values, strict=False)}
-    return to_json_value(fn(**args))
+    try:
+        result = fn(**args)
+    except (IndexError, StopIteration, ValueError) as exc:
+        # In the language these mean "no such element": an index past the end, `next` or
+        # `min`/`max` of an empty list. No proof exists for them, as for a failed `check`.
+        file, line = _user_frame(exc)
+        what = {IndexError: "index out of range", StopIteration: "next(): no element"}.get(
+            type(exc), str(exc)
+        )
+        raise CheckFailure(f"no element: {what}", file, line) from exc
+    return to_json_value(result)
+
+
+_PKG = os.path.dirname(os.path.abspath(__file__))
+
+
+def _user_frame(exc: BaseException) -> tuple[str | None, int | None]:
+    """The innermost traceback frame outside the zeenot package: the user's line."""
+    found: tuple[str | None, int | None] = (None, None)
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if not os.path.abspath(frame.filename).startswith(_PKG + os.sep):
+            found = (frame.filename, frame.lineno)
+    return found

@@ -22,12 +22,14 @@ from zeenot.lang.values import (
     ALLOWED_BUILTINS,
     MAX_CHOICE_SIZE,
     NONE,
+    PLAIN_TY,
     PY_BUILTINS,
     Builtin,
     Closure,
     FuncRef,
     IntChoice,
     ModuleRef,
+    PlainWire,
     RecordCtor,
     SymList,
     SymRecord,
@@ -223,6 +225,8 @@ class Compiler(ListOps):
     # -- typing helpers -----------------------------------------------------------------------
 
     def static_ty(self, v: Any) -> Any:
+        if isinstance(v, PlainWire):
+            return None
         if isinstance(v, Wire):
             return v.ty
         if isinstance(v, bool):
@@ -252,6 +256,7 @@ class Compiler(ListOps):
 
     def unify(self, a: Any, b: Any, node: ast.AST, what: str) -> tuple[Wire, Wire, str]:
         """Operands of a binary operation on wires: adopt literals, reject mixed types."""
+        a, b = self.adopt_plain(a, b, node), self.adopt_plain(b, a, node)
         if isinstance(a, bool) or isinstance(b, bool):
             ta = "bool" if isinstance(a, bool) else self.static_ty(a)
             tb = "bool" if isinstance(b, bool) else self.static_ty(b)
@@ -301,6 +306,31 @@ class Compiler(ListOps):
             )
         return a, b, a.ty
 
+    def adopt_plain(self, p: Any, other: Any, node: ast.AST) -> Any:
+        """A run-time plain int `p` meeting a typed `other` takes its type, as a literal would
+        (the conversion fails where Python's "literal does not fit" does)."""
+        if not isinstance(p, PlainWire) or not isinstance(other, Wire):
+            return p
+        if isinstance(other, PlainWire) or other.ty == PLAIN_TY:
+            return p
+        if other.ty == "bool":
+            return p  # unify reports the bool/int mix
+        return self.emit("cast", other.ty, [p], node)
+
+    def plain_result(self, w: Any, a: Any, b: Any) -> Any:
+        """Arithmetic between plain ints stays a plain int (`len(xs) - 1`)."""
+        plain = (PlainWire, IntChoice, int)
+        if (
+            isinstance(w, Wire)
+            and isinstance(a, plain)
+            and isinstance(b, plain)
+            and not isinstance(a, bool)
+            and not isinstance(b, bool)
+            and (isinstance(a, PlainWire) or isinstance(b, PlainWire))
+        ):
+            return PlainWire(w.id, w.ty)
+        return w
+
     # -- merging (if/else, conditional expressions) ------------------------------------------
 
     def merge(
@@ -308,6 +338,11 @@ class Compiler(ListOps):
     ) -> Any:
         """`a if c else b` for values computed on both paths. With `lazy` (a variable name),
         values that cannot be merged become `Undefined` and fail only when used."""
+        return self.plain_result(self.merge_any(c, a, b, node, what, ty, lazy), a, b)
+
+    def merge_any(
+        self, c: Wire, a: Any, b: Any, node: ast.AST, what: str, ty: Any, lazy: str
+    ) -> Any:
         if same_value(a, b):
             return a
         if isinstance(a, tuple) and isinstance(b, tuple):
@@ -348,6 +383,7 @@ class Compiler(ListOps):
             if 1 + choice_size(a) + choice_size(b) > MAX_CHOICE_SIZE and lazy:
                 return Undefined(lazy, node, "int")
             return self.choice(c, a, b, node, what)
+        a, b = self.adopt_plain(a, b, node), self.adopt_plain(b, a, node)
         if isinstance(a, Wire) and isinstance(b, Wire):
             if a.ty != b.ty:
                 self.err(
@@ -388,6 +424,8 @@ class Compiler(ListOps):
     def materialize(self, v: Any, ty: str, node: ast.AST) -> Wire:
         """A plain int (or `IntChoice`, or bool) as a wire of type `ty`."""
         memo: dict[int, Wire] = {}
+        if isinstance(v, PlainWire):
+            return v if ty == PLAIN_TY else self.emit("cast", ty, [v], node)
 
         def go(x: Any) -> Wire:
             if isinstance(x, IntChoice):
@@ -726,7 +764,7 @@ class Compiler(ListOps):
                 "use `and`/`or`/`not`, or convert with `u8(flag)`",
             )
         if type(op) in ARITH:
-            return self.emit(ARITH[type(op)][0], ty, [wa, wb], node)
+            return self.plain_result(self.emit(ARITH[type(op)][0], ty, [wa, wb], node), a, b)
         if ty == "field":
             self.err(
                 node,
@@ -734,7 +772,7 @@ class Compiler(ListOps):
                 f"`{sym}` is not defined on Field elements",
                 "convert to an integer type first, e.g. `u64(x)`",
             )
-        return self.emit(DIVS[type(op)][0], ty, [wa, wb], node)
+        return self.plain_result(self.emit(DIVS[type(op)][0], ty, [wa, wb], node), a, b)
 
     def fold(self, op: ast.operator, a: int, b: int, node: ast.AST, sym: str) -> int:
         if isinstance(op, ast.Div):
@@ -881,6 +919,7 @@ class Compiler(ListOps):
                 f"cannot compare {describe(a)} {sym} {describe(b)}",
                 "compare the elements one by one",
             )
+        a, b = self.exact_plain(a, b, node), self.exact_plain(b, a, node)
         wa, wb, ty = self.unify(a, b, node, f"compare (`{sym}`)")
         if name not in ("eq", "ne") and ty in ("field", "bool"):
             self.err(
@@ -890,6 +929,19 @@ class Compiler(ListOps):
                 "Field elements and bools have no order; compare integers, e.g. `u64(x) < y`",
             )
         return self.emit(name, "bool", [wa, wb], node)
+
+    def exact_plain(self, x: Any, other: Any, node: ast.AST) -> Any:
+        """For comparing a typed `x` with a run-time plain int exactly (Python compares the
+        integers): widen `x` to the plain ints' i64 when every value of its type fits."""
+        if (
+            isinstance(other, PlainWire)
+            and isinstance(x, Wire)
+            and not isinstance(x, PlainWire)
+            and x.ty in INT_TYPES
+            and x.ty not in ("u64", PLAIN_TY)
+        ):
+            return PlainWire(self.emit("cast", PLAIN_TY, [x], node).id, PLAIN_TY)
+        return x
 
     def e_IfExp(self, node: ast.IfExp) -> Any:
         c = self.cond_value(node.test, "the condition of `... if ... else ...`")
@@ -1126,6 +1178,11 @@ class Compiler(ListOps):
                     self.frame = caller
                     self.check_arg(bound[p], ann[p], arg_nodes.get(p, node), p, fn.__name__)
                     self.frame = callee
+            for p in params:
+                if isinstance(bound[p], PlainWire) and isinstance(ann.get(p), str):
+                    self.frame = caller
+                    bound[p] = self.coerce(bound[p], ann[p], arg_nodes.get(p, node))
+                    self.frame = callee
             callee.env = dict(bound)
             callee.ret_ty = ann.get("return")
             ret = self.run_body(fdef)
@@ -1167,6 +1224,8 @@ class Compiler(ListOps):
             return ty not in ("bool", "int") and all(
                 self.compatible(x, ty) for x in choice_leaves(v)
             )
+        if isinstance(v, PlainWire):
+            return ty in INT_TYPES or ty == "field"
         if ty == "int":
             return isinstance(v, int) and not isinstance(v, bool)
         if isinstance(v, Wire):
@@ -1481,6 +1540,8 @@ class Compiler(ListOps):
         return self.coerce(v, ty, node)
 
     def coerce(self, v: Any, ty: Ty, node: ast.AST) -> Any:
+        if isinstance(v, PlainWire) and isinstance(ty, str) and ty not in ("bool", "int"):
+            return self.materialize(v, ty, node)
         if isinstance(ty, ListTy):
             return self.coerce_list(v, ty, node)
         if isinstance(ty, RecordTy):
@@ -1711,6 +1772,13 @@ def compile_program(fn: Any) -> dict[str, Any]:
 
 
 def _infer(c: Compiler, v: Any, node: ast.AST) -> Ty:
+    if isinstance(v, PlainWire):
+        c.err(
+            node,
+            "ZN309",
+            "cannot infer the type of a returned plain int (such as `len(xs)`)",
+            "annotate the return type (`-> u32`) or convert it, e.g. `u32(len(xs))`",
+        )
     if isinstance(v, tuple):
         return tuple(_infer(c, e, node) for e in v)
     if isinstance(v, SymRecord):

@@ -16,12 +16,15 @@ from __future__ import annotations
 import ast
 from typing import Any, NoReturn
 
+from zeenot.errors import CompileError
 from zeenot.lang.values import (
     NONE,
+    PLAIN_TY,
     Builtin,
     Closure,
     FuncRef,
     IntChoice,
+    PlainWire,
     RecordCtor,
     SymList,
     SymRecord,
@@ -67,7 +70,8 @@ class ListOps:
             here = self.emit("ne", "bool", [n, self.const(LEN_TYPE, i)], node)
             prev = self.logic("and", prev, here, node)
             active.append(prev)
-        return SymList(tuple(elems), tuple(active), n, ty.elem, True)
+        length = PlainWire(self.emit("cast", PLAIN_TY, [n], node).id, PLAIN_TY)
+        return SymList(tuple(elems), tuple(active), length, ty.elem, True)
 
     def const_list(self, elems: list[Any]) -> SymList:
         return SymList(tuple(elems), (True,) * len(elems), len(elems), self.elem_type(elems), True)
@@ -117,7 +121,7 @@ class ListOps:
         return 0
 
     def list_len(self, xs: SymList, node: ast.AST) -> Any:
-        """`len(xs)`: a plain int when known at compile time, else a `u32` wire."""
+        """`len(xs)`: a plain int, known at compile time or only at run time (`PlainWire`)."""
         if xs.length is not None:
             return xs.length
         key = id(xs)
@@ -129,7 +133,8 @@ class ListOps:
             if a is True:
                 acc = self.binop(ast.Add(), acc, 1, node)
             elif a is not False:
-                acc = self.binop(ast.Add(), acc, self.emit("cast", LEN_TYPE, [a], node), node)
+                one = PlainWire(self.emit("cast", PLAIN_TY, [a], node).id, PLAIN_TY)
+                acc = self.binop(ast.Add(), acc, one, node)
         self.len_cache[key] = (xs, acc)
         return acc
 
@@ -178,9 +183,18 @@ class ListOps:
         items = list(v)
         return [(x, True) for x in items], True, len(items)
 
-    def comprehension(self, node: ast.ListComp | ast.GeneratorExp) -> SymList:
-        """`[elt for x in xs if cond]` (and generator expressions, which are lists here)."""
+    def comprehension(self, node: ast.ListComp | ast.GeneratorExp, stop: Any = None) -> SymList:
+        """`[elt for x in xs if cond]` (and generator expressions, which are lists here).
+
+        `stop(value, active)`, for a generator consumed by `next`/`any`/`all`, says when the
+        consumer stops pulling: Python never evaluates the later elements and filters, so they
+        run under the extra guard "not stopped yet" and their failures do not count."""
         gens = node.generators
+        live: list[Any] = [True]  # no earlier element stopped the consumer
+
+        def now(c: Any) -> Any:
+            return self.logic("and", c, live[0], node) if stop is not None else c
+
         elems: list[Any] = []
         active: list[Any] = []
         info: dict[str, Any] = {"dense": len(gens) == 1 and not gens[0].ifs, "length": None}
@@ -189,16 +203,19 @@ class ListOps:
 
         def go(k: int, cond: Any) -> None:
             if k == len(gens):
-                v = self.under(cond, node, lambda: self.value(node.elt))
+                v = self.under(now(cond), node, lambda: self.value(node.elt))
                 elems.append(v)
                 active.append(cond)
+                if stop is not None:
+                    hit = stop(v, cond)
+                    live[0] = self.logic("and", live[0], self.negate(hit, node), node)
                 if len(elems) > MAX_SLOTS:
                     self.err(node, "ZN114", "the comprehension is too large")
                 return
             g = gens[k]
             if g.is_async:
                 self.err(node, "ZN110", "async comprehensions are not supported")
-            pairs, dense, length = self.under(cond, node, lambda: self.slots_of(g.iter))
+            pairs, dense, length = self.under(now(cond), node, lambda: self.slots_of(g.iter))
             if k == 0:
                 info["dense"] = info["dense"] and dense
                 info["length"] = length
@@ -210,7 +227,7 @@ class ListOps:
                 self.frame.env = dict(env_outer)
                 self.assign(g.target, item)
                 for test in g.ifs:
-                    t = self.under(c, test, lambda t=test: self.cond_value(t, "a filter"))
+                    t = self.under(now(c), test, lambda t=test: self.cond_value(t, "a filter"))
                     c = self.logic("and", c, t, test)
                     if c is False:
                         break
@@ -220,12 +237,38 @@ class ListOps:
 
         try:
             go(0, True)
+            elem_ty = self.elem_type(elems) if elems else self.dead_elem_type(node)
         finally:
             self.frame.env = saved_env
         length = info["length"] if info["dense"] else None
         if all(a is True for a in active):
             length = len(elems)
-        return SymList(tuple(elems), tuple(active), length, self.elem_type(elems), info["dense"])
+        return SymList(tuple(elems), tuple(active), length, elem_ty, info["dense"])
+
+    def dead_elem_type(self, node: ast.ListComp | ast.GeneratorExp) -> Any:
+        """The element type of a comprehension over a list that is always empty: Python never
+        evaluates the element, so evaluate it once on a filler under a false guard (nothing it
+        emits can fail or reach a result) to learn its type."""
+        if len(node.generators) != 1:
+            return None
+        g = node.generators[0]
+        src = self.iteration(g.iter)
+        if not isinstance(src, SymList) or src.elem_ty is None:
+            return None
+        saved = self.guard
+        self.guard = self.const("bool", False)
+        env = self.frame.env
+        self.frame.env = dict(env)
+        mark = len(self.body)
+        try:
+            self.assign(g.target, self.zero_of(src.elem_ty))
+            return self.value_type(self.value(node.elt))
+        except CompileError:  # e.g. a constant that never meets its type: Python never runs it
+            del self.body[mark:]
+            return None
+        finally:
+            self.guard = saved
+            self.frame.env = env
 
     # -- builtins over lists ------------------------------------------------------------------
 
@@ -278,7 +321,17 @@ class ListOps:
             allow()
             if nargs != 1:
                 self.err(node, "ZN212", f"`{name}()` takes one argument")
-            xs = self.as_list(self.value(node.args[0]), node, f"`{name}()`")
+            arg = node.args[0]
+            if isinstance(arg, ast.GeneratorExp):  # lazy: stops at the first True (False)
+
+                def stop(v: Any, c: Any) -> Any:
+                    if not (isinstance(v, bool) or (isinstance(v, Wire) and v.ty == "bool")):
+                        self.err(node, "ZN305", f"`{name}()` needs bools, got {describe(v)}")
+                    return self.logic("and", c, v if name == "any" else self.negate(v, node), node)
+
+                xs = self.comprehension(arg, stop)
+            else:
+                xs = self.as_list(self.value(arg), node, f"`{name}()`")
             return self.list_anyall(name, xs, node)
         if name == "zip":
             allow("strict")
@@ -306,7 +359,11 @@ class ListOps:
             allow()
             if not 1 <= nargs <= 2:
                 self.err(node, "ZN212", "`next()` takes a generator and an optional default")
-            xs = self.as_list(self.value(node.args[0]), node, "`next()`")
+            arg = node.args[0]
+            if isinstance(arg, ast.GeneratorExp):  # lazy: stops at the first element
+                xs = self.comprehension(arg, lambda v, c: c)
+            else:
+                xs = self.as_list(self.value(arg), node, "`next()`")
             default = self.value(node.args[1]) if nargs == 2 else None
             return self.first(xs, default, node, "next(): the generator is empty")
         if name in ("map", "filter"):
@@ -358,21 +415,28 @@ class ListOps:
             f = self.expr(node.args[1])
             dnode = node.args[2] if nargs == 3 else (kw["default"].value if kw else None)
             default = self.value(dnode) if dnode is not None else None
-            hits = self.list_filter(f, xs, node)
+            hits = self.list_filter(f, xs, node, lazy=True)
             return self.first(hits, default, node, "find(): no element matched")
         return NotImplemented
 
-    def list_filter(self, f: Any, xs: SymList, node: ast.AST) -> SymList:
+    def list_filter(self, f: Any, xs: SymList, node: ast.AST, lazy: bool = False) -> SymList:
+        """The elements for which `f` holds. `lazy` (for `find`): stop calling `f` after the
+        first match, as Python does, so later calls run under a false guard."""
         active = []
+        live: Any = True
         for x, a in zip(xs.elems, xs.active, strict=True):
+            g = self.logic("and", a, live, node)
             p = (
-                self.under(a, node, lambda x=x: self.apply(f, [x], node))
-                if a is not False
+                self.under(g, node, lambda x=x: self.apply(f, [x], node))
+                if g is not False
                 else False
             )
             if not (isinstance(p, bool) or (isinstance(p, Wire) and p.ty == "bool")):
                 self.err(node, "ZN305", f"the predicate must return a bool, got {describe(p)}")
-            active.append(self.logic("and", a, p, node))
+            hit = self.logic("and", a, p, node)
+            active.append(hit)
+            if lazy:
+                live = self.logic("and", live, self.negate(hit, node), node)
         return SymList(xs.elems, tuple(active), None, xs.elem_ty, False)
 
     def mask(self, a: Any, x: Any, node: ast.AST) -> Any:
@@ -427,7 +491,7 @@ class ListOps:
             )
             acc = self.pick(take, x, acc, node, f"`{name}()`")
             found = self.logic("or", found, a, node)
-        return self.finish_first(found, acc, default, node, f"{name}() of an empty list")
+        return self.finish_first(found, acc, default, node, f"{name}() of an empty list", xs)
 
     def first(self, xs: SymList, default: Any, node: ast.AST, msg: str) -> Any:
         """The element in the first active slot (ZØ's First)."""
@@ -444,17 +508,21 @@ class ListOps:
             take = self.logic("and", a, self.negate(found, node), node)
             acc = self.pick(take, x, acc, node, "the first match")
             found = self.logic("or", found, a, node)
-        return self.finish_first(found, acc, default, node, msg)
+        return self.finish_first(found, acc, default, node, msg, xs)
 
-    def finish_first(self, found: Any, acc: Any, default: Any, node: ast.AST, msg: str) -> Any:
+    def finish_first(
+        self, found: Any, acc: Any, default: Any, node: ast.AST, msg: str, xs: SymList
+    ) -> Any:
         if default is not None:
             if acc is None:
                 return default
             return self.pick(found, acc, default, node, "the result")
         if acc is None or found is not True:
             self.emit_check(self.as_bool_wire(found), node, msg)
-        if acc is None:
-            self.err(node, "ZN212", f"{msg}: the list is always empty")
+        if acc is None:  # always empty: fails wherever it is reached
+            if xs.elem_ty is None or None in _leaf_tys(xs.elem_ty):
+                self.err(node, "ZN212", f"{msg}: the list is always empty")
+            return self.zero_of(xs.elem_ty)
         return acc
 
     def pick(self, c: Any, a: Any, b: Any, node: ast.AST, what: str) -> Any:
@@ -517,22 +585,30 @@ class ListOps:
             if a is not True:
                 self.emit_check(self.as_bool_wire(a), node, f"{self.src(node)}: index out of range")
             return xs.elems[idx]
+        if isinstance(idx, IntChoice):
+            w = self.materialize(idx, PLAIN_TY, node)
+            idx = PlainWire(w.id, w.ty)
         if not isinstance(idx, Wire):
             self.err(node.slice, "ZN209", f"cannot index a list with {describe(idx)}")
-        self.check_index_type(idx, node)
-        if xs.slots == 0:
-            self.emit_check(
-                self.const("bool", False), node, f"{self.src(node)}: index out of range"
-            )
-            self.err(node, "ZN209", "indexing a list that is always empty")
+        bad = f"{self.src(node)}: index out of range"
+        if xs.slots == 0:  # always out of range: fails wherever it is reached
+            if xs.elem_ty is None:
+                self.err(node, "ZN209", "indexing a list that is always empty")
+            self.emit_check(self.const("bool", False), node, bad)
+            return self.zero_of(xs.elem_ty)
         n = self.list_len(xs, node)
+        if isinstance(idx, PlainWire):  # a run-time plain int: negative counts from the end
+            neg = self.compare(ast.Lt(), idx, 0, node)
+            back = self.under(neg, node, lambda: self.binop(ast.Add(), idx, n, node))
+            idx = self.merge(neg, back, idx, node, "the index")
+            ok = self.compare(ast.GtE(), idx, 0, node)
+            self.emit_check(self.as_bool_wire(ok), node, bad)
+        else:
+            self.check_index_type(idx, node)
         if not (isinstance(n, int) and n == xs.slots):
-            nw = n if isinstance(n, Wire) else self.const(LEN_TYPE, n)
-            ok = self.index_below(idx, nw, node)
+            ok = self.compare(ast.Lt(), idx, n, node)
             if ok is not True:
-                self.emit_check(
-                    self.as_bool_wire(ok), node, f"{self.src(node)}: index out of range"
-                )
+                self.emit_check(self.as_bool_wire(ok), node, bad)
         return self.lookup_values(idx, list(xs.elems), node)
 
     def check_index_type(self, idx: Wire, node: ast.Subscript) -> None:
@@ -544,18 +620,13 @@ class ListOps:
                 "convert it, e.g. `xs[u32(i)]` (negative indices are not supported)",
             )
 
-    def index_below(self, idx: Wire, n: Wire, node: ast.AST) -> Any:
-        """`idx < n` for an unsigned index and a `u32` length (the narrower is widened)."""
-        if idx.ty == LEN_TYPE:
-            return self.compare(ast.Lt(), idx, n, node)
-        if int(idx.ty[1:]) < 32:
-            return self.compare(ast.Lt(), self.emit("cast", LEN_TYPE, [idx], node), n, node)
-        return self.compare(ast.Lt(), idx, self.emit("cast", idx.ty, [n], node), node)
-
     def index_tuple(self, t: tuple, idx: Wire, node: ast.Subscript) -> Any:
         self.check_index_type(idx, node)
         if not t:
             self.err(node, "ZN209", "indexing an empty tuple")
+        if len(t) <= int_range(idx.ty)[1]:  # fails as `check` does, like an index into a list
+            ok = self.compare(ast.Lt(), idx, len(t), node)
+            self.emit_check(self.as_bool_wire(ok), node, f"{self.src(node)}: index out of range")
         return self.lookup_values(idx, list(t), node)
 
     def lookup_values(self, idx: Wire, values: list[Any], node: ast.AST) -> Any:
@@ -591,7 +662,10 @@ class ListOps:
             return SymList(elems, active, length, v0.elem_ty, all(v.dense for v in values))
         ty = self.scalar_lookup_type(idx, values, node)
         wires = [self.materialize(v, ty, node) if not isinstance(v, Wire) else v for v in values]
-        return self.emit("index", ty, [idx, *wires], node)
+        w = self.emit("index", ty, [idx, *wires], node)
+        if all(isinstance(v, PlainWire) or type(v) is int for v in values):
+            return PlainWire(w.id, w.ty)  # lengths of nested lists stay plain ints
+        return w
 
     def scalar_lookup_type(self, idx: Wire, values: list[Any], node: ast.AST) -> str:
         tys = {v.ty for v in values if isinstance(v, Wire)}
@@ -756,9 +830,7 @@ class ListOps:
             if not isinstance(v, SymList):
                 self.err(node, "ZN308", f"returns {describe(v)} but is annotated {type_name(ty)}")
             self.need_dense(v, node, "returning")
-            n = self.list_len(v, node)
-            n = n if isinstance(n, Wire) else self.const(LEN_TYPE, n)
-            out = self.flat_output(n, LEN_TYPE, a, node)
+            out = self.flat_output(self.list_len(v, node), LEN_TYPE, a, node)
             for i in range(ty.max):
                 if i < v.slots:
                     ai = self.logic("and", a, v.active[i], node)
@@ -766,7 +838,8 @@ class ListOps:
                 else:
                     out.extend(self.flat_output(self.zero_of(ty.elem), ty.elem, False, node))
             return out
-        w = v if isinstance(v, Wire) else self.materialize(v, ty, node)
+        plain = isinstance(v, PlainWire) or not isinstance(v, Wire)
+        w = self.materialize(v, ty, node) if plain else v
         if a is True:
             return [w]
         if a is False:
@@ -808,7 +881,7 @@ class ListOps:
         active = tuple(
             self.pick(c, x, y, node, what) for x, y in zip(a.active, b.active, strict=True)
         )
-        length = self.merge(c, self.list_len(a, node), self.list_len(b, node), node, what, LEN_TYPE)
+        length = self.merge(c, self.list_len(a, node), self.list_len(b, node), node, what)
         return SymList(elems, active, length, a.elem_ty or b.elem_ty, a.dense and b.dense)
 
     def pad(self, xs: SymList, n: int) -> SymList:
@@ -828,6 +901,12 @@ class ListOps:
             xs.elem_ty,
             xs.dense,
         )
+
+
+def _leaf_tys(t: Any) -> list[Any]:
+    if isinstance(t, tuple):
+        return [x for e in t for x in _leaf_tys(e)]
+    return [t]
 
 
 _ = NONE

@@ -17,6 +17,16 @@ class Wire:
     ty: str
 
 
+PLAIN_TY = "i64"
+
+
+@dataclass(frozen=True)
+class PlainWire(Wire):
+    """A plain Python int known only at run time: a list's length (`len(xs)`) and arithmetic on
+    it, held as an `i64` wire. Like a plain int it adopts the type of a typed operand (`n + x`
+    with `x: u8` is a `u8`, failing if `n` does not fit) and compares exactly with anything."""
+
+
 @dataclass(frozen=True)
 class Builtin:
     """A zeenot or Python builtin usable in a program (`u32`, `check`, `range`, `len`, ...)."""
@@ -175,6 +185,8 @@ def same_value(a: Any, b: Any) -> bool:
 def describe(v: Any) -> str:
     from zeenot.types import type_name
 
+    if isinstance(v, PlainWire):
+        return "plain int (known at run time)"
     if isinstance(v, Wire):
         return type_name(v.ty)
     if isinstance(v, bool):

@@ -1,0 +1,83 @@
+"""Collaborative network intrusion detection: ZØ's CNIDS case study.
+
+Organisations that share intrusion alerts warn each other early: when one organisation's sensor
+raises an alert, the attacking address goes on every participant's blocklist. Raw network traces
+are far too sensitive to share, but an unverified alert invites abuse: a compromised participant
+could get any address blocked. Here the participant whose sensor fired proves that its private
+packet trace really matches the consortium's public attack signature.
+
+A signature is three consecutive packets from one source within `window_ms` milliseconds, each
+with a given destination port, exact TCP flags (FIN 1, SYN 2, RST 4, PSH 8, ACK 16) and a
+minimum length in bytes. The signature in `inputs.json` is an SMB exploit's burst: SYN to port
+445, ACK, then a PSH+ACK carrying at least 1000 bytes.
+
+What is private: the trace (arrival time in ms since the capture started, source IPv4 address as
+a 32-bit integer, destination port, flags, length of every packet) and its length.
+What the verifier (the other participants) learns: the attacking source address, how many
+positions in the trace match the signature, the position of the first match and its time.
+
+No proof exists unless the trace is in time order and the signature occurs in it: in particular
+there is none for a trace of fewer than three packets.
+
+    zeenot simulate examples/cnids/app.py:alert --inputs examples/cnids/inputs.json
+    zeenot compile  examples/cnids/app.py:alert -o out/cnids --json
+    zeenot setup    out/cnids
+    zeenot prove    out/cnids --inputs examples/cnids/inputs.json -o out/cnids/proof.json
+    zeenot verify   out/cnids out/cnids/proof.json
+
+`examples/cnids/data.py` regenerates `inputs.json` (and any other length) from a seed.
+"""
+
+# zip(xs, xs[1:]) pairs neighbours and stops at the shorter list by design:
+# ruff: noqa: B905
+
+from dataclasses import dataclass
+
+from zeenot import MaxSize, Private, Public, check, u8, u16, u32, zk
+
+MAX_PACKETS = 64  # the circuit has room for a capture this long
+
+Step = tuple[u16, u8, u16]  # destination port, TCP flags, minimum length
+Signature = tuple[Step, Step, Step]
+
+
+@dataclass(frozen=True)
+class Packet:
+    t_ms: u32  # arrival, ms since the capture started
+    src: u32  # source IPv4 address
+    dport: u16
+    flags: u8
+    length: u16  # bytes
+
+
+def step_matches(p: Packet, step: Step) -> bool:
+    port, flags, min_length = step
+    return p.dport == port and p.flags == flags and p.length >= min_length
+
+
+def attack(a: Packet, b: Packet, c: Packet, signature: Signature, window_ms: u32) -> bool:
+    """Do the packets a, b, c (in time order) match the signature?"""
+    return (
+        a.src == b.src
+        and b.src == c.src
+        and step_matches(a, signature[0])
+        and step_matches(b, signature[1])
+        and step_matches(c, signature[2])
+        and c.t_ms - a.t_ms <= window_ms
+    )
+
+
+@zk
+def alert(
+    trace: Private[MaxSize[list[Packet], MAX_PACKETS]],
+    signature: Public[Signature],
+    window_ms: Public[u32],
+) -> tuple[u32, u32, u32, u32]:
+    """The attacker's address, the number of matches, the first match's position and time."""
+    check(all(a.t_ms <= b.t_ms for a, b in zip(trace, trace[1:])), "trace out of time order")
+    hits = [attack(a, b, c, signature, window_ms) for a, b, c in zip(trace, trace[1:], trace[2:])]
+    check(any(hits), "the signature does not occur in the trace")
+    first = next((u32(i) for i, hit in enumerate(hits) if hit), u32(0))
+    culprit = trace[first]  # indexing with a value computed in the circuit
+    matches = u32(sum(u32(hit) for hit in hits))
+    return culprit.src, matches, first, culprit.t_ms

@@ -1,0 +1,80 @@
+"""Walk for charity: ZØ's FitBit case study.
+
+A sponsor donates to charity for every 1000 steps a participant walks or runs. The activity
+tracker logs one sample per minute or so: a timestamp, the steps taken since the previous sample
+and a position on a local metric grid around the participant's home (from the phone's GPS). The
+participant's phone proves how much the sponsor owes; the route and the minute-by-minute activity
+never leave the phone.
+
+What is private: the whole trace (`trace`: timestamps, step counts, positions) and its length.
+What the verifier (the sponsor) learns: the donation due in cents, the number of steps it pays
+for, and whether the daily cap applied, for the public rate and cap it chose.
+
+Plausibility, enforced by `check`s and by overflow (no proof exists otherwise): timestamps
+strictly increase (a `u32` difference that would go negative is an overflow), no interval has
+more steps than `MAX_CADENCE` per second allows, and the `i32` coordinate differences do not
+overflow. Steps of an interval in which the participant moved faster than a runner can (a car
+or a bus shaking the tracker) are not paid for: the displacement must satisfy
+dx² + dy² ≤ (MAX_FOOT_SPEED · Δt)², with Δt capped at `MAX_GAP_S` so that a tracker switched off
+for hours cannot launder a drive. The first sample only marks the start of the log: its steps
+are not counted. An empty log or a single sample gives a donation of 0.
+
+    zeenot simulate examples/fitbit/app.py:donation --inputs examples/fitbit/inputs.json
+    zeenot compile  examples/fitbit/app.py:donation -o out/fitbit --json
+    zeenot setup    out/fitbit
+    zeenot prove    out/fitbit --inputs examples/fitbit/inputs.json -o out/fitbit/proof.json
+    zeenot verify   out/fitbit out/fitbit/proof.json
+
+`examples/fitbit/data.py` regenerates `inputs.json` (and any other length) from a seed.
+"""
+
+# zip(xs, xs[1:]) pairs neighbours and stops at the shorter list by design:
+# ruff: noqa: B905
+
+from dataclasses import dataclass
+
+from zeenot import MaxSize, Private, Public, check, i32, i64, u16, u32, u64, zk
+
+MAX_SAMPLES = 64  # the circuit has room for this many samples
+
+MAX_CADENCE = 4  # steps per second: faster than any sprinter
+MAX_FOOT_SPEED = 7  # metres per second (25 km/h): faster than this is not walking or running
+MAX_GAP_S = 3_600  # seconds: a longer gap counts as one hour when checking the speed
+
+
+@dataclass(frozen=True)
+class Sample:
+    t: u32  # seconds since midnight of the challenge's first day
+    steps: u16  # steps since the previous sample
+    x: i32  # metres east of home
+    y: i32  # metres north of home
+
+
+def on_foot(a: Sample, b: Sample, dt: u32) -> bool:
+    """The displacement a → b (dt seconds) is within a runner's reach: dx² + dy² ≤ reach²."""
+    span = u16(min(dt, u32(MAX_GAP_S)))  # ≤ 3600: as a u16, reach² is known to be small
+    reach = i64(span) * MAX_FOOT_SPEED
+    dx = i64(b.x - a.x)  # an i32 difference, so dx² < 2^62
+    dy = i64(b.y - a.y)
+    return dx * dx <= reach * reach - dy * dy  # dx² + dy² could exceed i64; this cannot
+
+
+@zk
+def donation(
+    trace: Private[MaxSize[list[Sample], MAX_SAMPLES]],
+    cents_per_1000_steps: Public[u32],
+    cap_cents: Public[u32],
+) -> tuple[u64, u64, bool]:
+    """The donation in cents, the steps it pays for, and whether the cap applied."""
+    later = trace[1:]
+    # a u32 subtraction: a timestamp before its predecessor overflows, and no proof exists
+    gaps = [b.t - a.t for a, b in zip(trace, later)]
+    check(all(dt != 0 for dt in gaps), "timestamps must strictly increase")
+    check(
+        all(u64(b.steps) <= u64(dt) * MAX_CADENCE for b, dt in zip(later, gaps)), "too many steps"
+    )
+    walked = [u64(b.steps) for a, b, dt in zip(trace, later, gaps) if on_foot(a, b, dt)]
+    steps = u64(sum(walked))
+    due = steps * u64(cents_per_1000_steps) // 1000
+    capped = due > u64(cap_cents)
+    return (u64(cap_cents) if capped else due), steps, capped

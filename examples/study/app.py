@@ -1,0 +1,107 @@
+"""A supervised study: ZØ's case study of physiological data reported to researchers.
+
+Participants in a study on workplace stress wear an ambulatory monitor for a working day: every
+twenty minutes or so it records heart rate, blood pressure and (with a continuous glucose
+sensor) blood glucose. Participants are paid for taking part, which gives them a reason to fake
+readings; the readings are also medical data they would rather not hand over. The participant's
+phone keeps the raw readings and sends the researchers only the aggregates the study needs, with
+a proof that they were computed from readings that passed the sensors' validity checks.
+
+What is private: every reading (time, heart rate, systolic / diastolic pressure, glucose) and the
+number of readings.
+What the verifier (the research team) learns, for the hypertension thresholds it chose:
+
+* `n`, the number of readings, and for each of heart rate, systolic, diastolic and glucose the
+  sum and the sum of squares — enough for the mean (Σx / n) and the variance (Σx² / n − mean²),
+* how many readings were at or above the hypertension thresholds,
+* the lowest and highest heart rate (0, 0 when there are no readings),
+* the longest interval between two readings, in minutes (protocol compliance), and
+* the minute of the first hypoglycaemic reading (glucose < 70 mg/dL), or 65535 if none.
+
+A proof exists only if every reading is within its sensor's physiological range and the readings
+are in strictly increasing time order. An empty list of readings is accepted (all zeros).
+
+    zeenot simulate examples/study/app.py:study_summary --inputs examples/study/inputs.json
+    zeenot compile  examples/study/app.py:study_summary -o out/study --json
+    zeenot setup    out/study
+    zeenot prove    out/study --inputs examples/study/inputs.json -o out/study/proof.json
+    zeenot verify   out/study out/study/proof.json
+
+`examples/study/data.py` regenerates `inputs.json` (and any other length) from a seed.
+"""
+
+# zip(xs, xs[1:]) pairs neighbours and stops at the shorter list by design:
+# ruff: noqa: B905
+
+from dataclasses import dataclass
+
+import zeenot
+from zeenot import MaxSize, Private, Public, check, u8, u16, u32, u64, zk
+
+MAX_READINGS = 64  # room for about 21 hours at one reading every 20 minutes
+
+HYPO_MG_DL = 70  # glucose below this is hypoglycaemia
+NO_EPISODE = 65_535  # `first_hypo_minute` when there was none
+
+Moments = tuple[u64, u64]  # (Σx, Σx²)
+
+
+@dataclass(frozen=True)
+class Reading:
+    minute: u16  # minutes since the start of the protocol
+    hr: u8  # heart rate, beats per minute
+    systolic: u16  # blood pressure, mmHg
+    diastolic: u16  # mmHg
+    glucose: u16  # mg/dL
+
+
+def valid(r: Reading) -> bool:
+    """The ranges the sensors can report; anything else is a faulty or forged reading."""
+    return (
+        25 <= r.hr <= 240
+        and 60 <= r.systolic <= 260
+        and 30 <= r.diastolic <= 160
+        and r.diastolic < r.systolic
+        and 20 <= r.glucose <= 600
+    )
+
+
+def add(m: Moments, x: u64) -> Moments:
+    return m[0] + x, m[1] + x * x
+
+
+@zk
+def study_summary(
+    readings: Private[MaxSize[list[Reading], MAX_READINGS]],
+    high_systolic: Public[u16],
+    high_diastolic: Public[u16],
+) -> tuple[u32, tuple[Moments, Moments, Moments, Moments], u32, tuple[u8, u8], u16, u16]:
+    """Aggregates for the study: see the module docstring for the order of the outputs."""
+    zero = u64(0)
+    hr, systolic, diastolic, glucose = (zero, zero), (zero, zero), (zero, zero), (zero, zero)
+    earliest = u32(0)  # the next reading may not be taken before this minute
+    for r in readings:
+        check(valid(r), "reading outside the sensors' range")
+        check(u32(r.minute) >= earliest, "readings must be in strictly increasing time order")
+        earliest = u32(r.minute) + 1
+        hr = add(hr, u64(r.hr))
+        systolic = add(systolic, u64(r.systolic))
+        diastolic = add(diastolic, u64(r.diastolic))
+        glucose = add(glucose, u64(r.glucose))
+
+    high = [r for r in readings if r.systolic >= high_systolic or r.diastolic >= high_diastolic]
+    hr_range = (
+        min((r.hr for r in readings), default=u8(0)),
+        max((r.hr for r in readings), default=u8(0)),
+    )
+    longest_gap = max((b.minute - a.minute for a, b in zip(readings, readings[1:])), default=u16(0))
+    no_episode = Reading(u16(NO_EPISODE), u8(0), u16(0), u16(0), u16(0))
+    first_hypo = zeenot.find(readings, lambda r: r.glucose < HYPO_MG_DL, no_episode)
+    return (
+        u32(len(readings)),
+        (hr, systolic, diastolic, glucose),
+        u32(len(high)),
+        hr_range,
+        longest_gap,
+        first_hypo.minute,
+    )

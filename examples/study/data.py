@@ -1,0 +1,111 @@
+"""Synthetic ambulatory-monitor readings for the supervised-study example, and reference outputs.
+
+A working day of readings about every twenty minutes (a few are missed): a resting baseline
+particular to the participant, stress episodes (meetings, deadlines) that raise heart rate and
+blood pressure for an hour or so, glucose peaks after meals and, for some participants, a
+hypoglycaemic dip in the late afternoon.
+
+    python examples/study/data.py             # rewrites examples/study/inputs.json (36 readings)
+    python examples/study/data.py 64 --seed 3 -o /tmp/readings.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_LENGTH = 36
+DEFAULT_SEED = 4  # a participant with a hypoglycaemic reading and some high blood pressure
+
+# the rules of app.py, repeated here so that the reference below is independent of it
+RANGES = {"hr": (25, 240), "systolic": (60, 260), "diastolic": (30, 160), "glucose": (20, 600)}
+HYPO_MG_DL = 70
+NO_EPISODE = 65_535
+CHANNELS = ("hr", "systolic", "diastolic", "glucose")
+MEALS = (60, 300, 660)  # minutes after the start (08:00): breakfast, lunch, a snack
+
+
+def generate(n: int, seed: int = 1) -> dict:
+    """JSON inputs of `study_summary` with `n` readings."""
+    rng = random.Random(seed)
+    base_hr = rng.randint(58, 80)
+    base_sys = rng.randint(112, 138)
+    base_dia = rng.randint(70, 88)
+    base_glu = rng.randint(82, 100)
+    hypo_at = rng.randrange(420, 700) if rng.random() < 0.5 else None
+    stress = sorted(rng.sample(range(0, 900, 30), 4))  # start of each stress episode
+    readings = []
+    minute = rng.randrange(0, 10)
+    for _ in range(n):
+        stressed = any(s <= minute < s + 60 for s in stress)
+        since_meal = min((minute - m for m in MEALS if minute >= m), default=999)
+        glu = base_glu + rng.randint(-8, 8)
+        if since_meal < 120:  # the post-meal curve peaks after about 45 minutes
+            glu += max(0, 70 - abs(since_meal - 45))
+        if hypo_at is not None and hypo_at <= minute < hypo_at + 40:
+            glu = rng.randint(52, 68)
+        readings.append(
+            {
+                "minute": minute,
+                "hr": base_hr + rng.randint(-6, 6) + (rng.randint(15, 35) if stressed else 0),
+                "systolic": base_sys + rng.randint(-9, 9) + (rng.randint(8, 22) if stressed else 0),
+                "diastolic": base_dia
+                + rng.randint(-6, 6)
+                + (rng.randint(4, 12) if stressed else 0),
+                "glucose": glu,
+            }
+        )
+        minute += rng.randint(17, 23) + (20 if rng.random() < 0.1 else 0)  # a missed reading
+    return {"readings": readings, "high_systolic": 140, "high_diastolic": 90}
+
+
+def reference(inputs: dict) -> list | None:
+    """The study's aggregates computed directly on the JSON values; None where no proof exists."""
+    rs = inputs["readings"]
+    for r in rs:
+        if any(not lo <= r[c] <= hi for c, (lo, hi) in RANGES.items()):
+            return None
+        if r["diastolic"] >= r["systolic"]:
+            return None
+    minutes = [r["minute"] for r in rs]
+    if any(b <= a for a, b in zip(minutes, minutes[1:], strict=False)):
+        return None
+    moments = [[sum(r[c] for r in rs), sum(r[c] ** 2 for r in rs)] for c in CHANNELS]
+    high = sum(
+        1
+        for r in rs
+        if r["systolic"] >= inputs["high_systolic"] or r["diastolic"] >= inputs["high_diastolic"]
+    )
+    hrs = [r["hr"] for r in rs] or [0]
+    gaps = [b - a for a, b in zip(minutes, minutes[1:], strict=False)] or [0]
+    hypo = [r["minute"] for r in rs if r["glucose"] < HYPO_MG_DL] or [NO_EPISODE]
+    return [len(rs), moments, high, [min(hrs), max(hrs)], max(gaps), hypo[0]]
+
+
+def dumps(inputs: dict) -> str:
+    """JSON with one list element per line."""
+    lines = []
+    for key, v in inputs.items():
+        if isinstance(v, list) and v:
+            body = ",\n".join(f"    {json.dumps(e)}" for e in v)
+            lines.append(f'  "{key}": [\n{body}\n  ]')
+        else:
+            lines.append(f'  "{key}": {json.dumps(v)}')
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("n", type=int, nargs="?", default=DEFAULT_LENGTH, help="number of readings")
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("-o", "--output", type=Path, default=HERE / "inputs.json")
+    args = ap.parse_args()
+    args.output.write_text(dumps(generate(args.n, args.seed)))
+    print(f"wrote {args.output}: {args.n} readings")
+
+
+if __name__ == "__main__":
+    main()

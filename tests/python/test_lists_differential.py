@@ -1,0 +1,73 @@
+"""Differential and soundness tests of list programs: generated programs over lists of random
+length (≤ MaxSize) and contents run as plain Python (`simulate`, the specification) and through
+the Rust evaluator, the mutation checker and (a sample) the whole Groth16 path. Over-long inputs
+are rejected before any work with a clear error."""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zeenot import _native, api, load_function, simulate
+
+from .listgen import list_programs, over_long
+from .test_backend_differential import outcome_rust, outcome_sim
+
+_DIR = Path(tempfile.mkdtemp(prefix="zeenot-lists-"))
+_COUNTER = itertools.count()
+
+
+def _load(prog):
+    path = _DIR / f"prog_{next(_COUNTER)}.py"
+    path.write_text(prog.source_text)
+    fn = load_function(str(path), prog.fn_name)
+    return fn, api.compile(fn)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prog=list_programs(), data=st.data())
+def test_list_programs_evaluate_as_simulate_and_are_pinned(prog, data):
+    fn, circuit = _load(prog)
+    for run in range(3):
+        inputs = data.draw(prog.inputs_strategy, label=f"inputs{run}")
+        expected = outcome_sim(fn, inputs)
+        assert outcome_rust(circuit, inputs) == expected, (prog.source_text, inputs)
+        leaves = circuit.program.flatten_inputs(inputs)
+        if expected[0] == "ok":
+            _native.check_mutations(circuit.ir_json, leaves)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prog=list_programs(), data=st.data())
+def test_over_long_lists_are_rejected_before_any_work(prog, data):
+    fn, circuit = _load(prog)
+    inputs = data.draw(prog.inputs_strategy, label="inputs")
+    name = "L0"
+    inputs[name] = data.draw(over_long(prog.param_types[name]), label="too long")
+    bound = prog.param_types[name][2]
+    with pytest.raises(ValueError, match=rf"`{name}`: {bound + 1} values, more than the maximum"):
+        simulate(fn, inputs)
+    with pytest.raises(ValueError, match="more than the maximum size"):
+        circuit.program.flatten_inputs(inputs)
+
+
+@pytest.mark.slow
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prog=list_programs(), data=st.data())
+def test_groth16_proves_list_programs(prog, data):
+    fn, circuit = _load(prog)
+    keys = api.setup(circuit, seed=1)
+    inputs = data.draw(prog.inputs_strategy, label="inputs")
+    expected = outcome_sim(fn, inputs)
+    if expected[0] != "ok":
+        with pytest.raises(_native.UnsatisfiedError):
+            api.prove(circuit, keys, inputs)
+        return
+    proof = api.prove(circuit, keys, inputs, seed=2)
+    assert proof.outputs == expected[1]
+    api.verify(circuit, keys.verifying_key, proof)
