@@ -103,6 +103,14 @@ def run(ir: dict[str, Any], leaves: list[str], *, chaos: int | None = None) -> l
         elif op == "select":
             assert ts[0] == "bool" and ts[1] == ts[2] == t, ins
             r = xs[1] if xs[0] == 1 else xs[2]
+        elif op == "index":
+            assert len(ts) >= 2 and ts[0] in INT_TYPES, ins
+            assert all(u == t for u in ts[1:]), ins
+            i, elems = xs[0], xs[1:]
+            if 0 <= i < len(elems):
+                r = elems[i]
+            else:
+                fail, r = "index", 0
         elif op == "cast":
             (src,) = ts
             (a,) = xs
@@ -122,8 +130,10 @@ def run(ir: dict[str, Any], leaves: list[str], *, chaos: int | None = None) -> l
         if fail is not None or (
             not active
             and rng is not None
-            and op in ("add", "sub", "mul", "neg", "floordiv", "mod", "cast")
-            and t != "field"
+            and (
+                (op in ("add", "sub", "mul", "neg", "floordiv", "mod", "cast") and t != "field")
+                or op == "index"  # unspecified whatever its type (`field` included)
+            )
         ):
             if active:
                 raise InterpFailure(fail, loc)  # type: ignore[arg-type]

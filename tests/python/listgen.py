@@ -50,7 +50,7 @@ class _ListGen(_Gen):
         v = "v"
         ops = ["sum", "len", "minmax", "anyall", "loop", "next", "find", "map", "reduce"]
         if dense:
-            ops += ["enumerate", "slice_sum"]
+            ops += ["enumerate", "index", "slice_sum"]
         if len(dense_names) >= 1:
             ops += ["zip"]
         if not isinstance(et, tuple) and et != "bool":

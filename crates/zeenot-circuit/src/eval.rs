@@ -23,16 +23,19 @@ pub enum FailureKind {
     /// A field element cast to an integer type whose range does not contain it (Python's
     /// `RangeFailure`; an integer-to-integer cast out of range is an [`FailureKind::Overflow`]).
     Range,
+    /// An `index` outside `[0, n)` for its `n` elements.
+    Index,
 }
 
 impl FailureKind {
-    /// A short stable name: `overflow`, `check`, `division_by_zero`, `range`.
+    /// A short stable name: `overflow`, `check`, `division_by_zero`, `range`, `index`.
     pub fn name(self) -> &'static str {
         match self {
             FailureKind::Overflow => "overflow",
             FailureKind::Check => "check",
             FailureKind::DivisionByZero => "division_by_zero",
             FailureKind::Range => "range",
+            FailureKind::Index => "index",
         }
     }
 }
@@ -50,7 +53,8 @@ pub struct Unsatisfied {
     pub location: String,
     /// `(line, col)` of the instruction, when the IR has it (1-based line, 0-based col).
     pub loc: Option<(u32, u32)>,
-    /// The `check` message, if any.
+    /// The `check` message, if any; for [`FailureKind::Index`], which index and how many
+    /// elements (`index 7 out of range for 5 elements`).
     pub msg: Option<String>,
 }
 
@@ -61,9 +65,11 @@ impl fmt::Display for Unsatisfied {
             FailureKind::Check => "check failed".to_owned(),
             FailureKind::DivisionByZero => format!("division by zero in `{}`", self.op),
             FailureKind::Range => format!("range error in `{}` (field element outside the type)", self.op),
+            // the message is the whole story: `index 7 out of range for 5 elements at app.py:3:4`
+            FailureKind::Index => self.msg.clone().unwrap_or_else(|| "index out of range".to_owned()),
         };
         write!(f, "{what} at {}", self.location)?;
-        if let Some(m) = &self.msg {
+        if let (Some(m), false) = (&self.msg, self.kind == FailureKind::Index) {
             write!(f, ": {m}")?;
         }
         Ok(())
@@ -112,7 +118,12 @@ pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Vec<Value>, Unsatisfied
             index,
             location: p.location(inst.loc),
             loc: inst.loc,
-            msg: inst.msg.clone(),
+            msg: if kind == FailureKind::Index {
+                let i = vals[inst.args[0]].to_decimal();
+                Some(format!("index {i} out of range for {} elements", inst.args.len() - 1))
+            } else {
+                inst.msg.clone()
+            },
         };
         let a = |k: usize| vals[inst.args[k]];
         let result = step(p, inst, &a, active).map_err(fail)?;
@@ -196,6 +207,14 @@ fn step(
             }
             _ => in_range(ty, Some(int(a(0))))?,
         },
+        Op::Index if !active => zero(),
+        Op::Index => {
+            let n = inst.args.len() - 1;
+            match usize::try_from(int(a(0))) {
+                Ok(i) if i < n => a(1 + i),
+                _ => return Err(FailureKind::Index),
+            }
+        }
         Op::Check => {
             if active && int(a(0)) != 1 {
                 return Err(FailureKind::Check);

@@ -244,6 +244,7 @@ pub enum Op {
     Select,
     Cast,
     Check,
+    Index,
 }
 
 impl Op {
@@ -268,6 +269,7 @@ impl Op {
             "select" => Op::Select,
             "cast" => Op::Cast,
             "check" => Op::Check,
+            "index" => Op::Index,
             _ => return None,
         })
     }
@@ -294,6 +296,7 @@ impl Op {
             Op::Select => "select",
             Op::Cast => "cast",
             Op::Check => "check",
+            Op::Index => "index",
         }
     }
 }
@@ -399,13 +402,27 @@ struct RawProgram {
     signature: Option<serde_json::Value>,
 }
 
-fn arity(op: Op) -> usize {
-    match op {
+/// The most elements an `index` may select from: the circuit allocates one bit per element.
+pub const MAX_INDEX_ELEMENTS: usize = MAX_SIZE;
+
+fn check_arity(op: Op, got: usize) -> Result<(), String> {
+    let want = match op {
         Op::Const => 0,
         Op::Neg | Op::Not | Op::Cast | Op::Check => 1,
         Op::Select => 3,
+        Op::Index if got < 2 => {
+            return Err(format!("`index` takes an index and at least one element, got {got} arguments"))
+        }
+        Op::Index if got - 1 > MAX_INDEX_ELEMENTS => {
+            return Err(format!("`index` has {} elements (limit {MAX_INDEX_ELEMENTS})", got - 1))
+        }
+        Op::Index => got,
         _ => 2,
+    };
+    if got != want {
+        return Err(format!("`{}` takes {want} arguments, got {got}", op.name()));
     }
+    Ok(())
 }
 
 impl Program {
@@ -464,12 +481,7 @@ impl Program {
                     .copied()
                     .ok_or_else(|| invalid(&place, format!("`{}` uses undefined id {id}", op.name())))
             };
-            if r.args.len() != arity(op) {
-                return Err(invalid(
-                    &place,
-                    format!("`{}` takes {} arguments, got {}", op.name(), arity(op), r.args.len()),
-                ));
-            }
+            check_arity(op, r.args.len()).map_err(|m| invalid(&place, m))?;
             let args = r.args.iter().map(|&a| lookup(a)).collect::<Result<Vec<_>, _>>()?;
             let guard = r.guard.map(lookup).transpose()?;
             if let Some(g) = guard {
@@ -669,6 +681,15 @@ fn check_types(op: Op, ty: Ty, at: &[Ty]) -> Result<(), String> {
             (Ty::Bool | Ty::U(_) | Ty::I(_) | Ty::Field, _) => Ok(()),
         },
         Op::Check => Ok(()),
+        Op::Index => {
+            if !at[0].is_int() {
+                return Err(format!("`index` needs an integer index, not {}", at[0]));
+            }
+            match at[1..].iter().position(|&t| t != ty) {
+                Some(j) => Err(format!("`index` element {j} is {}, not {ty}", at[1 + j])),
+                None => Ok(()),
+            }
+        }
     }
 }
 
@@ -779,6 +800,48 @@ mod tests {
             {"id": 3, "op": "const", "ty": "u8", "value": "1"},
         ]))
         .contains("undefined id 3"));
+    }
+
+    #[test]
+    fn index_rules() {
+        // inputs: a: u8, b: u8
+        let ok = Program::from_json(&doc(json!([
+            {"id": 2, "op": "index", "ty": "u8", "args": [0, 1, 0, 1], "guard": null, "loc": [1, 0]},
+            {"id": 3, "op": "const", "ty": "i16", "value": "-1"},
+            {"id": 4, "op": "const", "ty": "bool", "value": "1"},
+            {"id": 5, "op": "index", "ty": "bool", "args": [3, 4]},
+        ])))
+        .unwrap();
+        assert_eq!(ok.body[0].op, Op::Index);
+        assert_eq!(ok.body[0].args, vec![0, 1, 0, 1]);
+        let e = err(json!([{"id": 2, "op": "index", "ty": "u8", "args": [0]}]));
+        assert!(e.contains("instruction 0") && e.contains("at least one element"), "{e}");
+        assert!(
+            err(json!([{"id": 2, "op": "index", "ty": "u8", "args": []}])).contains("at least one element")
+        );
+        assert!(err(json!([
+            {"id": 2, "op": "const", "ty": "bool", "value": "1"},
+            {"id": 3, "op": "index", "ty": "u8", "args": [2, 0, 1]},
+        ]))
+        .contains("instruction 1: `index` needs an integer index, not bool"));
+        assert!(err(json!([
+            {"id": 2, "op": "const", "ty": "field", "value": "1"},
+            {"id": 3, "op": "index", "ty": "u8", "args": [2, 0]},
+        ]))
+        .contains("needs an integer index, not field"));
+        assert!(err(json!([
+            {"id": 2, "op": "const", "ty": "u16", "value": "1"},
+            {"id": 3, "op": "index", "ty": "u8", "args": [0, 0, 2]},
+        ]))
+        .contains("instruction 1: `index` element 1 is u16, not u8"));
+        assert!(err(json!([{"id": 2, "op": "index", "ty": "u16", "args": [0, 1]}])).contains("element 0"));
+        assert!(
+            err(json!([{"id": 2, "op": "index", "ty": "u8", "args": [0, 1, 9]}])).contains("undefined id 9")
+        );
+        assert!(err(json!([{"id": 2, "op": "index", "args": [0, 1]}])).contains("needs a `ty`"));
+        assert!(
+            err(json!([{"id": 2, "op": "index", "ty": "u8", "args": [0, 1], "guard": 1}])).contains("guard")
+        );
     }
 
     #[test]

@@ -6,11 +6,16 @@
 //! first, so an operation in an untaken branch cannot fail), and intervals propagated through
 //! the program drop the checks that cannot fail. See `docs/circuits.md` for the cost of each op.
 
-use crate::gadgets::{bits, cmp, divmod, eq, fr, select, Builder, Wire};
+use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, Builder, Wire};
 use crate::ir::{Inst, Op, Program, Ty, Value, Visibility};
 use ark_bn254::Fr;
 use ark_ff::{One, Zero};
 use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
+use std::collections::HashMap;
+
+/// `index` selectors by (index value, element count, effective guard): lookups of several fields
+/// of one record, or columns of one table row, share a selector.
+type Selectors = HashMap<(usize, usize, Option<usize>), lookup::Selector>;
 
 /// A program as a circuit, with input values when proving (`None` during setup).
 pub struct ProgramCircuit<'a> {
@@ -169,8 +174,9 @@ pub fn lower(
             defs[d] = Some(inst);
         }
     }
+    let mut selectors = Selectors::new();
     for inst in &p.body {
-        if let Some(out) = lower_inst(&b, p, inst, &w)? {
+        if let Some(out) = lower_inst(&b, p, inst, &w, &mut selectors)? {
             w.push(out);
         }
         let unguarded = inst.guard.is_none_or(|g| w[g].konst == Some(Fr::one()));
@@ -188,7 +194,13 @@ pub fn lower(
     Ok(outs)
 }
 
-fn lower_inst(b: &Builder, p: &Program, inst: &Inst, w: &[Wire]) -> Result<Option<Wire>, SynthesisError> {
+fn lower_inst(
+    b: &Builder,
+    p: &Program,
+    inst: &Inst,
+    w: &[Wire],
+    selectors: &mut Selectors,
+) -> Result<Option<Wire>, SynthesisError> {
     let arg = |k: usize| &w[inst.args[k]];
     let guard = inst.guard.map(|g| &w[g]).filter(|g| g.konst != Some(Fr::one()));
     let ty = inst.ty;
@@ -251,6 +263,28 @@ fn lower_inst(b: &Builder, p: &Program, inst: &Inst, w: &[Wire]) -> Result<Optio
             (Ty::Field, _) => fit(b, arg(0).clone(), ty, guard, true)?,
             _ => fit(b, arg(0).clone(), ty, guard, false)?,
         },
+        Op::Index => {
+            let zero_range = (ty != Ty::Field).then_some((0, 0));
+            if guard.is_some_and(|g| g.konst == Some(Fr::zero())) {
+                // never runs: any in-range value will do
+                return Ok(Some(Wire::constant(Fr::zero(), zero_range)));
+            }
+            let n = inst.args.len() - 1;
+            let key = (inst.args[0], n, inst.guard.filter(|_| guard.is_some()));
+            let sel = match selectors.entry(key) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(lookup::selector(b, arg(0), n, guard)?)
+                }
+            };
+            let elems: Vec<&Wire> = inst.args[1..].iter().map(|&a| &w[a]).collect();
+            let r = lookup::lookup(b, sel, &elems, guard.is_some())?;
+            if ty == Ty::Field {
+                r.with_range(None)
+            } else {
+                r
+            }
+        }
         Op::Check => {
             let c = arg(0);
             let one = Wire::constant(Fr::one(), Some((1, 1)));

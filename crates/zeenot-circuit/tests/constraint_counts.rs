@@ -2,7 +2,10 @@
 //!
 //! Each row is a program `f(a: Private[T], b: Private[T], g: Private[bool]) -> R` computing one
 //! operation (optionally under the guard `g`); `op_constraints` excludes the inputs' range checks
-//! and the output constraint, so it is the cost of the operation alone. A change in any count fails
+//! and the output constraint, so it is the cost of the operation alone. Rows `index{n}_{var,const,
+//! shared}` are `xs[i]` with `i: Private[u8]` over `n` elements of type `u32`: private inputs
+//! (`var`), constants (`const`), or a second lookup by the same `i` into other private elements
+//! (`shared`: the selector is reused, only that lookup is counted). A change in any count fails
 //! this test: explain it, then regenerate with `UPDATE_COUNTS=1 cargo test -p zeenot-circuit
 //! --test constraint_counts`. The planner's cost models (issue 3+) read this file.
 
@@ -58,6 +61,45 @@ fn program(op: &str, ty: &str, guarded: bool) -> Option<Program> {
     Some(Program::from_json(&doc.to_string()).expect("valid"))
 }
 
+/// `xs[i]` over `n` elements (see the module comment), and the same program without the lookup.
+fn index_programs(n: usize, elems: &str, guarded: bool) -> (Program, Program) {
+    let mut inputs = vec![json!({"id": 0, "name": "i", "ty": "u8", "vis": "private"})];
+    let vars = if elems == "const" { 0 } else { n * if elems == "shared" { 2 } else { 1 } };
+    for k in 0..vars {
+        inputs.push(json!({"id": 1 + k, "name": format!("x{k}"), "ty": "u32", "vis": "private"}));
+    }
+    let g = inputs.len();
+    inputs.push(json!({"id": g, "name": "g", "ty": "bool", "vis": "private"}));
+    let guard = if guarded { json!(g) } else { json!(null) };
+    let mut pre = Vec::new();
+    let first: Vec<usize> = if elems == "const" {
+        for k in 0..n {
+            pre.push(json!({"id": 1000 + k, "op": "const", "ty": "u32", "value": (3 * k + 1).to_string()}));
+        }
+        (1000..1000 + n).collect()
+    } else {
+        (1..=n).collect()
+    };
+    let lookup = |id: usize, xs: &[usize]| {
+        let args: Vec<usize> = std::iter::once(0).chain(xs.iter().copied()).collect();
+        json!({"id": id, "op": "index", "ty": "u32", "args": args, "guard": guard})
+    };
+    let (mut with, mut without) = (pre.clone(), pre);
+    with.push(lookup(2000, &first));
+    let mut out = 2000;
+    if elems == "shared" {
+        without.push(lookup(2000, &first));
+        with.push(lookup(2001, &(n + 1..=2 * n).collect::<Vec<_>>()));
+        out = 2001;
+    }
+    let doc = |body: Vec<serde_json::Value>, outputs: serde_json::Value| {
+        let d = json!({"version": 1, "name": "index", "inputs": inputs.clone(), "body": body,
+                       "outputs": outputs});
+        Program::from_json(&d.to_string()).expect("valid")
+    };
+    (doc(with, json!([{"name": "r", "value": out}])), doc(without, json!([])))
+}
+
 fn baseline(ty: &str) -> usize {
     let doc = json!({
         "version": 1, "name": "inputs",
@@ -79,6 +121,17 @@ fn table() -> String {
                     let own = s.constraints - baseline(ty) - p.outputs.len();
                     out.push_str(&format!("{op},{ty},{guarded},{own}\n"));
                 }
+            }
+        }
+    }
+    for n in [4, 16, 64] {
+        for elems in ["var", "const", "shared"] {
+            for guarded in [false, true] {
+                let (p, base) = index_programs(n, elems, guarded);
+                let own = groth16::stats(&p).unwrap().constraints
+                    - groth16::stats(&base).unwrap().constraints
+                    - p.outputs.len();
+                out.push_str(&format!("index{n}_{elems},u32,{guarded},{own}\n"));
             }
         }
     }

@@ -195,3 +195,43 @@ fn checks_narrow_later_comparisons() {
     )
     .is_err());
 }
+
+/// A private lookup in a table of records: `row = rows[i]` for a private `i: u8`, returning
+/// `(row.price, row.flag)`; both columns share one selector.
+#[test]
+fn private_lookup_proves_and_fails_out_of_range() {
+    let doc = json!({
+        "version": 1, "name": "lookup", "source": {"file": "app.py"},
+        "inputs": [{"id": 0, "name": "i", "ty": "u8", "vis": "private"},
+                   {"id": 1, "name": "price[0]", "ty": "u32", "vis": "private"},
+                   {"id": 2, "name": "price[1]", "ty": "u32", "vis": "private"},
+                   {"id": 3, "name": "flag[0]", "ty": "bool", "vis": "public"},
+                   {"id": 4, "name": "flag[1]", "ty": "bool", "vis": "public"}],
+        "body": [
+            {"id": 5, "op": "const", "ty": "u32", "value": "700"},
+            {"id": 6, "op": "index", "ty": "u32", "args": [0, 1, 2, 5], "loc": [7, 11]},
+            {"id": 7, "op": "const", "ty": "bool", "value": "1"},
+            {"id": 8, "op": "index", "ty": "bool", "args": [0, 3, 4, 7], "loc": [7, 11]},
+        ],
+        "outputs": [{"name": "price", "value": 6}, {"name": "flag", "value": 8}],
+    });
+    let p = Program::from_json(&doc.to_string()).unwrap();
+    let (pk, vk) = keys(&p);
+    let mut rng = ChaCha20Rng::seed_from_u64(10);
+    let values = |i: &str| p.parse_inputs(&[i, "500", "600", "0", "1"].map(String::from)).unwrap();
+    for (i, price, flag) in [("0", "500", "0"), ("1", "600", "1"), ("2", "700", "1")] {
+        let proven = groth16::prove(&p, &pk, &values(i), &mut rng).unwrap();
+        assert_eq!(proven.public, vec!["0", "1", price, flag]);
+        assert!(groth16::verify(&p, &vk, &proven.public, &proven.proof).unwrap());
+        let lie: Vec<String> =
+            ["0", "1", if price == "600" { "500" } else { "600" }, flag].map(String::from).into();
+        assert!(!groth16::verify(&p, &vk, &lie, &proven.proof).unwrap());
+    }
+    match groth16::prove(&p, &pk, &values("3"), &mut rng) {
+        Err(Error::Unsatisfied(u)) => {
+            assert_eq!((u.kind, u.kind.name()), (FailureKind::Index, "index"));
+            assert_eq!(u.to_string(), "index 3 out of range for 3 elements at app.py:7:11");
+        }
+        other => panic!("{other:?}"),
+    }
+}

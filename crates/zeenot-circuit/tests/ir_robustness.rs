@@ -36,12 +36,27 @@ fn seeds() -> Vec<Json> {
                 {"id": 18, "op": "not", "ty": "bool", "args": [17]},
             ],
             "outputs": [{"name": "m", "value": 16}, {"name": "n", "value": 18}]}),
+        json!({"version": 1, "name": "c", "source": {"file": "c.py"},
+            "inputs": [{"id": 0, "name": "i", "ty": "i8", "vis": "private"},
+                       {"id": 1, "name": "x", "ty": "u16", "vis": "private"},
+                       {"id": 2, "name": "y", "ty": "u16", "vis": "public"},
+                       {"id": 3, "name": "g", "ty": "bool", "vis": "private"},
+                       {"id": 4, "name": "f", "ty": "field", "vis": "private"}],
+            "body": [
+                {"id": 5, "op": "const", "ty": "u16", "value": "9"},
+                {"id": 6, "op": "index", "ty": "u16", "args": [0, 1, 2, 5], "guard": 3, "loc": [1, 0]},
+                {"id": 7, "op": "index", "ty": "u16", "args": [0, 2, 1, 1], "guard": 3},
+                {"id": 8, "op": "index", "ty": "field", "args": [1, 4, 4]},
+                {"id": 9, "op": "index", "ty": "bool", "args": [0, 3]},
+                {"id": 10, "op": "select", "ty": "u16", "args": [3, 6, 5]},
+            ],
+            "outputs": [{"name": "r", "value": 10}, {"name": "f", "value": 8}, {"name": "b", "value": 9}]}),
     ]
 }
 
-const OPS: [&str; 20] = [
+const OPS: [&str; 21] = [
     "const", "add", "sub", "mul", "neg", "floordiv", "mod", "eq", "ne", "lt", "le", "gt", "ge", "and", "or",
-    "not", "select", "cast", "check", "bogus",
+    "not", "select", "cast", "check", "index", "bogus",
 ];
 const TYS: [&str; 8] = ["bool", "u8", "u64", "i8", "i16", "field", "u7", ""];
 const NUMS: [&str; 9] = ["0", "1", "-1", "255", "256", "-129", "18446744073709551616", "00", "x"];
@@ -95,7 +110,7 @@ fn inputs_for(p: &Program, r: &[u32]) -> Vec<String> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
     #[test]
-    fn edited_ir_never_panics(which in 0usize..2, edits in proptest::collection::vec(proptest::collection::vec(any::<u32>(), 8), 1..4)) {
+    fn edited_ir_never_panics(which in 0usize..3, edits in proptest::collection::vec(proptest::collection::vec(any::<u32>(), 8), 1..4)) {
         let mut doc = seeds()[which].clone();
         for r in &edits {
             mutate(&mut doc, r);
@@ -126,7 +141,7 @@ fn edits_reach_both_outcomes() {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(7);
     let (mut accepted, mut rejected, mut evaluated) = (0, 0, 0);
     for k in 0..2000 {
-        let mut doc = seeds()[k % 2].clone();
+        let mut doc = seeds()[k % 3].clone();
         let r: Vec<u32> = (0..8).map(|_| rng.gen()).collect();
         mutate(&mut doc, &r);
         match Program::from_json(&doc.to_string()) {

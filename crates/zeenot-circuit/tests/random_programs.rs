@@ -34,6 +34,17 @@ impl Gen {
         (!c.is_empty()).then(|| c[self.rng.gen_range(0..c.len())])
     }
 
+    /// A value of any integer type, usable in `scope`.
+    fn pick_int(&mut self, scope: Option<u64>) -> Option<u64> {
+        let c: Vec<u64> = self
+            .vals
+            .iter()
+            .filter(|(_, t, s)| !matches!(*t, "bool" | "field") && (s.is_none() || *s == scope))
+            .map(|v| v.0)
+            .collect();
+        (!c.is_empty()).then(|| c[self.rng.gen_range(0..c.len())])
+    }
+
     fn push(&mut self, mut inst: Json, ty: &'static str, scope: Option<u64>) {
         let id = self.next;
         self.next += 1;
@@ -106,7 +117,7 @@ fn program(seed: u64) -> (String, Vec<String>) {
         let ty: &'static str = if g.rng.gen_bool(0.7) { t } else { t2 };
         let int = ty != "field";
         let signed = ty.starts_with('i');
-        let choice = g.rng.gen_range(0..12);
+        let choice = g.rng.gen_range(0..13);
         let (Some(a), Some(b)) = (g.pick(ty, guard), g.pick(ty, guard)) else {
             continue;
         };
@@ -163,6 +174,39 @@ fn program(seed: u64) -> (String, Vec<String>) {
                     g.push(json!({"op": "cast", "args": [x], "guard": guard}), ty, guard);
                 }
             }
+            11 => {
+                // a private lookup, sometimes a second one with the same index and count (the
+                // next column of a table row: a shared selector)
+                let ety: &'static str = if g.rng.gen_bool(0.2) { "bool" } else { ty };
+                let idx = if g.rng.gen_bool(0.2) {
+                    Some(g.konst(if int { ty } else { "u8" }))
+                } else {
+                    g.pick_int(guard)
+                };
+                let Some(mut idx) = idx else { continue };
+                let n = g.rng.gen_range(1..=6);
+                if ty.starts_with('u') && g.rng.gen_bool(0.4) {
+                    // `a % n`: a private index that is always in range
+                    g.push(json!({"op": "const", "value": n.to_string()}), ty, None);
+                    let c = g.next - 1;
+                    g.push(json!({"op": "mod", "args": [a, c], "guard": guard}), ty, guard);
+                    idx = g.next - 1;
+                }
+                for _ in 0..if g.rng.gen_bool(0.3) { 2 } else { 1 } {
+                    let mut args = vec![idx];
+                    for _ in 0..n {
+                        let x = if g.rng.gen_bool(0.2) { Some(g.konst(ety)) } else { g.pick(ety, guard) };
+                        args.extend(x);
+                    }
+                    if args.len() == n + 1 {
+                        g.push(
+                            json!({"op": "index", "args": args, "guard": guard, "loc": [5, 0]}),
+                            ety,
+                            guard,
+                        );
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -205,17 +249,27 @@ fn run(seed: u64) -> Result<(), TestCaseError> {
 #[test]
 fn generator_covers_both_outcomes() {
     let (mut ok, mut failed, mut insts) = (0, 0, 0);
+    let (mut lookups, mut lookups_ok, mut index_failed) = (0, 0, 0);
     for seed in 0..300u64 {
         let (doc, values) = program(seed);
         let p = Program::from_json(&doc).unwrap();
         insts += p.body.len();
+        let has_index = p.body.iter().any(|i| i.op == ir::Op::Index);
+        lookups += usize::from(has_index);
         match eval::evaluate(&p, &p.parse_inputs(&values).unwrap()) {
-            Ok(_) => ok += 1,
-            Err(_) => failed += 1,
+            Ok(_) => {
+                ok += 1;
+                lookups_ok += usize::from(has_index);
+            }
+            Err(u) => {
+                failed += 1;
+                index_failed += usize::from(u.kind == eval::FailureKind::Index);
+            }
         }
         run(seed).unwrap();
     }
     assert!(ok > 60 && failed > 30, "ok {ok}, failed {failed}");
+    assert!(lookups > 60 && lookups_ok > 20 && index_failed > 10, "{lookups} {lookups_ok} {index_failed}");
     assert!(insts / 300 >= 6, "average body {}", insts / 300);
 }
 

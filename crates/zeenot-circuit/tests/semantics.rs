@@ -304,3 +304,205 @@ fn field_arithmetic_is_modular() {
     assert_eq!(run(&neg, &["1"]), ok(p_minus_1));
     assert_eq!(run(&neg, &["0"]), ok("0"));
 }
+
+const INDEX: Result<String, FailureKind> = Err(FailureKind::Index);
+const P_MINUS_1: &str = "21888242871839275222246405745257275088548364400416034343698204186575808495616";
+
+/// `[x1, …, xn][x0]` with `x0: ity` and elements of type `ety`; when `guarded`, under the last
+/// input `g`, returned as `r if g else 0` (as the front end merges a guarded value).
+fn lookup(ity: &str, ety: &str, n: usize, guarded: bool) -> Program {
+    let mut tys = vec![ity];
+    tys.extend(std::iter::repeat_n(ety, n));
+    let g = tys.len();
+    if guarded {
+        tys.push("bool");
+    }
+    let guard = if guarded { json!(g) } else { json!(null) };
+    let mut body = vec![json!({"id": 100, "op": "index", "ty": ety, "args": (0..=n).collect::<Vec<_>>(),
+                               "guard": guard, "loc": [3, 4]})];
+    if guarded {
+        body.push(json!({"id": 101, "op": "const", "ty": ety, "value": "0"}));
+        body.push(json!({"id": 102, "op": "select", "ty": ety, "args": [g, 100, 101]}));
+    }
+    program(&tys, json!(body), if guarded { 102 } else { 100 })
+}
+
+/// Distinct values of type `ety` for the elements (a field's include `p − 1`).
+fn element_values(ety: &str, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|j| match ety {
+            "bool" => (j % 2).to_string(),
+            "field" if j == 0 => P_MINUS_1.to_owned(),
+            "i16" => (5 - 4 * j as i64).to_string(),
+            "u64" if j == 1 => "18446744073709551615".to_owned(),
+            _ => (3 * j + 1).to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn index_selects_or_fails_for_every_type() {
+    for ity in ["u8", "i8", "u16", "i32", "u64", "i64"] {
+        let (lo, hi) = zeenot_circuit::Ty::parse(ity).unwrap().range().unwrap();
+        for ety in ["bool", "u8", "i16", "u64", "field"] {
+            for n in [1usize, 3, 5] {
+                let elems = element_values(ety, n);
+                let mut indices = vec![0, 1, n as i128 - 1, n as i128, n as i128 + 1, hi, lo];
+                indices.retain(|&i| (lo..=hi).contains(&i));
+                if lo < 0 {
+                    indices.extend([-1, -(n as i128)]);
+                }
+                for i in indices {
+                    let want = usize::try_from(i).ok().filter(|&i| i < n).map(|i| elems[i].clone());
+                    let mut values: Vec<&str> = vec![];
+                    let i_text = i.to_string();
+                    values.push(&i_text);
+                    values.extend(elems.iter().map(String::as_str));
+                    let p = lookup(ity, ety, n, false);
+                    assert_eq!(
+                        run(&p, &values),
+                        want.clone().ok_or(FailureKind::Index),
+                        "{ity}[{i}] of {n} {ety}"
+                    );
+                    let p = lookup(ity, ety, n, true);
+                    for (g, want) in [("1", want.ok_or(FailureKind::Index)), ("0", ok("0"))] {
+                        let mut v = values.clone();
+                        v.push(g);
+                        assert_eq!(run(&p, &v), want, "{ity}[{i}] of {n} {ety}, guard {g}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn index_agrees_on_random_indices() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
+    for n in [4usize, 16, 64] {
+        let (plain, guarded) = (lookup("u16", "u32", n, false), lookup("i16", "u32", n, true));
+        for _ in 0..12 {
+            let elems: Vec<String> = (0..n).map(|_| rng.gen::<u32>().to_string()).collect();
+            let i: i128 = rng.gen_range(-3..2 * n as i128);
+            let g = rng.gen_range(0..2);
+            let want = usize::try_from(i).ok().filter(|&i| i < n).map(|i| elems[i].clone());
+            let (i, g) = (i.to_string(), g.to_string());
+            let mut values: Vec<&str> = vec![&i];
+            values.extend(elems.iter().map(String::as_str));
+            if !i.starts_with('-') {
+                assert_eq!(run(&plain, &values), want.clone().ok_or(FailureKind::Index));
+            }
+            values.push(&g);
+            let want = if g == "1" { want.ok_or(FailureKind::Index) } else { ok("0") };
+            assert_eq!(run(&guarded, &values), want, "{i} of {n}, guard {g}");
+        }
+    }
+}
+
+#[test]
+fn index_failure_names_index_and_count() {
+    let p = lookup("i8", "u8", 5, false);
+    for (i, text) in
+        [("7", "index 7 out of range for 5 elements"), ("-1", "index -1 out of range for 5 elements")]
+    {
+        let inputs = p.parse_inputs(&[i, "1", "2", "3", "4", "5"].map(String::from)).unwrap();
+        let u = eval::evaluate(&p, &inputs).unwrap_err();
+        assert_eq!(
+            (u.kind, u.kind.name(), u.op, u.index, u.loc),
+            (FailureKind::Index, "index", "index", 0, Some((3, 4)))
+        );
+        assert_eq!(u.msg.as_deref(), Some(text));
+        assert_eq!(u.to_string(), format!("{text} at t.py:3:4"));
+    }
+}
+
+/// Constraints of a program over the given inputs and body (setup mode).
+fn constraints(tys: &[&str], body: Json, out: u64) -> usize {
+    zeenot_circuit::groth16::stats(&program(tys, body, out)).unwrap().constraints
+}
+
+#[test]
+fn index_selectors_are_shared() {
+    // x0: u8 index, x1..x4 and x5..x8 two rows of u32, x9 a guard
+    let mut tys = vec!["u8"];
+    tys.extend(["u32"; 8]);
+    tys.push("bool");
+    let one = json!([{"id": 20, "op": "index", "ty": "u32", "args": [0, 1, 2, 3, 4]}]);
+    // (both programs have one output)
+    let base = constraints(&tys, json!([]), 0);
+    // 4 booleanity + 1 weighted sum + 4 products
+    assert_eq!(constraints(&tys, one, 20) - base, 9);
+    let two = |guard2: Json, n2: usize| {
+        let args2: Vec<u64> = [0].into_iter().chain(5..5 + n2 as u64).collect();
+        json!([{"id": 20, "op": "index", "ty": "u32", "args": [0, 1, 2, 3, 4]},
+               {"id": 21, "op": "index", "ty": "u32", "args": args2, "guard": guard2},
+               {"id": 22, "op": "add", "ty": "u32", "args": [20, 21], "guard": null}])
+    };
+    let add = constraints(&tys, json!([{"id": 22, "op": "add", "ty": "u32", "args": [1, 5]}]), 22) - base;
+    // the same index and count: the second lookup pays its products only
+    assert_eq!(constraints(&tys, two(json!(null), 4), 22) - base - add, 9 + 4);
+    // another count or another guard: a second selector
+    assert_eq!(constraints(&tys, two(json!(null), 3), 22) - base - add, 9 + 3 + 1 + 3);
+    assert_eq!(constraints(&tys, two(json!(9), 4), 22) - base - add, 9 + 5 + 4);
+    // and the shared selector is as sound as a fresh one
+    let p = program(&tys, two(json!(null), 4), 22);
+    for i in ["0", "3", "4"] {
+        let v = [i, "1", "2", "3", "4", "10", "20", "30", "40", "1"];
+        let want = if i == "4" { INDEX } else { ok(&(i.parse::<u32>().unwrap() * 11 + 11).to_string()) };
+        assert_eq!(run(&p, &v), want);
+    }
+}
+
+#[test]
+fn index_over_constants_pays_for_the_selector_only() {
+    let mut body: Vec<Json> = (0..16)
+        .map(|j| json!({"id": 10 + j, "op": "const", "ty": "i32", "value": (j * j - 50).to_string()}))
+        .collect();
+    let args: Vec<u64> = [0].into_iter().chain(10..26).collect();
+    body.push(json!({"id": 30, "op": "index", "ty": "i32", "args": args}));
+    let base = constraints(&["u8"], json!([]), 0);
+    assert_eq!(constraints(&["u8"], json!(body.clone()), 30) - base, 17);
+    let p = program(&["u8"], json!(body), 30);
+    assert_eq!(run(&p, &["15"]), ok("175"));
+    assert_eq!(run(&p, &["0"]), ok("-50"));
+    assert_eq!(run(&p, &["16"]), INDEX);
+    // a constant index is the element itself: no constraint at all
+    let body = json!([{"id": 1, "op": "const", "ty": "u8", "value": "2"},
+                      {"id": 2, "op": "index", "ty": "u8", "args": [1, 0, 0, 0]}]);
+    assert_eq!(constraints(&["u8"], body.clone(), 2) - base, 0);
+    assert_eq!(run(&program(&["u8"], body, 2), &["9"]), ok("9"));
+    let body = json!([{"id": 1, "op": "const", "ty": "u8", "value": "3"},
+                      {"id": 2, "op": "index", "ty": "u8", "args": [1, 0, 0, 0]}]);
+    let p = program(&["u8"], body, 2);
+    assert_eq!(
+        eval::evaluate(&p, &p.parse_inputs(&["9".into()]).unwrap()).unwrap_err().kind,
+        FailureKind::Index
+    );
+}
+
+#[test]
+fn index_after_a_check_needs_fewer_bits() {
+    // check(x0 < 3) narrows x0 to [0, 2]: 3 positions of 8 get a bit
+    let body = json!([
+        {"id": 9, "op": "const", "ty": "u32", "value": "3"},
+        {"id": 10, "op": "lt", "ty": "bool", "args": [0, 9]},
+        {"op": "check", "args": [10]},
+        {"id": 11, "op": "index", "ty": "u8", "args": [0, 1, 2, 3, 4, 5, 6, 7, 8]},
+    ]);
+    let mut tys = vec!["u32"];
+    tys.extend(["u8"; 8]);
+    let check_only = json!([
+        {"id": 9, "op": "const", "ty": "u32", "value": "3"},
+        {"id": 10, "op": "lt", "ty": "bool", "args": [0, 9]},
+        {"op": "check", "args": [10]},
+    ]);
+    let before = constraints(&tys, check_only, 0);
+    assert_eq!(constraints(&tys, body.clone(), 11) - before, 3 + 1 + 3);
+    let p = program(&tys, body, 11);
+    let v = ["2", "10", "11", "12", "13", "14", "15", "16", "17"];
+    assert_eq!(run(&p, &v), ok("12"));
+    let mut v = v;
+    v[0] = "3";
+    assert_eq!(run(&p, &v), Err(FailureKind::Check));
+}

@@ -605,7 +605,10 @@ class ListOps:
             self.emit_check(self.as_bool_wire(ok), node, bad)
         else:
             self.check_index_type(idx, node)
-        if not (isinstance(n, int) and n == xs.slots):
+        always_below = (
+            isinstance(n, int) and not isinstance(idx, PlainWire) and n > int_range(idx.ty)[1]
+        )
+        if not always_below:  # fails as a `check`, like Python's IndexError in `simulate`
             ok = self.compare(ast.Lt(), idx, n, node)
             if ok is not True:
                 self.emit_check(self.as_bool_wire(ok), node, bad)

@@ -15,6 +15,7 @@ pub mod bits;
 pub mod cmp;
 pub mod divmod;
 pub mod eq;
+pub mod lookup;
 pub mod select;
 
 use ark_bn254::Fr;
