@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything and runs the pay-as-you-drive demo end to end:
 # simulate → compile → setup → prove → verify, then a tampered proof is rejected and the proof is
-# checked again by the independent snarkjs verifier.
+# checked again by the independent snarkjs verifier. Then the same for a list program, ZØ's
+# loyalty card (a private purchase history driving the retailer's automaton).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
@@ -39,4 +40,14 @@ if [ -x node_modules/.bin/snarkjs ]; then
   node_modules/.bin/snarkjs groth16 verify "$OUT/snarkjs/verification_key.json" \
     "$OUT/snarkjs/public.json" "$OUT/snarkjs/proof.json"
 fi
+LAPP=examples/loyalty/app.py:discount
+LIN=examples/loyalty/inputs.json
+LOUT=out/loyalty
+rm -rf "$LOUT"
+step "lists: the loyalty card (private history of up to 64 purchases)"
+zeenot simulate "$LAPP" --inputs "$LIN"
+zeenot compile "$LAPP" -o "$LOUT" --json
+zeenot setup "$LOUT"
+zeenot prove "$LOUT" --inputs "$LIN" -o "$LOUT/proof.json"
+zeenot verify "$LOUT" "$LOUT/proof.json"
 step "done"
