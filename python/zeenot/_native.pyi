@@ -102,3 +102,7 @@ def prove_prepared(
     ir_json: str, key: PreparedProvingKey, inputs: list[str], seed: int | None = None
 ) -> tuple[bytes, list[str]]:
     """`prove` with a prepared key."""
+
+def poseidon(inputs: list[str]) -> str:
+    """circomlib's Poseidon hash of 1 to 16 field elements (canonical decimal strings in
+    `[0, p)`); ValueError otherwise."""

@@ -111,6 +111,11 @@ def run(ir: dict[str, Any], leaves: list[str], *, chaos: int | None = None) -> l
                 r = elems[i]
             else:
                 fail, r = "index", 0
+        elif op == "poseidon":
+            assert t == "field" and 1 <= len(ts) <= 16 and all(u == "field" for u in ts), ins
+            from zeenot import _native
+
+            r = int(_native.poseidon([str(x % P) for x in xs]))
         elif op == "cast":
             (src,) = ts
             (a,) = xs

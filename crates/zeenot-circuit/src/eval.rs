@@ -207,6 +207,10 @@ fn step(
             }
             _ => in_range(ty, Some(int(a(0))))?,
         },
+        Op::Poseidon => {
+            let xs: Vec<Fr> = (0..inst.args.len()).map(|k| a(k).to_fr()).collect();
+            Value::Field(zeenot_crypto::poseidon::poseidon(&xs).expect("1..=16 inputs, validated"))
+        }
         Op::Index if !active => zero(),
         Op::Index => {
             let n = inst.args.len() - 1;

@@ -245,6 +245,7 @@ pub enum Op {
     Cast,
     Check,
     Index,
+    Poseidon,
 }
 
 impl Op {
@@ -270,6 +271,7 @@ impl Op {
             "cast" => Op::Cast,
             "check" => Op::Check,
             "index" => Op::Index,
+            "poseidon" => Op::Poseidon,
             _ => return None,
         })
     }
@@ -297,6 +299,7 @@ impl Op {
             Op::Cast => "cast",
             Op::Check => "check",
             Op::Index => "index",
+            Op::Poseidon => "poseidon",
         }
     }
 }
@@ -405,6 +408,9 @@ struct RawProgram {
 /// The most elements an `index` may select from: the circuit allocates one bit per element.
 pub const MAX_INDEX_ELEMENTS: usize = MAX_SIZE;
 
+/// circomlib's Poseidon has parameters for 1 to 16 inputs (state width 2 to 17).
+pub const MAX_POSEIDON_INPUTS: usize = 16;
+
 fn check_arity(op: Op, got: usize) -> Result<(), String> {
     let want = match op {
         Op::Const => 0,
@@ -417,6 +423,10 @@ fn check_arity(op: Op, got: usize) -> Result<(), String> {
             return Err(format!("`index` has {} elements (limit {MAX_INDEX_ELEMENTS})", got - 1))
         }
         Op::Index => got,
+        Op::Poseidon if (1..=MAX_POSEIDON_INPUTS).contains(&got) => got,
+        Op::Poseidon => {
+            return Err(format!("`poseidon` takes 1 to {MAX_POSEIDON_INPUTS} field elements, got {got}"))
+        }
         _ => 2,
     };
     if got != want {
@@ -681,6 +691,12 @@ fn check_types(op: Op, ty: Ty, at: &[Ty]) -> Result<(), String> {
             (Ty::Bool | Ty::U(_) | Ty::I(_) | Ty::Field, _) => Ok(()),
         },
         Op::Check => Ok(()),
+        Op::Poseidon => {
+            if at.iter().any(|&t| t != Ty::Field) || ty != Ty::Field {
+                return Err("`poseidon` hashes field elements to a field element".into());
+            }
+            Ok(())
+        }
         Op::Index => {
             if !at[0].is_int() {
                 return Err(format!("`index` needs an integer index, not {}", at[0]));

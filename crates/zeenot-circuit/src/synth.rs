@@ -6,6 +6,7 @@
 //! first, so an operation in an untaken branch cannot fail), and intervals propagated through
 //! the program drop the checks that cannot fail. See `docs/circuits.md` for the cost of each op.
 
+use crate::gadgets::babyjub::poseidon;
 use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, Builder, Wire};
 use crate::ir::{Inst, Op, Program, Ty, Value, Visibility};
 use ark_bn254::Fr;
@@ -263,6 +264,10 @@ fn lower_inst(
             (Ty::Field, _) => fit(b, arg(0).clone(), ty, guard, true)?,
             _ => fit(b, arg(0).clone(), ty, guard, false)?,
         },
+        Op::Poseidon => {
+            let xs: Vec<Wire> = inst.args.iter().map(|&a| w[a].clone()).collect();
+            poseidon::poseidon(b, &xs)?.with_range(None)
+        }
         Op::Index => {
             let zero_range = (ty != Ty::Field).then_some((0, 0));
             if guard.is_some_and(|g| g.konst == Some(Fr::zero())) {

@@ -54,9 +54,9 @@ fn seeds() -> Vec<Json> {
     ]
 }
 
-const OPS: [&str; 21] = [
+const OPS: [&str; 22] = [
     "const", "add", "sub", "mul", "neg", "floordiv", "mod", "eq", "ne", "lt", "le", "gt", "ge", "and", "or",
-    "not", "select", "cast", "check", "index", "bogus",
+    "not", "select", "cast", "check", "index", "poseidon", "bogus",
 ];
 const TYS: [&str; 8] = ["bool", "u8", "u64", "i8", "i16", "field", "u7", ""];
 const NUMS: [&str; 9] = ["0", "1", "-1", "255", "256", "-129", "18446744073709551616", "00", "x"];

@@ -506,3 +506,44 @@ fn index_after_a_check_needs_fewer_bits() {
     v[0] = "3";
     assert_eq!(run(&p, &v), Err(FailureKind::Check));
 }
+
+#[test]
+fn poseidon_matches_circomlib_and_is_pinned() {
+    // circomlibjs: poseidon([1, 2])
+    let p = program(
+        &["field", "field"],
+        json!([{"id": 2, "op": "poseidon", "ty": "field", "args": [0, 1], "loc": [1, 0]}]),
+        2,
+    );
+    assert_eq!(
+        run(&p, &["1", "2"]),
+        ok("7853200120776062878684798364095072458815029376092732009249414926327459813530")
+    );
+    // arities 1..=16 agree with the native hash; a mixed-type or empty `poseidon` is invalid
+    for n in [1usize, 3, 5, 16] {
+        let tys = vec!["field"; n];
+        let args: Vec<usize> = (0..n).collect();
+        let p = program(
+            &tys,
+            json!([{"id": n, "op": "poseidon", "ty": "field", "args": args, "loc": [1, 0]}]),
+            n as u64,
+        );
+        let values: Vec<String> = (0..n).map(|k| (k * 7 + 1).to_string()).collect();
+        let refs: Vec<&str> = values.iter().map(String::as_str).collect();
+        let xs: Vec<Fr> = (0..n).map(|k| Fr::from((k * 7 + 1) as u64)).collect();
+        let want = zeenot_crypto::poseidon::poseidon(&xs).unwrap();
+        assert_eq!(run(&p, &refs), Ok(want.to_string()));
+    }
+    for (tys, args) in [(vec!["u32"], vec![0]), (vec!["field"; 17], (0..17).collect::<Vec<_>>())] {
+        let inputs: Vec<Json> = tys
+            .iter()
+            .enumerate()
+            .map(|(i, t)| json!({"id": i, "name": format!("x{i}"), "ty": t, "vis": "private"}))
+            .collect();
+        let n = tys.len();
+        let doc = json!({"version": 1, "name": "t", "inputs": inputs,
+            "body": [{"id": n, "op": "poseidon", "ty": "field", "args": args}],
+            "outputs": [{"name": "return", "value": n}]});
+        assert!(Program::from_json(&doc.to_string()).is_err());
+    }
+}

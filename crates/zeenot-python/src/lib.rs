@@ -103,6 +103,29 @@ fn program_hash(ir_json: &str) -> PyResult<String> {
     Ok(program(ir_json)?.hash().to_owned())
 }
 
+/// circomlib's Poseidon hash of 1 to 16 field elements (decimal strings in `[0, p)`), as a
+/// decimal string: what the IR's `poseidon` instruction computes (`zeenot.poseidon`).
+#[pyfunction]
+fn poseidon(inputs: Vec<String>) -> PyResult<String> {
+    use std::str::FromStr;
+    if inputs.is_empty() || inputs.len() > zeenot_circuit::ir::MAX_POSEIDON_INPUTS {
+        return Err(PyValueError::new_err(format!(
+            "poseidon takes 1 to {} field elements, got {}",
+            zeenot_circuit::ir::MAX_POSEIDON_INPUTS,
+            inputs.len()
+        )));
+    }
+    let mut xs = Vec::with_capacity(inputs.len());
+    for s in &inputs {
+        let canonical =
+            !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
+        let x = ark_bn254::Fr::from_str(s).ok().filter(|x| canonical && x.to_string() == *s);
+        xs.push(x.ok_or_else(|| PyValueError::new_err(format!("not a field element in [0, p): {s:?}")))?);
+    }
+    let h = zeenot_crypto::poseidon::poseidon(&xs).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(h.to_string())
+}
+
 /// Validate an IR document (raises IrError).
 #[pyfunction]
 fn validate(ir_json: &str) -> PyResult<()> {
@@ -264,5 +287,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(snarkjs_export, m)?)?;
     m.add_function(wrap_pyfunction!(check_mutations, m)?)?;
+    m.add_function(wrap_pyfunction!(poseidon, m)?)?;
     Ok(())
 }

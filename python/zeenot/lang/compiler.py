@@ -58,6 +58,7 @@ from zeenot.types import (
     is_record_class,
     is_signed,
     leaves,
+    poseidon,
     type_from_obj,
     type_name,
     type_to_json,
@@ -473,6 +474,8 @@ class Compiler(ListOps):
             return Builtin("check")
         if obj is find:
             return Builtin("find")
+        if obj is poseidon:
+            return Builtin("poseidon")
         if obj is functools.reduce:
             return Builtin("reduce")
         if obj in (zip, enumerate, map, filter, list):
@@ -983,6 +986,8 @@ class Compiler(ListOps):
             self.err(node.func, "ZN205", f"`{name}` is not a function")
         if f.name == "check":
             return self.call_check(node)
+        if f.name == "poseidon":
+            return self.call_poseidon(node)
         r = self.call_list_builtin(f.name, node)
         if r is not NotImplemented:
             return r
@@ -1042,6 +1047,28 @@ class Compiler(ListOps):
             return NONE
         self.emit_check(self.as_bool_wire(c), node, msg)
         return NONE
+
+    def call_poseidon(self, node: ast.Call) -> Any:
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            self.err(node, "ZN212", "`poseidon()` takes positional Field values")
+        if not 1 <= len(node.args) <= 16:
+            self.err(node, "ZN212", f"`poseidon()` takes 1 to 16 values, got {len(node.args)}")
+        wires = []
+        for a in node.args:
+            v = self.value(a)
+            if isinstance(v, IntChoice) or isinstance(v, PlainWire):
+                v = self.materialize(v, "field", a)
+            if isinstance(v, int) and not isinstance(v, bool):
+                v = self.const("field", v)
+            if not (isinstance(v, Wire) and v.ty == "field"):
+                self.err(
+                    a,
+                    "ZN301",
+                    f"`poseidon()` hashes Field elements, got {describe(v)}",
+                    "convert explicitly: Field(x)",
+                )
+            wires.append(v)
+        return self.emit("poseidon", "field", wires, node)
 
     def call_cast(self, ty: str, node: ast.Call) -> Any:
         if len(node.args) != 1:
