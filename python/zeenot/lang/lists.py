@@ -14,11 +14,10 @@ docs/circuits.md.
 from __future__ import annotations
 
 import ast
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from zeenot.errors import CompileError
 from zeenot.lang.values import (
-    NONE,
     PLAIN_TY,
     Builtin,
     Closure,
@@ -38,12 +37,18 @@ MAX_SLOTS = 1 << 20
 
 
 class ListOps:
-    # These come from Compiler; declared for readers and type checkers.
+    """List, record and function-value operations of `Compiler` (which provides `emit`,
+    `const`, `merge`, `compare`, `binop`, `err` ..., and the state below)."""
+
     frame: Any
     guard: Wire | None
     stack: list[Any]
+    body: list[dict[str, Any]]
+    len_cache: dict[int, tuple[SymList, Any]]
 
-    def err(self, node: Any, code: str, msg: str, hint: str | None = None) -> NoReturn: ...  # type: ignore[empty-body]
+    if TYPE_CHECKING:
+
+        def err(self, node: Any, code: str, msg: str, hint: str | None = None) -> NoReturn: ...
 
     # -- building lists -----------------------------------------------------------------------
 
@@ -910,6 +915,3 @@ def _leaf_tys(t: Any) -> list[Any]:
     if isinstance(t, tuple):
         return [x for e in t for x in _leaf_tys(e)]
     return [t]
-
-
-_ = NONE
