@@ -129,6 +129,7 @@ class Frame:
 class Compiler(ListOps):
     def __init__(self) -> None:
         self.len_cache: dict[int, tuple[SymList, Any]] = {}
+        self.len_source: dict[int, SymList] = {}  # id of a `len(xs)` wire -> xs
         self.body: list[dict[str, Any]] = []
         self.next_id = 0
         self.consts: dict[tuple[str, int], Wire] = {}
@@ -903,11 +904,20 @@ class Compiler(ListOps):
         return acc
 
     def compare(self, op: ast.cmpop, a: Any, b: Any, node: ast.AST) -> Any:
+        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b, (tuple, SymList)):
+            found = self.contains(a, self.as_list(b, node, "`in`"), node)
+            return self.negate(found, node) if isinstance(op, ast.NotIn) else found
         if type(op) not in CMPS:
             sym = {ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
-            self.err(
-                node, "ZN208", f"`{sym.get(type(op), '?')}` is not supported", "use `==` / `!=`"
-            )
+            what = sym.get(type(op), "?")
+            if what in ("in", "not in"):
+                self.err(
+                    node,
+                    "ZN208",
+                    f"`{what}` needs a tuple or list on the right, got {describe(b)}",
+                    "use `==` / `!=`",
+                )
+            self.err(node, "ZN208", f"`{what}` is not supported", "use `==` / `!=`")
         name, sym = CMPS[type(op)]
         if is_const(a) and is_const(b):
             return bool(_CMP_FOLD[name](a, b))
@@ -1523,6 +1533,10 @@ class Compiler(ListOps):
                 bounds = []
                 for a in it.args:
                     v = self.value(a)
+                    if len(it.args) == 1 and isinstance(v, PlainWire):
+                        slots = self.range_of_len(v)
+                        if slots is not None:  # `range(len(xs))`
+                            return slots
                     if isinstance(v, bool) or not isinstance(v, int):
                         self.err(
                             a,

@@ -45,6 +45,7 @@ class ListOps:
     stack: list[Any]
     body: list[dict[str, Any]]
     len_cache: dict[int, tuple[SymList, Any]]
+    len_source: dict[int, SymList]
 
     if TYPE_CHECKING:
 
@@ -126,8 +127,11 @@ class ListOps:
         return 0
 
     def list_len(self, xs: SymList, node: ast.AST) -> Any:
-        """`len(xs)`: a plain int, known at compile time or only at run time (`PlainWire`)."""
+        """`len(xs)`: a plain int, known at compile time or only at run time (`PlainWire`).
+        The length of a dense list remembers its list, so `range(len(xs))` reuses its flags."""
         if xs.length is not None:
+            if isinstance(xs.length, PlainWire) and xs.dense:
+                self.len_source.setdefault(xs.length.id, xs)
             return xs.length
         key = id(xs)
         hit = self.len_cache.get(key)
@@ -141,7 +145,16 @@ class ListOps:
                 one = PlainWire(self.emit("cast", PLAIN_TY, [a], node).id, PLAIN_TY)
                 acc = self.binop(ast.Add(), acc, one, node)
         self.len_cache[key] = (xs, acc)
+        if isinstance(acc, PlainWire) and xs.dense:
+            self.len_source.setdefault(acc.id, xs)
         return acc
+
+    def range_of_len(self, n: PlainWire) -> SymList | None:
+        """`range(len(xs))` for a dense `xs`: its slot numbers, active exactly where `xs` is."""
+        xs = self.len_source.get(n.id)
+        if xs is None:
+            return None
+        return SymList(tuple(range(xs.slots)), xs.active, n, None, True)
 
     def need_dense(self, xs: SymList, node: ast.AST, what: str) -> None:
         if not xs.dense:
@@ -423,6 +436,16 @@ class ListOps:
             hits = self.list_filter(f, xs, node, lazy=True)
             return self.first(hits, default, node, "find(): no element matched")
         return NotImplemented
+
+    def contains(self, x: Any, xs: SymList, node: ast.AST) -> Any:
+        """`x in xs`: some element equals `x` (scalar elements)."""
+        acc: Any = False
+        for e, a in zip(xs.elems, xs.active, strict=True):
+            if not isinstance(e, (Wire, bool, int, IntChoice)) or isinstance(x, (tuple, SymList)):
+                self.err(node, "ZN303", f"`in` compares scalars, got {describe(e)}")
+            same = self.compare(ast.Eq(), x, e, node)
+            acc = self.logic("or", acc, self.logic("and", a, same, node), node)
+        return acc
 
     def list_filter(self, f: Any, xs: SymList, node: ast.AST, lazy: bool = False) -> SymList:
         """The elements for which `f` holds. `lazy` (for `find`): stop calling `f` after the

@@ -3,5 +3,5 @@ from zeenot import Field, Private, Public, check, i8, u8, u32, u64, zk
 
 
 @zk
-def main(a: Private[u32]) -> bool:
-    return a in (1, 2, 3)
+def main(a: Private[u32], b: Private[u32]) -> bool:
+    return a in b
