@@ -54,7 +54,9 @@ class _ListGen(_Gen):
         if len(dense_names) >= 1:
             ops += ["zip"]
         if not isinstance(et, tuple) and et != "bool":
-            ops += ["minmax_direct", "filter"]
+            ops += ["minmax_direct", "filter", "in"]
+        if dense:
+            ops += ["rangelen"]
         k = self.pick(ops)
         d = self.draw(st.integers(1, 2))
         line: str
@@ -146,6 +148,17 @@ class _ListGen(_Gen):
                     line = f"{out} = {name}[{idx}] if {idx} < len({name}) else {self.literal(t)}"
                 else:
                     line = f"{out} = {name}[{idx}]"
+        elif k == "in":
+            neg = self.pick(["", "not "])
+            line = f"{out} = {self.literal(et)} {neg}in {name}"
+            t = "bool"
+        elif k == "rangelen":
+            self.lines.append(f"    {out} = {self.literal(t)}")
+            self.lines.append(f"    for i in range(len({name})):")
+            e = self.elem_expr(t, f"{name}[i]", et, {**env, out: t}, d)
+            self.lines.append(f"        {out} = {out} {self.pick(['+', '-', '*'])} {e}")
+            env[out] = t
+            return
         elif k == "slice_sum":
             e = self.elem_expr(t, v, et, env, d)
             lo = self.draw(st.integers(0, 2))
