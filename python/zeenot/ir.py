@@ -10,6 +10,7 @@ from typing import Any
 from zeenot.types import (
     INT_TYPES,
     LEN_TYPE,
+    POINT_KIND,
     SCALAR_TYPES,
     ListTy,
     P,
@@ -48,7 +49,13 @@ def check_value(path: str, t: Ty, v: Any) -> Any:
         for k in t.names:
             if k not in v:
                 raise ValueError(f"`{path}`: missing field `{k}`")
-        return {n: check_value(f"{path}.{n}", f, v[n]) for n, f in t.fields}
+        out = {n: check_value(f"{path}.{n}", f, v[n]) for n, f in t.fields}
+        if t.kind == POINT_KIND:
+            from zeenot import _native
+
+            if not _native.bj_check(str(out["x"]), str(out["y"])):
+                raise ValueError(f"`{path}`: not a Baby Jubjub point in the prime-order subgroup")
+        return out
     if isinstance(t, tuple):
         if not isinstance(v, (list, tuple)):
             raise ValueError(f"`{path}`: expected a list of {len(t)} values, got {_show(v)}")

@@ -35,7 +35,11 @@ SCALAR_TYPES = ("bool", *INT_TYPES, "field")
 
 Ty = Union[str, tuple, "ListTy", "RecordTy"]  # noqa: UP007 - see the module docstring
 
-LEN_TYPE = "u32"  # the type of a list's length (`len(xs)`, the `xs.len` input leaf)
+LEN_TYPE = "u32"
+RECORD_KINDS = ("", "babyjub.point", "babyjub.ciphertext")
+POINT_KIND, CIPHERTEXT_KIND = RECORD_KINDS[
+    1:
+]  # the type of a list's length (`len(xs)`, the `xs.len` input leaf)
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class RecordTy:
     name: str
     fields: tuple[tuple[str, Any], ...]
     cls: Any = field(default=None, compare=False, hash=False)
+    kind: str = ""  # "babyjub.point" / "babyjub.ciphertext" for zeenot.babyjub's records
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -101,7 +106,10 @@ def type_to_json(t: Ty | None) -> Any:
     if isinstance(t, ListTy):
         return {"list": type_to_json(t.elem), "max": t.max}
     if isinstance(t, RecordTy):
-        return {"record": t.name, "fields": [[n, type_to_json(f)] for n, f in t.fields]}
+        j = {"record": t.name, "fields": [[n, type_to_json(f)] for n, f in t.fields]}
+        if t.kind:
+            j["kind"] = t.kind
+        return j
     return t
 
 
@@ -117,7 +125,12 @@ def type_from_json(j: Any) -> Ty | None:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 1 << 20:
             raise ValueError(f"invalid list bound {n!r}")
         return ListTy(type_from_json(j["list"]), n)
-    if isinstance(j, dict) and set(j) == {"record", "fields"} and isinstance(j["fields"], list):
+    if (
+        isinstance(j, dict)
+        and set(j) - {"kind"} == {"record", "fields"}
+        and isinstance(j["fields"], list)
+        and j.get("kind", "") in RECORD_KINDS
+    ):
         fields = []
         for f in j["fields"]:
             if not (isinstance(f, list) and len(f) == 2 and isinstance(f[0], str)):
@@ -125,7 +138,7 @@ def type_from_json(j: Any) -> Ty | None:
             fields.append((f[0], type_from_json(f[1])))
         if not isinstance(j["record"], str) or len({n for n, _ in fields}) != len(fields):
             raise ValueError(f"invalid record type {j!r}")
-        return RecordTy(j["record"], tuple(fields))
+        return RecordTy(j["record"], tuple(fields), kind=j.get("kind", ""))
     raise ValueError(f"invalid type {j!r}")
 
 
@@ -156,6 +169,8 @@ def zero_value(t: Ty) -> Any:
         return [zero_value(e) for e in t]
     if isinstance(t, ListTy):
         return []
+    if isinstance(t, RecordTy) and t.kind == POINT_KIND:
+        return {"x": 0, "y": 1}  # the identity: padding must be a valid point
     if isinstance(t, RecordTy):
         return {n: zero_value(f) for n, f in t.fields}
     return False if t == "bool" else 0
@@ -600,7 +615,9 @@ def type_from_obj(obj: Any) -> Ty:
         if not fields:
             raise TypeAnnotationError(f"record `{obj.__name__}` has no fields")
         try:
-            return RecordTy(obj.__name__, tuple((n, type_from_obj(a)) for n, a in fields), obj)
+            kind = getattr(obj, "__zeenot_kind__", "")
+            tys = tuple((n, type_from_obj(a)) for n, a in fields)
+            return RecordTy(obj.__name__, tys, obj, kind)
         except TypeAnnotationError as exc:
             raise TypeAnnotationError(f"in record `{obj.__name__}`: {exc}", exc.hint) from None
     raise TypeAnnotationError(

@@ -6,8 +6,9 @@
 //! here they are the zero of the type (division by 1), which is in range.
 
 use crate::ir::{Inst, Op, Program, Ty, Value};
+use crate::gadgets::babyjub::point::{self, native};
 use ark_bn254::Fr;
-use ark_ff::Zero;
+use ark_ff::{One, Zero};
 use std::fmt;
 
 /// What made the program fail.
@@ -211,6 +212,19 @@ fn step(
             let xs: Vec<Fr> = (0..inst.args.len()).map(|k| a(k).to_fr()).collect();
             Value::Field(zeenot_crypto::poseidon::poseidon(&xs).expect("1..=16 inputs, validated"))
         }
+        Op::PointAddX | Op::PointAddY => {
+            let p = (a(0).to_fr(), a(1).to_fr());
+            let q = (a(2).to_fr(), a(3).to_fr());
+            let (x, y) = point_add(p, q);
+            Value::Field(if inst.op == Op::PointAddX { x } else { y })
+        }
+        Op::PointCheck => {
+            let p = (a(0).to_fr(), a(1).to_fr());
+            if !native::is_in_subgroup(&p) {
+                return Err(FailureKind::Check);
+            }
+            return Ok(None);
+        }
         Op::Index if !active => zero(),
         Op::Index => {
             let n = inst.args.len() - 1;
@@ -227,6 +241,21 @@ fn step(
         }
     };
     Ok(Some(v))
+}
+
+/// The complete twisted Edwards sum of two Baby Jubjub points (circomlib's model). Its
+/// denominators `1 ± d·x1x2y1y2` never vanish for points on the curve; for other inputs (which
+/// the front end never produces) they may, and the result is then `(0, 0)` here while the
+/// circuit has no witness.
+fn point_add(p: native::Affine, q: native::Affine) -> native::Affine {
+    use ark_ff::Field;
+    let (a, d) = (Fr::from(point::COEFF_A), Fr::from(point::COEFF_D));
+    let t = d * p.0 * q.0 * p.1 * q.1;
+    let (dx, dy) = (Fr::one() + t, Fr::one() - t);
+    match (dx.inverse(), dy.inverse()) {
+        (Some(ix), Some(iy)) => ((p.0 * q.1 + p.1 * q.0) * ix, (p.1 * q.1 - a * p.0 * q.0) * iy),
+        _ => (Fr::zero(), Fr::zero()),
+    }
 }
 
 /// Output values of an evaluation, as typed decimal strings.

@@ -246,6 +246,9 @@ pub enum Op {
     Check,
     Index,
     Poseidon,
+    PointAddX,
+    PointAddY,
+    PointCheck,
 }
 
 impl Op {
@@ -272,6 +275,9 @@ impl Op {
             "check" => Op::Check,
             "index" => Op::Index,
             "poseidon" => Op::Poseidon,
+            "point_add_x" => Op::PointAddX,
+            "point_add_y" => Op::PointAddY,
+            "point_check" => Op::PointCheck,
             _ => return None,
         })
     }
@@ -300,6 +306,9 @@ impl Op {
             Op::Check => "check",
             Op::Index => "index",
             Op::Poseidon => "poseidon",
+            Op::PointAddX => "point_add_x",
+            Op::PointAddY => "point_add_y",
+            Op::PointCheck => "point_check",
         }
     }
 }
@@ -415,6 +424,8 @@ fn check_arity(op: Op, got: usize) -> Result<(), String> {
     let want = match op {
         Op::Const => 0,
         Op::Neg | Op::Not | Op::Cast | Op::Check => 1,
+        Op::PointAddX | Op::PointAddY => 4,
+        Op::PointCheck => 2,
         Op::Select => 3,
         Op::Index if got < 2 => {
             return Err(format!("`index` takes an index and at least one element, got {got} arguments"))
@@ -512,6 +523,14 @@ impl Program {
                     return Err(invalid(&place, "`check` defines no value"));
                 }
                 Ty::Bool
+            } else if op == Op::PointCheck {
+                if at.iter().any(|&t| t != Ty::Field) {
+                    return Err(invalid(&place, "`point_check` takes two field coordinates"));
+                }
+                if r.id.is_some() || guard.is_some() {
+                    return Err(invalid(&place, "`point_check` defines no value and takes no guard"));
+                }
+                Ty::Bool
             } else {
                 let ty = declared.ok_or_else(|| invalid(&place, format!("`{}` needs a `ty`", op.name())))?;
                 check_types(op, ty, &at).map_err(|m| invalid(&place, m))?;
@@ -523,7 +542,7 @@ impl Program {
             } else {
                 None
             };
-            let dst = if op == Op::Check {
+            let dst = if op == Op::Check || op == Op::PointCheck {
                 None
             } else {
                 let id = r.id.ok_or_else(|| invalid(&place, format!("`{}` needs an `id`", op.name())))?;
@@ -691,6 +710,12 @@ fn check_types(op: Op, ty: Ty, at: &[Ty]) -> Result<(), String> {
             (Ty::Bool | Ty::U(_) | Ty::I(_) | Ty::Field, _) => Ok(()),
         },
         Op::Check => Ok(()),
+        Op::PointAddX | Op::PointAddY | Op::PointCheck => {
+            if at.iter().any(|&t| t != Ty::Field) || ty != Ty::Field {
+                return Err(format!("`{}` works on field coordinates", op.name()));
+            }
+            Ok(())
+        }
         Op::Poseidon => {
             if at.iter().any(|&t| t != Ty::Field) || ty != Ty::Field {
                 return Err("`poseidon` hashes field elements to a field element".into());

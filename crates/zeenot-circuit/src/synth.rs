@@ -4,8 +4,11 @@
 //! input leaves are the first witness variables. Every integer input is range-checked, every
 //! integer result that could leave its type's range is range-checked (with the guard applied
 //! first, so an operation in an untaken branch cannot fail), and intervals propagated through
-//! the program drop the checks that cannot fail. See `docs/circuits.md` for the cost of each op.
+//! the program drop the checks that cannot fail; on a chain of unsigned additions (`sum(xs)`) only
+//! the end of the chain is range-checked ([`chain_adds`]). See `docs/circuits.md` for the cost of
+//! each op and why each encoding is sound.
 
+use crate::gadgets::babyjub::point::{self, PointWire};
 use crate::gadgets::babyjub::poseidon;
 use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, Builder, Wire};
 use crate::ir::{Inst, Op, Program, Ty, Value, Visibility};
@@ -16,7 +19,14 @@ use std::collections::HashMap;
 
 /// `index` selectors by (index value, element count, effective guard): lookups of several fields
 /// of one record, or columns of one table row, share a selector.
-type Selectors = HashMap<(usize, usize, Option<usize>), lookup::Selector>;
+/// Lowerings shared between instructions: one-hot selectors of `index` by (index, n, guard),
+/// and Baby Jubjub sums by their four coordinates (`point_add_x` and `point_add_y` of the same
+/// points are one addition).
+#[derive(Default)]
+struct Selectors {
+    lookups: HashMap<(usize, usize, Option<usize>), lookup::Selector>,
+    points: HashMap<[usize; 4], PointWire>,
+}
 
 /// A program as a circuit, with input values when proving (`None` during setup).
 pub struct ProgramCircuit<'a> {
@@ -139,6 +149,91 @@ fn narrow_after_check(defs: &[Option<&Inst>], inst: &Inst, w: &mut [Wire]) {
     }
 }
 
+/// Which values are unsigned `add`s whose own range check is *deferred* to their only user: the
+/// structural part of the rule (indexed by value id; inputs and other instructions are `false`).
+///
+/// `r = add(a, b)` of an unsigned type `T` qualifies when `r` has exactly one use — counting every
+/// argument of every instruction, every `guard` and every output — and that use is an argument of
+/// an `add` `r2 = r + c` of the same type `T` with the same `guard` (both `None` or the same id).
+/// The lowering then leaves `r` as the exact sum `a + b` (no gate, no range check, an interval not
+/// clamped to `T`) provided both operands' intervals are non-negative, and `r2`'s check covers it:
+/// with `c ≥ 0`, `0 ≤ r ≤ r2 ≤ 2^n − 1` in every satisfying assignment, by induction along the
+/// chain to its last `add`, which is checked as usual (it has another use, or a user of another
+/// kind). A deferred value only ever flows into such an `add`, never into a comparison, division,
+/// `select`, `cast`, `index`, `check` or output, so every operation that relies on the range
+/// invariant (`docs/ir.md`) still sees in-range operands. A mixed guard would be unsound (an
+/// unguarded `r` that overflows, feeding `r2 = g·(r + c)` with `g = 0`), hence the same-guard rule.
+/// See `docs/circuits.md`, "Why each encoding is sound", "Deferred range checks on unsigned sums".
+pub fn chain_adds(p: &Program) -> Vec<bool> {
+    let n = p.types.len();
+    let mut uses = vec![0usize; n];
+    // the instruction that used the value last (meaningful when `uses == 1`; `None`: an output)
+    let mut user: Vec<Option<usize>> = vec![None; n];
+    for (k, inst) in p.body.iter().enumerate() {
+        for &a in inst.args.iter().chain(&inst.guard) {
+            uses[a] += 1;
+            user[a] = Some(k);
+        }
+    }
+    for &o in &p.outputs {
+        uses[o] += 1;
+        user[o] = None;
+    }
+    let mut defer = vec![false; n];
+    for inst in &p.body {
+        let (Op::Add, Ty::U(_), Some(d)) = (inst.op, inst.ty, inst.dst) else { continue };
+        let Some(u) = user[d].filter(|_| uses[d] == 1).map(|k| &p.body[k]) else { continue };
+        defer[d] = u.op == Op::Add && u.ty == inst.ty && u.guard == inst.guard;
+    }
+    defer
+}
+
+/// `a + b` for a deferred chain `add` (see [`chain_adds`]), when the value-level conditions hold:
+/// both operands' intervals are known and non-negative, and the exact sum's interval is
+/// representable (`i128`: below `2^127`, far below p, so the field sum is the integer sum). `None`
+/// when the add must be lowered (and checked) as usual, or when its interval already fits the type
+/// (then nothing is skipped and the usual lowering returns the same wire).
+fn unchecked_sum(inst: &Inst, w: &[Wire]) -> Option<Wire> {
+    let (a, b) = (&w[inst.args[0]], &w[inst.args[1]]);
+    let non_negative = |x: &Wire| x.range.is_some_and(|(lo, _)| lo >= 0);
+    if !(non_negative(a) && non_negative(b)) {
+        return None;
+    }
+    let range = raw_interval(Op::Add, a.range, b.range)?;
+    let (_, hi) = inst.ty.range()?;
+    (range.1 > hi).then(|| a.add_scaled(Fr::one(), b).with_range(Some(range)))
+}
+
+/// Before `inst` runs: a deferred (unchecked) argument may only be consumed as `r` in `r + c` of
+/// its own type and guard with `c ≥ 0` (that `add`'s check then covers it). [`chain_adds`] makes
+/// that the only use; should `c`'s interval not be known non-negative, the deferred value gets its
+/// own check here (gated by its guard) as if it had never been deferred.
+fn settle_deferred(
+    b: &Builder,
+    defs: &[Option<&Inst>],
+    inst: &Inst,
+    w: &mut [Wire],
+    pending: &mut [bool],
+) -> Result<(), SynthesisError> {
+    for (k, &a) in inst.args.iter().enumerate() {
+        if !pending[a] {
+            continue;
+        }
+        let def = defs[a].expect("a deferred value is an instruction's");
+        let other = (inst.args.len() == 2).then(|| inst.args[1 - k]);
+        let covered = inst.op == Op::Add
+            && inst.ty == def.ty
+            && inst.guard == def.guard
+            && other.is_some_and(|c| c != a && w[c].range.is_some_and(|(lo, _)| lo >= 0));
+        if !covered {
+            let guard = def.guard.map(|g| w[g].clone()).filter(|g| g.konst != Some(Fr::one()));
+            w[a] = fit(b, w[a].clone(), def.ty, guard.as_ref(), false)?;
+        }
+        pending[a] = false;
+    }
+    Ok(())
+}
+
 /// Lower the program into `cs`; returns the output wires.
 pub fn lower(
     p: &Program,
@@ -175,9 +270,21 @@ pub fn lower(
             defs[d] = Some(inst);
         }
     }
-    let mut selectors = Selectors::new();
+    let mut selectors = Selectors::default();
+    let chain = chain_adds(p);
+    // values lowered without their range check whose (only) user has not been lowered yet
+    let mut pending = vec![false; p.types.len()];
     for inst in &p.body {
-        if let Some(out) = lower_inst(&b, p, inst, &w, &mut selectors)? {
+        settle_deferred(&b, &defs, inst, &mut w, &mut pending)?;
+        let deferred = inst.dst.filter(|&d| chain[d]).and_then(|_| unchecked_sum(inst, &w));
+        let out = match deferred {
+            Some(sum) => {
+                pending[inst.dst.expect("deferred add defines a value")] = true;
+                Some(sum)
+            }
+            None => lower_inst(&b, p, inst, &w, &mut selectors)?,
+        };
+        if let Some(out) = out {
             w.push(out);
         }
         let unguarded = inst.guard.is_none_or(|g| w[g].konst == Some(Fr::one()));
@@ -185,6 +292,8 @@ pub fn lower(
             narrow_after_check(&defs, inst, &mut w);
         }
     }
+    // every deferred value was consumed by the `add` whose check covers it (`chain_adds`)
+    debug_assert!(!pending.contains(&true), "a deferred add was never covered");
     let mut outs = Vec::with_capacity(p.outputs.len());
     for &o in &p.outputs {
         let var = b.input(w[o].value)?;
@@ -268,6 +377,23 @@ fn lower_inst(
             let xs: Vec<Wire> = inst.args.iter().map(|&a| w[a].clone()).collect();
             poseidon::poseidon(b, &xs)?.with_range(None)
         }
+        Op::PointAddX | Op::PointAddY => {
+            let key = [inst.args[0], inst.args[1], inst.args[2], inst.args[3]];
+            let sum = match selectors.points.entry(key) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let p = PointWire { x: arg(0).clone(), y: arg(1).clone() };
+                    let q = PointWire { x: arg(2).clone(), y: arg(3).clone() };
+                    e.insert(point::add(b, &p, &q)?)
+                }
+            };
+            let c = if inst.op == Op::PointAddX { &sum.x } else { &sum.y };
+            c.clone().with_range(None)
+        }
+        Op::PointCheck => {
+            point::enforce_in_subgroup(b, &PointWire { x: arg(0).clone(), y: arg(1).clone() })?;
+            return Ok(None);
+        }
         Op::Index => {
             let zero_range = (ty != Ty::Field).then_some((0, 0));
             if guard.is_some_and(|g| g.konst == Some(Fr::zero())) {
@@ -276,7 +402,7 @@ fn lower_inst(
             }
             let n = inst.args.len() - 1;
             let key = (inst.args[0], n, inst.guard.filter(|_| guard.is_some()));
-            let sel = match selectors.entry(key) {
+            let sel = match selectors.lookups.entry(key) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(lookup::selector(b, arg(0), n, guard)?)

@@ -5,7 +5,9 @@
 //! and the output constraint, so it is the cost of the operation alone. Rows `index{n}_{var,const,
 //! shared}` are `xs[i]` with `i: Private[u8]` over `n` elements of type `u32`: private inputs
 //! (`var`), constants (`const`), or a second lookup by the same `i` into other private elements
-//! (`shared`: the selector is reused, only that lookup is counted). A change in any count fails
+//! (`shared`: the selector is reused, only that lookup is counted). Rows `sum{n}` are a chain of
+//! `n − 1` `u64` additions over `n` private inputs (`sum(xs)`): only the last is range-checked
+//! (deferred checks, `docs/circuits.md`; 65 per add before). A change in any count fails
 //! this test: explain it, then regenerate with `UPDATE_COUNTS=1 cargo test -p zeenot-circuit
 //! --test constraint_counts`. The planner's cost models (issue 3+) read this file.
 
@@ -100,6 +102,27 @@ fn index_programs(n: usize, elems: &str, guarded: bool) -> (Program, Program) {
     (doc(with, json!([{"name": "r", "value": out}])), doc(without, json!([])))
 }
 
+/// `sum(xs)` over `n` private `u64` inputs as the front end chains it (`acc = acc + x_k`, every
+/// add under the same guard), and the same inputs without the sum.
+fn sum_programs(n: usize, guarded: bool) -> (Program, Program) {
+    let mut inputs: Vec<serde_json::Value> =
+        (0..n).map(|k| json!({"id": k, "name": format!("x{k}"), "ty": "u64", "vis": "private"})).collect();
+    inputs.push(json!({"id": n, "name": "g", "ty": "bool", "vis": "private"}));
+    let guard = if guarded { json!(n) } else { json!(null) };
+    let body: Vec<serde_json::Value> = (1..n)
+        .map(|k| {
+            let acc = if k == 1 { 0 } else { n + k - 1 };
+            json!({"id": n + k, "op": "add", "ty": "u64", "args": [acc, k], "guard": guard})
+        })
+        .collect();
+    let doc = |body: Vec<serde_json::Value>, outputs: serde_json::Value| {
+        let d = json!({"version": 1, "name": "sum", "inputs": inputs.clone(), "body": body,
+                       "outputs": outputs});
+        Program::from_json(&d.to_string()).expect("valid")
+    };
+    (doc(body, json!([{"name": "r", "value": 2 * n - 1}])), doc(vec![], json!([])))
+}
+
 fn baseline(ty: &str) -> usize {
     let doc = json!({
         "version": 1, "name": "inputs",
@@ -133,6 +156,15 @@ fn table() -> String {
                     - p.outputs.len();
                 out.push_str(&format!("index{n}_{elems},u32,{guarded},{own}\n"));
             }
+        }
+    }
+    for n in [8, 32] {
+        for guarded in [false, true] {
+            let (p, base) = sum_programs(n, guarded);
+            let own = groth16::stats(&p).unwrap().constraints
+                - groth16::stats(&base).unwrap().constraints
+                - p.outputs.len();
+            out.push_str(&format!("sum{n},u64,{guarded},{own}\n"));
         }
     }
     out

@@ -117,7 +117,7 @@ fn program(seed: u64) -> (String, Vec<String>) {
         let ty: &'static str = if g.rng.gen_bool(0.7) { t } else { t2 };
         let int = ty != "field";
         let signed = ty.starts_with('i');
-        let choice = g.rng.gen_range(0..13);
+        let choice = g.rng.gen_range(0..14);
         let (Some(a), Some(b)) = (g.pick(ty, guard), g.pick(ty, guard)) else {
             continue;
         };
@@ -207,6 +207,45 @@ fn program(seed: u64) -> (String, Vec<String>) {
                     }
                 }
             }
+            12 => {
+                // `sum(xs)` as the front end lowers it: `acc = acc + select(active, x, 0)` (or
+                // `acc + x`), every add under the same guard. For unsigned types only the chain's
+                // end is range-checked (deferred checks); a partial sum is sometimes used again,
+                // which keeps its check.
+                g.push(json!({"op": "const", "value": "0"}), ty, None);
+                let zero = g.next - 1;
+                let mut acc = a;
+                for step in 0..g.rng.gen_range(2..7) {
+                    // half the type's maximum sometimes: two such terms fit, three overflow
+                    let x = match g.rng.gen_range(0..5) {
+                        0 if ty.starts_with('u') => {
+                            let half = ir::Ty::parse(ty).unwrap().range().unwrap().1 / 2;
+                            g.push(json!({"op": "const", "value": half.to_string()}), ty, None);
+                            Some(g.next - 1)
+                        }
+                        1 => Some(g.konst(ty)),
+                        _ => g.pick(ty, guard),
+                    };
+                    let Some(x) = x else { break };
+                    let active = if g.rng.gen_bool(0.5) { g.pick("bool", guard) } else { None };
+                    let term = match active {
+                        Some(c) => {
+                            g.push(json!({"op": "select", "args": [c, x, zero]}), ty, guard);
+                            g.next - 1
+                        }
+                        None => x,
+                    };
+                    if step > 0 && g.rng.gen_bool(0.8) {
+                        g.vals.retain(|v| v.0 != acc); // a partial sum with a single use
+                    }
+                    g.push(
+                        json!({"op": "add", "args": [acc, term], "guard": guard, "loc": [6, step]}),
+                        ty,
+                        guard,
+                    );
+                    acc = g.next - 1;
+                }
+            }
             _ => {}
         }
     }
@@ -245,17 +284,22 @@ fn run(seed: u64) -> Result<(), TestCaseError> {
 }
 
 /// The generator is not vacuous: over a fixed batch of seeds, programs are of useful size, and
-/// both outcomes (a proof exists / the program fails) occur often.
+/// both outcomes (a proof exists / the program fails) occur often, lookups and sum chains (adds
+/// whose range check is deferred) among them.
 #[test]
 fn generator_covers_both_outcomes() {
     let (mut ok, mut failed, mut insts) = (0, 0, 0);
     let (mut lookups, mut lookups_ok, mut index_failed) = (0, 0, 0);
+    // programs with an add whose check is deferred (a chain), and those failing in such a chain
+    let (mut chains, mut chain_overflows) = (0, 0);
     for seed in 0..300u64 {
         let (doc, values) = program(seed);
         let p = Program::from_json(&doc).unwrap();
         insts += p.body.len();
         let has_index = p.body.iter().any(|i| i.op == ir::Op::Index);
         lookups += usize::from(has_index);
+        let deferred = synth::chain_adds(&p);
+        chains += usize::from(deferred.contains(&true));
         match eval::evaluate(&p, &p.parse_inputs(&values).unwrap()) {
             Ok(_) => {
                 ok += 1;
@@ -264,6 +308,11 @@ fn generator_covers_both_outcomes() {
             Err(u) => {
                 failed += 1;
                 index_failed += usize::from(u.kind == eval::FailureKind::Index);
+                // a deferred add, or the add whose check covers one
+                let inst = &p.body[u.index];
+                let in_chain = inst.dst.is_some_and(|d| deferred[d])
+                    || inst.op == ir::Op::Add && inst.args.iter().any(|&a| deferred[a]);
+                chain_overflows += usize::from(in_chain);
             }
         }
         run(seed).unwrap();
@@ -271,6 +320,7 @@ fn generator_covers_both_outcomes() {
     assert!(ok > 60 && failed > 30, "ok {ok}, failed {failed}");
     assert!(lookups > 60 && lookups_ok > 20 && index_failed > 10, "{lookups} {lookups_ok} {index_failed}");
     assert!(insts / 300 >= 6, "average body {}", insts / 300);
+    assert!(chains > 30 && chain_overflows > 5, "chains {chains}, failing in one {chain_overflows}");
 }
 
 proptest! {

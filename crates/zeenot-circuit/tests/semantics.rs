@@ -547,3 +547,55 @@ fn poseidon_matches_circomlib_and_is_pinned() {
         assert!(Program::from_json(&doc.to_string()).is_err());
     }
 }
+
+#[test]
+fn point_add_and_subgroup_check() {
+    use zeenot_circuit::gadgets::babyjub::point::native;
+    let b8 = native::base8();
+    let p = native::mul(&b8, &Fr::from(12345u64));
+    let q = native::mul(&b8, &Fr::from(777u64));
+    // inputs x0..x3 = (p, q); check both, add them, output x + y as a witness of both coordinates
+    let prog = program(
+        &["field", "field", "field", "field"],
+        json!([
+            {"op": "point_check", "args": [0, 1]},
+            {"op": "point_check", "args": [2, 3]},
+            {"id": 4, "op": "point_add_x", "ty": "field", "args": [0, 1, 2, 3]},
+            {"id": 5, "op": "point_add_y", "ty": "field", "args": [0, 1, 2, 3]},
+            {"id": 6, "op": "mul", "ty": "field", "args": [4, 5]}
+        ]),
+        6,
+    );
+    let s = native::add(&p, &q);
+    let text = |v: Fr| v.to_string();
+    let vals = [text(p.0), text(p.1), text(q.0), text(q.1)];
+    let refs: Vec<&str> = vals.iter().map(String::as_str).collect();
+    assert_eq!(run(&prog, &refs), Ok((s.0 * s.1).to_string()));
+    // the identity and a point added to its negative are fine
+    let id = native::identity();
+    let vals = [text(p.0), text(p.1), text(-p.0), text(p.1)];
+    let refs: Vec<&str> = vals.iter().map(String::as_str).collect();
+    assert_eq!(run(&prog, &refs), Ok("0".to_string()));
+    let vals = [text(id.0), text(id.1), text(q.0), text(q.1)];
+    let refs: Vec<&str> = vals.iter().map(String::as_str).collect();
+    assert_eq!(run(&prog, &refs), Ok((q.0 * q.1).to_string()));
+    // off the curve, of order 2 (0, -1), or the sum of a subgroup point and a small-order one
+    let small = (Fr::from(0u64), -Fr::from(1u64));
+    let mixed = native::add(&p, &small);
+    for bad in [(p.0 + Fr::from(1u64), p.1), small, mixed] {
+        let vals = [text(bad.0), text(bad.1), text(q.0), text(q.1)];
+        let refs: Vec<&str> = vals.iter().map(String::as_str).collect();
+        assert_eq!(run(&prog, &refs), Err(FailureKind::Check));
+    }
+    // the two coordinates share one addition: 6 constraints + 2 subgroup checks + the product
+    let n = constraints(
+        &["field", "field", "field", "field"],
+        json!([
+            {"id": 4, "op": "point_add_x", "ty": "field", "args": [0, 1, 2, 3]},
+            {"id": 5, "op": "point_add_y", "ty": "field", "args": [0, 1, 2, 3]},
+            {"id": 6, "op": "mul", "ty": "field", "args": [4, 5]}
+        ]),
+        6,
+    );
+    assert_eq!(n, 6 + 1 + 1, "one addition, one product, one output");
+}

@@ -107,7 +107,6 @@ fn program_hash(ir_json: &str) -> PyResult<String> {
 /// decimal string: what the IR's `poseidon` instruction computes (`zeenot.poseidon`).
 #[pyfunction]
 fn poseidon(inputs: Vec<String>) -> PyResult<String> {
-    use std::str::FromStr;
     if inputs.is_empty() || inputs.len() > zeenot_circuit::ir::MAX_POSEIDON_INPUTS {
         return Err(PyValueError::new_err(format!(
             "poseidon takes 1 to {} field elements, got {}",
@@ -115,15 +114,102 @@ fn poseidon(inputs: Vec<String>) -> PyResult<String> {
             inputs.len()
         )));
     }
-    let mut xs = Vec::with_capacity(inputs.len());
-    for s in &inputs {
-        let canonical =
-            !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
-        let x = ark_bn254::Fr::from_str(s).ok().filter(|x| canonical && x.to_string() == *s);
-        xs.push(x.ok_or_else(|| PyValueError::new_err(format!("not a field element in [0, p): {s:?}")))?);
-    }
+    let xs = inputs.iter().map(|s| field_element(s)).collect::<PyResult<Vec<_>>>()?;
     let h = zeenot_crypto::poseidon::poseidon(&xs).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(h.to_string())
+}
+
+fn field_element(s: &str) -> PyResult<ark_bn254::Fr> {
+    use std::str::FromStr;
+    let canonical =
+        !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
+    ark_bn254::Fr::from_str(s)
+        .ok()
+        .filter(|x| canonical && x.to_string() == s)
+        .ok_or_else(|| PyValueError::new_err(format!("not a field element in [0, p): {s:?}")))
+}
+
+/// A checked Baby Jubjub point (on the curve, in the prime-order subgroup).
+fn bj_point(x: &str, y: &str) -> PyResult<zeenot_crypto::curve::Point> {
+    zeenot_crypto::curve::Point::from_xy(field_element(x)?, field_element(y)?).map_err(|e| {
+        PyValueError::new_err(format!("not a Baby Jubjub point of the prime-order subgroup: {e}"))
+    })
+}
+
+fn bj_xy(p: &zeenot_crypto::curve::Point) -> (String, String) {
+    let (x, y) = p.xy();
+    (x.to_string(), y.to_string())
+}
+
+/// A non-negative decimal integer (below 2^256) reduced modulo the subgroup order `l`.
+fn bj_scalar(k: &str) -> PyResult<zeenot_crypto::curve::Scalar> {
+    use ark_ff::PrimeField;
+    let digits = !k.is_empty() && k.len() <= 78 && k.bytes().all(|c| c.is_ascii_digit());
+    let n = digits.then(|| num_from_decimal(k)).flatten();
+    let bytes =
+        n.ok_or_else(|| PyValueError::new_err(format!("not a scalar (a decimal below 2^256): {k:?}")))?;
+    Ok(zeenot_crypto::curve::Scalar::from_le_bytes_mod_order(&bytes))
+}
+
+/// Little-endian bytes of a decimal below 2^256.
+fn num_from_decimal(k: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    for c in k.bytes() {
+        let mut carry = u32::from(c - b'0');
+        for byte in out.iter_mut() {
+            let v = u32::from(*byte) * 10 + carry;
+            *byte = (v & 0xff) as u8;
+            carry = v >> 8;
+        }
+        if carry != 0 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Whether `(x, y)` is a Baby Jubjub point in the prime-order subgroup (decimal coordinates).
+#[pyfunction]
+fn bj_check(x: &str, y: &str) -> bool {
+    bj_point(x, y).is_ok()
+}
+
+/// The sum of two checked points, as decimal coordinates.
+#[pyfunction]
+fn bj_add(x1: &str, y1: &str, x2: &str, y2: &str) -> PyResult<(String, String)> {
+    Ok(bj_xy(&(bj_point(x1, y1)? + bj_point(x2, y2)?)))
+}
+
+/// `k·P` for a non-negative integer `k` (decimal, below 2^256), in constant time.
+#[pyfunction]
+fn bj_mul(k: &str, x: &str, y: &str) -> PyResult<(String, String)> {
+    Ok(bj_xy(&bj_point(x, y)?.mul_ct(&bj_scalar(k)?)))
+}
+
+/// circomlib's generator `Base8`.
+#[pyfunction]
+fn bj_base8() -> (String, String) {
+    bj_xy(&zeenot_crypto::curve::Point::generator())
+}
+
+/// Exponential-ElGamal decryption of `(c1, c2)` with secret key `sk`: the `m < 2^bits` with
+/// `m·B8 = c2 − sk·c1` (baby-step giant-step; `bits ≤ 48`).
+#[pyfunction]
+fn bj_decrypt(
+    py: Python<'_>,
+    sk: &str,
+    c1: (String, String),
+    c2: (String, String),
+    bits: u32,
+) -> PyResult<u64> {
+    let sk = zeenot_crypto::elgamal::SecretKey::from_scalar(bj_scalar(sk)?)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let ct = zeenot_crypto::elgamal::Ciphertext { c1: bj_point(&c1.0, &c1.1)?, c2: bj_point(&c2.0, &c2.1)? };
+    detached(py, || {
+        let table =
+            zeenot_crypto::dlog::DlogTable::new(bits).map_err(|e| PyErrSource::Other(e.to_string()))?;
+        sk.decrypt(&ct, &table).map_err(|e| PyErrSource::Other(e.to_string()))
+    })
 }
 
 /// Validate an IR document (raises IrError).
@@ -288,5 +374,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(snarkjs_export, m)?)?;
     m.add_function(wrap_pyfunction!(check_mutations, m)?)?;
     m.add_function(wrap_pyfunction!(poseidon, m)?)?;
+    m.add_function(wrap_pyfunction!(bj_check, m)?)?;
+    m.add_function(wrap_pyfunction!(bj_add, m)?)?;
+    m.add_function(wrap_pyfunction!(bj_mul, m)?)?;
+    m.add_function(wrap_pyfunction!(bj_base8, m)?)?;
+    m.add_function(wrap_pyfunction!(bj_decrypt, m)?)?;
     Ok(())
 }

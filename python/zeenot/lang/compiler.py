@@ -15,6 +15,7 @@ import types as _pytypes
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from zeenot import babyjub
 from zeenot.errors import CompileError, Diagnostic
 from zeenot.lang.lists import ListOps
 from zeenot.lang.source import function_source
@@ -65,6 +66,13 @@ from zeenot.types import (
     unbounded_list,
 )
 
+BABYJUB_RUNTIME_ONLY = (
+    babyjub.encrypt,
+    babyjub.rerandomize,
+    babyjub.decrypt,
+    babyjub.keygen,
+    babyjub.random_scalar,
+)
 MAX_INSTRUCTIONS = 200_000
 MAX_ITERATIONS = 1_000_000
 FALLIBLE = {"add", "sub", "mul", "neg", "floordiv", "mod", "cast", "index"}
@@ -481,6 +489,14 @@ class Compiler(ListOps):
             return Builtin("reduce")
         if obj in (zip, enumerate, map, filter, list):
             return Builtin(obj.__name__)
+        if obj in BABYJUB_RUNTIME_ONLY:
+            self.err(
+                node,
+                "ZN205",
+                f"`{name}` is not supported in @zk code yet (scalar multiplication is not "
+                "compiled yet)",
+                "compute it outside the proof, or pass its result as a parameter",
+            )
         if is_record_class(obj):
             try:
                 return RecordCtor(type_from_obj(obj))
@@ -730,6 +746,8 @@ class Compiler(ListOps):
 
     def binop(self, op: ast.operator, a: Any, b: Any, node: ast.AST) -> Any:
         sym = _OP_SYMBOLS.get(type(op), "?")
+        if isinstance(a, SymRecord) or isinstance(b, SymRecord):
+            return self.record_binop(op, sym, a, b, node)
         if isinstance(a, tuple) or isinstance(b, tuple):
             if isinstance(op, ast.Add) and isinstance(a, tuple) and isinstance(b, tuple):
                 return a + b
@@ -904,6 +922,11 @@ class Compiler(ListOps):
         return acc
 
     def compare(self, op: ast.cmpop, a: Any, b: Any, node: ast.AST) -> Any:
+        if isinstance(op, (ast.Eq, ast.NotEq)) and (
+            isinstance(a, SymRecord) or isinstance(b, SymRecord)
+        ):
+            same = self.record_eq(a, b, node)
+            return self.negate(same, node) if isinstance(op, ast.NotEq) else same
         if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b, (tuple, SymList)):
             found = self.contains(a, self.as_list(b, node, "`in`"), node)
             return self.negate(found, node) if isinstance(op, ast.NotIn) else found
@@ -1777,8 +1800,10 @@ def compile_program(fn: Any) -> dict[str, Any]:
             c.next_id += 1
         shapes.append((p, ty, wires))
         params.append({"name": p.arg, "ty": type_to_json(ty), "vis": obj.vis})
-    for p, ty, wires in shapes:  # after all inputs: list parameters emit their length checks
-        frame.env[p.arg] = c.shape_input(ty, iter(wires), p, p.arg)
+    for (p, ty, wires), param in zip(shapes, params, strict=True):
+        # after all inputs: lists emit their length checks, private points their subgroup checks
+        private = param["vis"] == "private"
+        frame.env[p.arg] = c.shape_input(ty, iter(wires), p, p.arg, private)
     ret_ty: Ty | None = None
     if fdef.returns is not None:
         obj = c.eval_annotation(fn, "return", fdef.returns)

@@ -31,7 +31,16 @@ from zeenot.lang.values import (
     Wire,
     describe,
 )
-from zeenot.types import LEN_TYPE, ListTy, RecordTy, int_range, is_signed, type_name
+from zeenot.types import (
+    CIPHERTEXT_KIND,
+    LEN_TYPE,
+    POINT_KIND,
+    ListTy,
+    RecordTy,
+    int_range,
+    is_signed,
+    type_name,
+)
 
 MAX_SLOTS = 1 << 20
 
@@ -53,17 +62,29 @@ class ListOps:
 
     # -- building lists -----------------------------------------------------------------------
 
-    def shape_input(self, ty: Any, wires: Any, node: ast.AST, name: str) -> Any:
+    def shape_input(self, ty: Any, wires: Any, node: ast.AST, name: str, private: bool) -> Any:
         """The value of a parameter from its input leaves (in `types.leaves` order). A list
-        gets `check(len <= N)` and its active flags `a_i = a_{i-1} and len != i`."""
+        gets `check(len <= N)` and its active flags `a_i = a_{i-1} and len != i`; a private
+        point `point_check` (on the curve, in the prime-order subgroup: the verifier checks
+        public points itself when it reads them). Padding slots of a point list hold the
+        identity, a valid point."""
         if isinstance(ty, tuple):
-            return tuple(self.shape_input(t, wires, node, f"{name}[{i}]") for i, t in enumerate(ty))
+            return tuple(
+                self.shape_input(t, wires, node, f"{name}[{i}]", private) for i, t in enumerate(ty)
+            )
         if isinstance(ty, RecordTy):
-            vals = tuple(self.shape_input(t, wires, node, f"{name}.{n}") for n, t in ty.fields)
+            vals = tuple(
+                self.shape_input(t, wires, node, f"{name}.{n}", private) for n, t in ty.fields
+            )
+            if ty.kind == POINT_KIND and private:
+                self.body.append({"op": "point_check", "args": [vals[0].id, vals[1].id]})
             return SymRecord(ty, vals)
         if isinstance(ty, ListTy):
             n = next(wires)
-            elems = [self.shape_input(ty.elem, wires, node, f"{name}[{i}]") for i in range(ty.max)]
+            elems = [
+                self.shape_input(ty.elem, wires, node, f"{name}[{i}]", private)
+                for i in range(ty.max)
+            ]
             return self.input_list(n, elems, ty, node, name)
         return next(wires)
 
@@ -120,7 +141,7 @@ class ListOps:
         if isinstance(v, tuple):
             return tuple(self.zero_like(e) for e in v)
         if isinstance(v, SymRecord):
-            return SymRecord(v.ty, tuple(self.zero_like(e) for e in v.values))
+            return self.zero_of(v.ty)
         if isinstance(v, SymList):
             elems = tuple(self.zero_like(e) for e in v.elems)
             return SymList(elems, (False,) * v.slots, 0, v.elem_ty, True)
@@ -468,11 +489,13 @@ class ListOps:
         return SymList(xs.elems, tuple(active), None, xs.elem_ty, False)
 
     def mask(self, a: Any, x: Any, node: ast.AST) -> Any:
-        """`x if a else 0` for a scalar."""
+        """`x if a else 0` for a scalar (the identity for a point or ciphertext)."""
         if a is True:
             return x
         if a is False:
             return self.zero_like(x)
+        if isinstance(x, SymRecord) and x.ty.kind in (POINT_KIND, CIPHERTEXT_KIND):
+            return self.merge(a, x, self.zero_like(x), node, "a padded element")
         if isinstance(x, Wire):
             return self.emit("select", x.ty, [a, x, self.const(x.ty, 0)], node)
         if isinstance(x, bool):
@@ -741,8 +764,58 @@ class ListOps:
 
     # -- records ------------------------------------------------------------------------------
 
+    def record_binop(self, op: ast.operator, sym: str, a: Any, b: Any, node: ast.AST) -> Any:
+        """`+` on points (complete addition) and ciphertexts (homomorphic addition), and `0 +`
+        as `sum` starts; nothing else is defined on records."""
+        kinds = (POINT_KIND, CIPHERTEXT_KIND)
+        if isinstance(op, ast.Add):
+            for x, y in ((a, b), (b, a)):
+                if type(x) is int and x == 0 and isinstance(y, SymRecord) and y.ty.kind in kinds:
+                    return y  # `sum(...)` starts from 0
+            if isinstance(a, SymRecord) and isinstance(b, SymRecord) and a.ty == b.ty:
+                if a.ty.kind == POINT_KIND:
+                    return self.point_add(a, b, node)
+                if a.ty.kind == CIPHERTEXT_KIND:
+                    c1 = self.point_add(a.values[0], b.values[0], node)
+                    c2 = self.point_add(a.values[1], b.values[1], node)
+                    return SymRecord(a.ty, (c1, c2))
+        if isinstance(op, ast.Mult) and any(
+            isinstance(v, SymRecord) and v.ty.kind in kinds for v in (a, b)
+        ):
+            self.err(
+                node,
+                "ZN303",
+                "scalar multiplication of points and ciphertexts is not compiled yet",
+                "compute it outside the proof, or pass its result as a parameter",
+            )
+        self.err(node, "ZN303", f"unsupported operation {describe(a)} {sym} {describe(b)}")
+
+    def point_add(self, p: SymRecord, q: SymRecord, node: ast.AST) -> SymRecord:
+        args = [*p.values, *q.values]
+        x = self.emit("point_add_x", "field", args, node)
+        y = self.emit("point_add_y", "field", args, node)
+        return SymRecord(p.ty, (x, y))
+
+    def record_eq(self, a: Any, b: Any, node: ast.AST) -> Any:
+        if not (isinstance(a, SymRecord) and isinstance(b, SymRecord) and a.ty == b.ty):
+            self.err(node, "ZN303", f"cannot compare {describe(a)} with {describe(b)}")
+        acc: Any = True
+        for x, y in zip(a.values, b.values, strict=True):
+            same = self.record_eq(x, y, node) if isinstance(x, SymRecord) else None
+            if same is None:
+                same = self.compare(ast.Eq(), x, y, node)
+            acc = self.logic("and", acc, same, node)
+        return acc
+
     def construct_record(self, ctor: RecordCtor, node: ast.Call) -> SymRecord:
         ty = ctor.ty
+        if ty.kind == POINT_KIND:
+            self.err(
+                node,
+                "ZN303",
+                "points cannot be built from coordinates in @zk code",
+                "take the point as a parameter (it is checked on the curve and in the subgroup)",
+            )
         names = ty.names
         if any(isinstance(a, ast.Starred) for a in node.args) or len(node.args) > len(names):
             self.err(node, "ZN212", f"`{ty.name}()` takes {len(names)} fields")
@@ -878,6 +951,8 @@ class ListOps:
         return [self.emit("select", ty, [a, w, self.const(ty, 0)], node)]
 
     def zero_of(self, ty: Any) -> Any:
+        if isinstance(ty, RecordTy) and ty.kind == POINT_KIND:  # the identity
+            return SymRecord(ty, (self.const("field", 0), self.const("field", 1)))
         if isinstance(ty, tuple):
             return tuple(self.zero_of(t) for t in ty)
         if isinstance(ty, RecordTy):

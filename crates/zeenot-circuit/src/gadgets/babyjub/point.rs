@@ -261,3 +261,22 @@ pub fn enforce_equal(b: &Builder, p: &PointWire, q: &PointWire) -> Result<()> {
     b.enforce_equal(&p.x, &q.x)?;
     b.enforce_equal(&p.y, &q.y)
 }
+
+/// Enforce that `p` is on the curve and in the prime-order subgroup (~20 constraints).
+///
+/// The curve's group is `Z/8 × Z/l`, so its order-`l` subgroup is exactly `8·E`: the prover
+/// supplies `q` (on the curve, 3 constraints) and the circuit checks `p = 8·q` with three
+/// doublings (15) and two equalities (2). `p` is then on the curve too. The witness is
+/// `q = h³·p` with `h = (l + 1)/2` (so `8·q = p` for `p` in the subgroup); any `q + t` with `t`
+/// of order dividing 8 satisfies the constraints as well, which is harmless: only `8·q` is used.
+pub fn enforce_in_subgroup(b: &Builder, p: &PointWire) -> Result<()> {
+    if let Some(k) = p.konst() {
+        return if native::is_in_subgroup(&k) { Ok(()) } else { b.enforce_false() };
+    }
+    let h = (native::subgroup_order() + Fr::one()) * Fr::from(2u64).inverse().expect("2 is invertible");
+    let q = p.value().map(|v| native::mul(&native::mul(&native::mul(&v, &h), &h), &h));
+    let q = PointWire::witness(b, q)?;
+    let p8 = double(b, &double(b, &double(b, &q)?)?)?;
+    b.enforce_equal(&p8.x, &p.x)?;
+    b.enforce_equal(&p8.y, &p.y)
+}

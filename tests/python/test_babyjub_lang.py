@@ -1,0 +1,178 @@
+"""Baby Jubjub points and ElGamal ciphertexts as zeenot values: the run-time types (checked
+points, homomorphic sums, encryption round trips) and their compiled meaning (complete addition,
+in-circuit subgroup checks of private points, homomorphic sums over lists)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from zeenot import CompileError, Field, _native, api, load_function, simulate
+from zeenot.babyjub import (
+    BASE8,
+    SUBGROUP_ORDER,
+    Ciphertext,
+    Point,
+    decrypt,
+    encrypt,
+    keygen,
+    random_scalar,
+    rerandomize,
+)
+from zeenot.ir import to_json_value
+from zeenot.types import P
+
+SOURCE = """
+from zeenot import MaxSize, Private, Public, check, u32, zk
+from zeenot.babyjub import BASE8, Ciphertext, Point
+
+
+@zk
+def aggregate(cts: Public[MaxSize[list[Ciphertext], 6]]) -> tuple[Ciphertext, u32]:
+    return sum(cts), u32(len(cts))
+
+
+@zk
+def split(a: Private[Point], b: Private[Point], c: Public[Point]) -> bool:
+    return a + b == c and a != BASE8
+"""
+
+SMALL_ORDER = (0, P - 1)  # (0, -1): order 2, on the curve
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    path = Path(tmp_path_factory.mktemp("bj")) / "app.py"
+    path.write_text(SOURCE)
+    return str(path)
+
+
+def test_points_are_checked_and_add_like_the_group():
+    assert 3 * BASE8 + 4 * BASE8 == 7 * BASE8
+    assert (SUBGROUP_ORDER + 5) * BASE8 == 5 * BASE8
+    assert -(2 * BASE8) + 2 * BASE8 == Point.identity()
+    assert Field(9) * BASE8 == 9 * BASE8
+    assert sum([BASE8, BASE8, BASE8]) == 3 * BASE8
+    with pytest.raises(ValueError, match="prime-order subgroup"):
+        Point(Field(1), Field(2))  # off the curve
+    with pytest.raises(ValueError, match="prime-order subgroup"):
+        Point(Field(SMALL_ORDER[0]), Field(SMALL_ORDER[1]))
+    with pytest.raises(TypeError):
+        Point(1.5, 2)  # type: ignore[arg-type]
+
+
+def test_exponential_elgamal_round_trip_and_homomorphism():
+    sk, pk = keygen()
+    c = encrypt(20, pk, random_scalar()) + encrypt(22, pk, random_scalar())
+    assert decrypt(sk, c) == 42
+    assert decrypt(sk, 3 * c) == 126
+    r = rerandomize(c, pk, random_scalar())
+    assert r != c and decrypt(sk, r) == 42
+    assert decrypt(sk, sum([encrypt(m, pk, random_scalar()) for m in (1, 2, 3)])) == 6
+
+
+def test_homomorphic_sum_proves_and_binds(app):
+    sk, pk = keygen()
+    msgs = [0, 2, 1, 2, 2]
+    inputs = {"cts": [to_json_value(encrypt(m, pk, random_scalar())) for m in msgs]}
+    fn = load_function(app, "aggregate")
+    expected = simulate(fn, inputs)
+    circuit = api.compile(fn)
+    leaves = circuit.program.flatten_inputs(inputs)
+    _native.check_mutations(circuit.ir_json, leaves)
+    keys = api.setup(circuit, seed=1)
+    proof = api.prove(circuit, keys, inputs, seed=2)
+    assert proof.outputs == expected and proof.outputs[1] == len(msgs)
+    api.verify(circuit, keys.verifying_key, proof)
+    total = proof.outputs[0]
+    agg = Ciphertext(Point(**total["c1"]), Point(**total["c2"]))
+    assert decrypt(sk, agg) == sum(msgs)
+    # another aggregate (one more encryption of 1 added) is rejected
+    other = agg + encrypt(1, pk, random_scalar())
+    bad = dataclasses.replace(proof, outputs=[to_json_value(other), len(msgs)])
+    with pytest.raises(api.ProofRejected):
+        api.verify(circuit, keys.verifying_key, bad)
+
+
+def test_invalid_points_are_rejected_before_any_work(app):
+    fn = load_function(app, "split")
+    good = {"a": to_json_value(3 * BASE8), "b": to_json_value(4 * BASE8)}
+    assert simulate(fn, {**good, "c": to_json_value(7 * BASE8)}) is True
+    for bad in ({"x": 1, "y": 2}, {"x": SMALL_ORDER[0], "y": SMALL_ORDER[1]}):
+        with pytest.raises(ValueError, match="`c`: not a Baby Jubjub point"):
+            simulate(fn, {**good, "c": bad})
+
+
+def test_private_points_are_checked_in_the_circuit(app):
+    circuit = api.compile(load_function(app, "split"))
+    ok = {
+        "a": to_json_value(3 * BASE8),
+        "b": to_json_value(4 * BASE8),
+        "c": to_json_value(7 * BASE8),
+    }
+    leaves = circuit.program.flatten_inputs(ok)
+    assert _native.evaluate(circuit.ir_json, leaves) == ["1"]
+    _native.check_mutations(circuit.ir_json, leaves)
+    names = circuit.program.leaf_names()
+    # a malicious prover bypasses the JSON checks: a small-order or off-curve private point
+    # has no witness
+    for x, y in (SMALL_ORDER, (1, 2), (0, 0)):
+        raw = list(leaves)
+        raw[names.index("a.x")], raw[names.index("a.y")] = str(x), str(y)
+        with pytest.raises(_native.UnsatisfiedError):
+            _native.evaluate(circuit.ir_json, raw)
+    # a point plus a small-order point: on the curve, outside the subgroup
+    tx, ty = _native.bj_add(*[str(v) for v in (3 * BASE8).__dict__.values()], "0", "1")
+    mixed = _twist(int(tx), int(ty))
+    raw = list(leaves)
+    raw[names.index("a.x")], raw[names.index("a.y")] = str(mixed[0]), str(mixed[1])
+    with pytest.raises(_native.UnsatisfiedError):
+        _native.evaluate(circuit.ir_json, raw)
+
+
+def _twist(x: int, y: int) -> tuple[int, int]:
+    """`(x, y) + (0, −1)`: the point's sum with the order-2 point is `(−x, −y)`."""
+    return (-x) % P, (-y) % P
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("return encrypt(u32(1), pk, Field(5))", "`encrypt` is not supported in @zk"),
+        ("return u32(3) * pk", "scalar multiplication"),
+        ("return Point(Field(0), Field(1))", "cannot be built from coordinates"),
+    ],
+)
+def test_not_yet_compiled_operations_say_so(tmp_path, body, message):
+    path = tmp_path / "bad.py"
+    path.write_text(
+        "from zeenot import Field, Private, u32, zk\n"
+        "from zeenot.babyjub import Point, encrypt\n\n\n"
+        f"@zk\ndef main(pk: Private[Point]):\n    {body}\n"
+    )
+    with pytest.raises(CompileError, match=message):
+        api.compile(load_function(str(path), "main"))
+
+
+def test_snp_mean_example_end_to_end():
+    import sys
+
+    root = Path(__file__).resolve().parents[2] / "examples" / "snp_mean"
+    sys.path.insert(0, str(root))
+    try:
+        from data import generate
+        from run import app_for
+    finally:
+        sys.path.remove(str(root))
+    inputs, sk, counts = generate(12, seed=3)
+    fn = load_function(app_for(16), "aggregate")
+    total, n = simulate(fn, inputs)
+    assert n == 12
+    assert decrypt(sk, Ciphertext(Point(**total["c1"]), Point(**total["c2"]))) == sum(counts)
+    circuit = api.compile(fn)
+    keys = api.setup(circuit, seed=1)
+    proof = api.prove(circuit, keys, inputs, seed=2)
+    api.verify(circuit, keys.verifying_key, proof)
+    assert proof.outputs == [total, n]
