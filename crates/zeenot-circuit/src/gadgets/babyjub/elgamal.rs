@@ -1,5 +1,29 @@
 //! Exponential ElGamal on Baby Jubjub (zeenot-crypto's `PublicKey::encrypt_with`):
-//! `Enc_pk(m; r) = (r·B8, m·B8 + r·pk)`.
+//! `Enc_pk(m; r) = (r·B8, m·B8 + r·pk)`; homomorphic addition, re-randomisation and key
+//! switching (`SecretKey::key_switch_with`).
+//!
+//! # Costs (251-bit scalars, 32-bit messages, decompositions included)
+//!
+//! | gadget | `pk` input | `pk` constant |
+//! |---|---|---|
+//! | [`encrypt`] | 2,290 | 1,188 |
+//! | [`rerandomize`] | 2,207 | 1,105 |
+//! | [`key_switch`] (`pk2` input / constant) | 4,404 | 3,302 |
+//! | [`add`] | 12 | |
+//!
+//! `encrypt` with `pk` an input: decompositions of `r` (252) and `m` (33), `r·B8`
+//! ([`fixed_base::mul_plus`], 421), `r·pk` ([`variable_base::mul_offset`], 1,522), `m·B8`
+//! (56) and the addition (6). With `pk` a constant `r·B8` and `r·pk` share their window
+//! monomials ([`fixed_base::mul_many`], 841).
+//!
+//! # Soundness
+//!
+//! Every multiplication determines its witnesses from the bits and points (see
+//! [`fixed_base`] and [`variable_base`], which prove that their incomplete Montgomery
+//! formulas meet no exceptional case), and the additions use the complete law. Points must be
+//! on the curve ([`PointWire::witness`] checks a prover-chosen one). A variable `pk` (or `pk2`,
+//! or `c1` in [`key_switch`]) of order at most 8 — the identity included — makes the circuit
+//! unsatisfiable, as [`variable_base::mul_offset`] rejects it (no key `sk·B8` has such an order).
 
 use super::super::{Builder, Result, Wire};
 use super::fixed_base::{self, FixedBase};
@@ -83,7 +107,7 @@ pub fn encrypt(b: &Builder, pk: &PointWire, r: &Wire, m: &Wire) -> Result<Cipher
 }
 
 /// Re-randomisation `(c1 + r'·B8, c2 + r'·pk)` with `r' = k + 2^(n−1)` from the bits of `k`
-/// (as in [`encrypt_bits`]).
+/// (as in [`encrypt_bits`]): the addition of an encryption of 0 (12 constraints beyond it).
 pub fn rerandomize_bits(
     b: &Builder,
     pk: &PointWire,
@@ -92,4 +116,42 @@ pub fn rerandomize_bits(
 ) -> Result<CiphertextWire> {
     let zero = encrypt_bits(b, pk, k_bits, &[])?;
     add(b, ct, &zero)
+}
+
+/// Re-randomisation `(c1 + r'·B8, c2 + r'·pk)` with `r' ∈ [2^250, 2^250 + 2^251)` (see
+/// [`randomness_representative`]), decomposed here (252 constraints): 2,207 constraints with
+/// `pk` an input, 1,105 with `pk` a constant. `ct` must be on the curve.
+pub fn rerandomize(b: &Builder, pk: &PointWire, ct: &CiphertextWire, r: &Wire) -> Result<CiphertextWire> {
+    let k_bits = scalar_bits(b, &r.affine(Fr::one(), -randomness_offset()), SCALAR_BITS)?;
+    rerandomize_bits(b, pk, ct, &k_bits)
+}
+
+/// Key switching from the key `pk = sk·B8` to `pk2` (UnLynx; zeenot-crypto's
+/// `SecretKey::key_switch_with`): enforces `pk = sk·B8` and outputs
+/// `(r'·B8, c2 − sk·c1 + r'·pk2)`. With `pk2 = pk` this is re-encryption under the same key.
+///
+/// `sk` and `r'` are given as their representatives in `[2^250, 2^250 + 2^251)`
+/// ([`randomness_representative`]; every scalar has one) and decomposed here (252 each).
+/// `sk·c1` is [`variable_base::mul_offset`] on the bits of `sk − 2^250`, exact for `c1` of
+/// order `≥ l` (every ciphertext `r·B8` with `r ≢ 0`); a `c1` of order at most 8 (the
+/// identity of a trivial ciphertext included) makes the circuit unsatisfiable. `pk`, `pk2` and
+/// the ciphertext must be on the curve; `pk` may be a constant. Cost: 4,404 constraints with
+/// `pk2` an input, 3,302 with `pk2` a constant (`r'·B8` and `r'·pk2` then share windows).
+pub fn key_switch(
+    b: &Builder,
+    pk: &PointWire,
+    sk: &Wire,
+    ct: &CiphertextWire,
+    pk2: &PointWire,
+    r: &Wire,
+) -> Result<CiphertextWire> {
+    let sk_bits = scalar_bits(b, &sk.affine(Fr::one(), -randomness_offset()), SCALAR_BITS)?;
+    let e = randomness_offset();
+    let sk_b = fixed_base::mul_plus(b, &FixedBase::base8(), &sk_bits, e)?;
+    point::enforce_equal(b, &sk_b, pk)?;
+    let sk_c1 = variable_base::mul_offset(b, &ct.c1, &sk_bits)?;
+    let plain = point::add(b, &ct.c2, &sk_c1.neg())?;
+    let r_bits = scalar_bits(b, &r.affine(Fr::one(), -randomness_offset()), SCALAR_BITS)?;
+    let fresh = encrypt_bits(b, pk2, &r_bits, &[])?;
+    Ok(CiphertextWire { c1: fresh.c1, c2: point::add(b, &plain, &fresh.c2)? })
 }

@@ -4,13 +4,14 @@
 //! * [`point`]: [`PointWire`], on-curve check, complete addition, doubling, select, negate.
 //! * [`fixed_base`]: windowed fixed-base multiplication with constant tables.
 //! * [`variable_base`]: variable-base multiplication with complete formulas.
-//! * [`elgamal`]: encryption, homomorphic addition, re-randomisation.
+//! * [`elgamal`]: encryption, homomorphic addition, re-randomisation, key switching.
 //! * [`poseidon`]: circomlib-compatible Poseidon over wires.
 //! * [`pedersen`]: Pedersen commitments and their openings.
 //!
 //! Scalars enter as little-endian boolean wires; [`scalar_bits`] produces them from a field
 //! element.
 
+pub mod eddsa;
 pub mod elgamal;
 pub mod fixed_base;
 mod montgomery;

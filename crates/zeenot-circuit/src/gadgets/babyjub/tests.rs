@@ -9,7 +9,7 @@ use super::{scalar_bits, variable_base, SCALAR_BITS};
 use crate::gadgets::{Builder, Wire};
 use ark_bn254::Fr;
 use ark_ec::AffineRepr;
-use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
+use ark_ff::{AdditiveGroup, BigInteger, Field, One, PrimeField, Zero};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use std::str::FromStr;
@@ -244,12 +244,18 @@ fn fixed_base_matches_native_and_is_sound() {
     })
     .unwrap();
     scalars.push(max252);
+    // s = 2l: the identity again; s = 2^250 − 2·c with c = Σ_{j<83} 2·8^j: the 83-window
+    // segment and the last window are the same point (a Montgomery join would leave its slope
+    // free; the complete law does not care)
+    scalars.push(native::subgroup_order().double());
+    let c: Fr = (0..83u64).map(|j| Fr::from(2u64) * Fr::from(8u64).pow([j])).sum();
+    scalars.push(Fr::from(2u64).pow([250u64]) - c.double());
     for s in scalars {
         let b = builder();
         let bits = scalar_input(&b, s, 252);
         let before = b.cs.num_constraints();
         let r = fixed_base::mul(&b, &fb, &bits).unwrap();
-        assert_eq!(b.cs.num_constraints() - before, 509);
+        assert_eq!(b.cs.num_constraints() - before, 422);
         let expected = ark_mul(&native::base8(), &s);
         assert_eq!(r.value(), Some(expected));
         if s < native::subgroup_order() {
@@ -280,6 +286,29 @@ fn fixed_base_other_bases_lengths_and_shared_windows() {
         assert_eq!(out[0].value(), Some(native::mul(&native::base8(), &s)), "{n}");
         assert_eq!(out[1].value(), Some(native::mul(&q, &s)), "{n}");
         assert_sound(&b, 1);
+        // one base: per-base 2-constraint lookups, with an offset
+        let b = builder();
+        let bits = scalar_input(&b, s, n);
+        let e = Fr::from(1000u64);
+        let out = fixed_base::mul_plus(&b, &bases[1], &bits, e).unwrap();
+        assert_eq!(out.value(), Some(native::mul(&q, &(s + e))), "{n}");
+        assert_sound(&b, 1);
+    }
+}
+
+/// Every scalar of 1 to 7 bits (all window lengths, all assignments of the 3-bit lookups,
+/// a Montgomery segment of up to 3 windows, and its split into single Edwards windows).
+#[test]
+fn fixed_base_all_small_scalars() {
+    let fb = FixedBase::base8();
+    for n in 1u32..=7 {
+        for v in 0..1u64 << n {
+            let b = builder();
+            let bits = scalar_input(&b, Fr::from(v), n);
+            let r = fixed_base::mul(&b, &fb, &bits).unwrap();
+            assert_eq!(r.value(), Some(native::mul(&native::base8(), &Fr::from(v))), "{n} bits: {v}");
+            assert_sound(&b, 1);
+        }
     }
 }
 
@@ -323,6 +352,23 @@ fn segment_bound() {
         // and the accumulator stays below the smallest lookup: (W + 1)/(W − 1) < 2
         assert!(big_w + 1 < 2 * (big_w - 1));
     }
+}
+
+/// Why 252 bits need a complete addition: an 83-window segment's sum is `(c + k)·Q` for every
+/// `k ∈ [0, 2^249)`, and a Montgomery join with the last window `(t·2^249 + β)·Q`, `t < 8`, is
+/// safe only if no `t·2^249 + β − c` falls in `[0, 2^249)` mod `l`. The 8 points `t·2^249 mod l`
+/// leave no gap of `2^249` free residues, so no shift `β` works.
+#[test]
+fn no_montgomery_join_for_the_last_window() {
+    use num_bigint::BigUint;
+    let l = BigUint::from_str(&native::subgroup_order().to_string()).unwrap();
+    let w = BigUint::from(2u32).pow(249);
+    let mut pts: Vec<BigUint> = (0..8u32).map(|t| (BigUint::from(t) * &w) % &l).collect();
+    pts.sort();
+    let mut gaps: Vec<BigUint> = pts.windows(2).map(|p| &p[1] - &p[0]).collect();
+    gaps.push(&l - &pts[7] + &pts[0]);
+    // a gap g leaves g − 1 free residues between two points
+    assert!(gaps.iter().all(|g| g <= &w), "{gaps:?}");
 }
 
 type VarMul = fn(&Builder, &PointWire, &[Wire]) -> crate::gadgets::Result<PointWire>;
@@ -409,7 +455,7 @@ fn variable_base_offset_matches_native_and_is_sound() {
             point::enforce_on_curve(&b, &pw).unwrap();
             let before = b.cs.num_constraints();
             let r = variable_base::mul_offset(&b, &pw, &bits).unwrap();
-            assert_eq!(b.cs.num_constraints() - before, 1536);
+            assert_eq!(b.cs.num_constraints() - before, 1522);
             let e = s + variable_base::offset(SCALAR_BITS as usize);
             assert_eq!(r.value(), Some(ark_mul(p, &e)), "{p:?} · {s}");
             assert_sound(&b, 3);
@@ -569,7 +615,170 @@ fn elgamal_homomorphic_add_and_rerandomize() {
     let _ = PublicKey::decode(&pk.encode()).unwrap();
 }
 
-/// Constraint counts against the targets (printed with `--nocapture`).
+/// A wire for a scalar's representative in `[2^250, 2^250 + 2^251)`.
+fn rep_wire(b: &Builder, s: &Scalar) -> Wire {
+    let v = elgamal::randomness_representative(s2f(s));
+    Wire::var(b.witness(Some(v)).unwrap(), Some(v), None)
+}
+
+#[test]
+fn elgamal_homomorphic_add_is_sound() {
+    let mut rr = rng();
+    let pk = SecretKey::random(&mut rr).public_key();
+    let x = pk.encrypt_with(7, &random_nonzero_scalar(&mut rr));
+    // equal, opposite and identity components: the complete law handles them all
+    for y in [x, Ciphertext { c1: -x.c1, c2: -x.c2 }, Ciphertext::zero()] {
+        let b = builder();
+        let (xw, yw) = (ct_witness(&b, &x), ct_witness(&b, &y));
+        let s = elgamal::add(&b, &xw, &yw).unwrap();
+        assert_eq!(ct_value(&s), ct_native(&(x + y)));
+        // every variable (the inputs' coordinates included: they are on-curve checked)
+        assert_sound(&b, 0);
+    }
+}
+
+#[test]
+fn elgamal_rerandomize_matches_native_and_is_sound() {
+    let mut rr = rng();
+    let pk = SecretKey::random(&mut rr).public_key();
+    let x = pk.encrypt_with(7, &random_nonzero_scalar(&mut rr));
+    let cts = [x, Ciphertext::zero(), Ciphertext { c1: x.c1, c2: -x.c1 }];
+    let rs = [Scalar::zero(), Scalar::one(), l_minus_one(), random_nonzero_scalar(&mut rr)];
+    for constant_pk in [false, true] {
+        for (ct, r) in cts.iter().flat_map(|c| rs.iter().map(move |r| (c, r))) {
+            let b = builder();
+            let pkw = if constant_pk {
+                PointWire::constant(aff(pk.point()))
+            } else {
+                PointWire::witness(&b, Some(aff(pk.point()))).unwrap()
+            };
+            let ctw = ct_witness(&b, ct);
+            let rw = rep_wire(&b, r);
+            let before = b.cs.num_constraints();
+            let out = elgamal::rerandomize(&b, &pkw, &ctw, &rw).unwrap();
+            assert_eq!(b.cs.num_constraints() - before, if constant_pk { 1105 } else { 2207 });
+            let expected = pk.rerandomize_with(ct, r);
+            assert_eq!(ct_value(&out), ct_native(&expected));
+            assert_sound(&b, 0);
+            // a tampered output
+            let wrong = PointWire::witness(&b, Some(aff(&(expected.c1 + Point::generator())))).unwrap();
+            point::enforce_equal(&b, &out.c1, &wrong).unwrap();
+            assert_unsat(&b);
+        }
+    }
+}
+
+#[test]
+fn elgamal_rerandomize_rejects_bad_inputs() {
+    let mut rr = rng();
+    let pk = SecretKey::random(&mut rr).public_key();
+    let x = pk.encrypt_with(7, &random_nonzero_scalar(&mut rr));
+    let r = random_nonzero_scalar(&mut rr);
+    // a variable key of order ≤ 8 (the identity included): no secret key, unsatisfiable
+    for bad in std::iter::once(native::identity()).chain(small_order()) {
+        let b = builder();
+        let pkw = PointWire::witness(&b, Some(bad)).unwrap();
+        let ctw = ct_witness(&b, &x);
+        let rw = rep_wire(&b, &r);
+        elgamal::rerandomize(&b, &pkw, &ctw, &rw).unwrap();
+        assert_unsat(&b);
+    }
+    // an off-curve ciphertext component
+    let b = builder();
+    let pkw = PointWire::witness(&b, Some(aff(pk.point()))).unwrap();
+    let bad = (aff(&x.c1).0 + Fr::one(), aff(&x.c1).1);
+    let ctw = CiphertextWire {
+        c1: PointWire::witness(&b, Some(bad)).unwrap(),
+        c2: PointWire::witness(&b, Some(aff(&x.c2))).unwrap(),
+    };
+    let rw = rep_wire(&b, &r);
+    elgamal::rerandomize(&b, &pkw, &ctw, &rw).unwrap();
+    assert_unsat(&b);
+    // randomness outside [2^250, 2^250 + 2^251)
+    let b = builder();
+    let pkw = PointWire::constant(aff(pk.point()));
+    let ctw = ct_witness(&b, &x);
+    let low = wit(&b, 5, None);
+    elgamal::rerandomize(&b, &pkw, &ctw, &low).unwrap();
+    assert_unsat(&b);
+}
+
+#[test]
+fn elgamal_key_switch_matches_native_and_is_sound() {
+    let mut rr = rng();
+    let sk = SecretKey::random(&mut rr);
+    let sk2 = SecretKey::random(&mut rr);
+    let (pk, pk2) = (sk.public_key(), sk2.public_key());
+    let x = pk.encrypt_with(42, &random_nonzero_scalar(&mut rr));
+    for (constant_pk2, r) in
+        [(false, random_nonzero_scalar(&mut rr)), (true, l_minus_one()), (false, Scalar::zero())]
+    {
+        let b = builder();
+        let pkw = PointWire::witness(&b, Some(aff(pk.point()))).unwrap();
+        let pk2w = if constant_pk2 {
+            PointWire::constant(aff(pk2.point()))
+        } else {
+            PointWire::witness(&b, Some(aff(pk2.point()))).unwrap()
+        };
+        let ctw = ct_witness(&b, &x);
+        let (skw, rw) = (rep_wire(&b, sk.scalar()), rep_wire(&b, &r));
+        let before = b.cs.num_constraints();
+        let out = elgamal::key_switch(&b, &pkw, &skw, &ctw, &pk2w, &rw).unwrap();
+        assert_eq!(b.cs.num_constraints() - before, if constant_pk2 { 3302 } else { 4404 });
+        let expected = sk.key_switch_with(&x, &pk2, &r);
+        assert_eq!(ct_value(&out), ct_native(&expected));
+        assert_eq!(sk2.decrypt_point(&expected), Point::mul_base(&Scalar::from(42u64)));
+        assert_sound(&b, 0);
+        let wrong = PointWire::witness(&b, Some(aff(&(expected.c2 + Point::generator())))).unwrap();
+        point::enforce_equal(&b, &out.c2, &wrong).unwrap();
+        assert_unsat(&b);
+    }
+    // re-encryption under the same key
+    let r = random_nonzero_scalar(&mut rr);
+    let b = builder();
+    let pkw = PointWire::witness(&b, Some(aff(pk.point()))).unwrap();
+    let ctw = ct_witness(&b, &x);
+    let out =
+        elgamal::key_switch(&b, &pkw, &rep_wire(&b, sk.scalar()), &ctw, &pkw, &rep_wire(&b, &r)).unwrap();
+    assert_eq!(ct_value(&out), ct_native(&sk.key_switch_with(&x, &pk, &r)));
+    assert!(b.cs.is_satisfied().unwrap());
+}
+
+#[test]
+fn elgamal_key_switch_rejects_wrong_key_and_small_order_c1() {
+    let mut rr = rng();
+    let sk = SecretKey::random(&mut rr);
+    let other = SecretKey::random(&mut rr);
+    let (pk, pk2) = (sk.public_key(), other.public_key());
+    let x = pk.encrypt_with(42, &random_nonzero_scalar(&mut rr));
+    let r = random_nonzero_scalar(&mut rr);
+    let run = |secret: &Scalar, c1: Affine, c2: Affine| {
+        let b = builder();
+        let pkw = PointWire::witness(&b, Some(aff(pk.point()))).unwrap();
+        let pk2w = PointWire::witness(&b, Some(aff(pk2.point()))).unwrap();
+        let ctw = CiphertextWire {
+            c1: PointWire::witness(&b, Some(c1)).unwrap(),
+            c2: PointWire::witness(&b, Some(c2)).unwrap(),
+        };
+        elgamal::key_switch(&b, &pkw, &rep_wire(&b, secret), &ctw, &pk2w, &rep_wire(&b, &r)).unwrap();
+        b.cs.is_satisfied().unwrap()
+    };
+    let (c1, c2) = ct_native(&x);
+    assert!(run(sk.scalar(), c1, c2));
+    // a secret that is not pk's
+    assert!(!run(other.scalar(), c1, c2));
+    // c1 of order ≤ 8 (the trivial ciphertext's identity, the other small-order points):
+    // unsatisfiable
+    for t in std::iter::once(native::identity()).chain(small_order()) {
+        assert!(!run(sk.scalar(), t, c2));
+    }
+    // c1 of order 8·l (a subgroup point moved by a small-order point) is accepted: sk·c1 is
+    // still exact
+    assert!(run(sk.scalar(), ark_add(&c1, &small_order()[3]), c2));
+}
+
+/// Constraint counts against the targets (printed with `--nocapture`). The example
+/// `babyjub_constraints` prints the same figures as a table.
 #[test]
 fn constraint_counts_vs_targets() {
     let mut rr = rng();
@@ -598,10 +807,13 @@ fn constraint_counts_vs_targets() {
             })
             .collect()
     };
-    let fixed252 = count(&|b| {
-        let bits = bits_of(b, 252);
-        fixed_base::mul(b, &FixedBase::base8(), &bits).unwrap();
-    });
+    let fixed = |n: u32| {
+        count(&|b| {
+            let bits = bits_of(b, n);
+            fixed_base::mul(b, &FixedBase::base8(), &bits).unwrap();
+        })
+    };
+    let (fixed252, fixed251, fixed32) = (fixed(252), fixed(251), fixed(32));
     let var251 = count(&|b| {
         let x = PointWire::witness_unchecked(b, Some(p)).unwrap();
         let bits = bits_of(b, 251);
@@ -617,37 +829,73 @@ fn constraint_counts_vs_targets() {
         let bits = bits_of(b, 251);
         variable_base::mul_offset(b, &x, &bits).unwrap();
     });
+    let key = |b: &Builder, constant: bool| {
+        if constant {
+            PointWire::constant(pk)
+        } else {
+            PointWire::witness_unchecked(b, Some(pk)).unwrap()
+        }
+    };
+    let ct = |b: &Builder| CiphertextWire {
+        c1: PointWire::witness_unchecked(b, Some(p)).unwrap(),
+        c2: PointWire::witness_unchecked(b, Some(p)).unwrap(),
+    };
+    let hom_add = count(&|b| {
+        elgamal::add(b, &ct(b), &ct(b)).unwrap();
+    });
     let enc = |constant: bool| {
         count(&|b| {
-            let pkw = if constant {
-                PointWire::constant(pk)
-            } else {
-                PointWire::witness_unchecked(b, Some(pk)).unwrap()
-            };
+            let pkw = key(b, constant);
             let r = wit(b, 99, None);
             let m = wit(b, 5, None);
             elgamal::encrypt(b, &pkw, &r, &m).unwrap();
         })
     };
+    let rerand = |constant: bool| {
+        count(&|b| {
+            let pkw = key(b, constant);
+            let r = wit(b, 99, None);
+            elgamal::rerandomize(b, &pkw, &ct(b), &r).unwrap();
+        })
+    };
+    let switch = |constant: bool| {
+        count(&|b| {
+            let pkw = key(b, false);
+            let pk2 = key(b, constant);
+            let (sk, r) = (wit(b, 98, None), wit(b, 99, None));
+            elgamal::key_switch(b, &pkw, &sk, &ct(b), &pk2, &r).unwrap();
+        })
+    };
     let (enc_var, enc_const) = (enc(false), enc(true));
-    println!("point addition: {add} (target ≤ 8; homomorphic add = 2 additions = {})", 2 * add);
-    println!("fixed-base 252 bits: {fixed252} (target ≤ 420)");
+    let (rerand_var, rerand_const) = (rerand(false), rerand(true));
+    let (switch_var, switch_const) = (switch(false), switch(true));
+    println!("point addition: {add} (target ≤ 8); homomorphic addition: {hom_add} (target ≤ 16)");
+    println!("fixed-base 252 bits: {fixed252} (target ≤ 420); 251 bits: {fixed251}; 32 bits: {fixed32}");
     println!("variable-base 251 bits, (s + 2^250)·P, P of order ≥ l: {var251_offset} (target ≤ 1550)");
     println!("variable-base 251 bits, exact s·P, any P: {var251} (target ≤ 1550)");
     println!("variable-base 251 bits, complete formulas only: {var251_complete}");
     println!("ElGamal encrypt, pk input: {enc_var} (target ≤ 2300)");
     println!("ElGamal encrypt, pk constant: {enc_const} (target ≤ 1200)");
-    assert!(add <= 8);
+    println!("ElGamal re-randomise, pk input: {rerand_var} (target ≤ 2300)");
+    println!("ElGamal re-randomise, pk constant: {rerand_const} (target ≤ 1200)");
+    println!("ElGamal key switch, pk2 input: {switch_var}; pk2 constant: {switch_const}");
     assert_eq!(add, 6);
-    assert!(var251_offset <= 1550);
-    assert_eq!(var251_offset, 1536);
-    // Targets not met yet: pinned at the current counts.
-    assert_eq!(fixed252, 509);
+    assert_eq!(hom_add, 12);
+    assert_eq!(var251_offset, 1522);
+    assert_eq!(enc_var, 2290);
+    assert_eq!(enc_const, 1188);
+    assert_eq!(rerand_var, 2207);
+    assert_eq!(rerand_const, 1105);
+    assert!(add <= 8 && hom_add <= 16 && var251_offset <= 1550);
+    assert!(enc_var <= 2300 && enc_const <= 1200 && rerand_var <= 2300 && rerand_const <= 1200);
+    assert_eq!((fixed251, fixed32), (421, 56));
+    assert_eq!((switch_var, switch_const), (4404, 3302));
+    // Targets not met: pinned at the current counts. Fixed-base misses 420 by 2: a Montgomery
+    // segment covers at most 83 windows (249 bits; 252 bits would take every value mod l, the
+    // identity included), so the last window needs a conversion and a complete addition.
+    assert_eq!(fixed252, 422);
     assert_eq!(var251, 2057);
     assert_eq!(var251_complete, 2763);
-    assert_eq!(enc_var, 2401);
-    assert!(enc_const <= 1200);
-    assert_eq!(enc_const, 1198);
 }
 
 /// Every gadget synthesises without values (Groth16 setup), with the same shape.
@@ -663,9 +911,15 @@ fn setup_mode_without_values() {
         let m = Wire::var(b.witness(v(Fr::from(5u64))).unwrap(), v(Fr::from(5u64)), None);
         let c = elgamal::encrypt(b, &pk, &r, &m).unwrap();
         let d = elgamal::encrypt(b, &PointWire::constant(native::base8()), &r, &m).unwrap();
-        elgamal::add(b, &c, &d).unwrap();
+        let e = elgamal::add(b, &c, &d).unwrap();
         let bits = scalar_bits(b, &m, 32).unwrap();
         variable_base::mul(b, &pk, &bits).unwrap();
+        elgamal::rerandomize(b, &pk, &e, &r).unwrap();
+        let sk = elgamal::randomness_representative(Fr::from(2u64));
+        let sk = Wire::var(b.witness(v(sk)).unwrap(), v(sk), None);
+        let four = native::add(&two, &two);
+        let pk4 = PointWire::witness(b, if with_values { Some(four) } else { None }).unwrap();
+        elgamal::key_switch(b, &pk, &sk, &c, &pk4, &r).unwrap();
     };
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_mode(SynthesisMode::Setup);

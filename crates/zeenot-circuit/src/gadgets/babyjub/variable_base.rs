@@ -3,28 +3,44 @@
 //! Three gadgets:
 //!
 //! * [`mul_offset`] computes `(s + 2^(n−1))·P` for `n` bits in about 6 constraints per bit
-//!   (1,536 for 251 bits) and rejects `P` of order at most 8 (the identity included).
+//!   (1,522 for 251 bits) and rejects `P` of order at most 8 (the identity included).
 //! * [`mul`] computes `s·P` exactly, for every `P` on the curve (2,057 for 251 bits): a
 //!   right-to-left signed-binary Montgomery chain plus complete-formula corrections.
 //! * [`mul_complete`] does the same with complete formulas only (2,763 for 251 bits).
 //!
 //! # `mul_offset`: signed-digit double-and-add in Montgomery form
 //!
-//! First `8·P` is computed (3 complete doublings) and `x(8P) ≠ 0` enforced: this holds iff
-//! `8P` is not the identity, i.e. `ord(P) ∈ {l, 2l, 4l, 8l}` (the group is `Z/8 × Z/l`). Then,
-//! with `σ_i = 2·b_i − 1 ∈ {±1}`, the accumulator starts at `A = 2P` (`m_0 = 2`) and for
-//! `i = n−1, …, 1` becomes `2A + σ_i·P` in 6 constraints (`b_i·v_P`, then
-//! `montgomery::double_add`). Afterwards `A = (s − b_0 + 2^(n−1) + 1)·P`; the least
-//! significant bit is applied with one complete addition of `(b_0 − 1)·P`.
+//! **Setup (9 constraints).** `x_P ≠ 0` is enforced (1), which rules out the identity and
+//! `(0, −1)`, the only points with `x = 0`, and on the curve implies `y ≠ ±1`; so the
+//! Montgomery image `(u, v) = ((1 + y)/(1 − y), u/x)` is unique (2) and `v ≠ 0`. Montgomery
+//! doubling gives `2P` (4; its slope `(3u² + 2Au + 1)/(2v)` is unique as `v ≠ 0`), and
+//! `v_2P·(u_2P − 1) ≠ 0` is enforced (2): `v_2P = 0` exactly when `2P` has order 2 (`P` of
+//! order 4), and `u_2P = 1` (Edwards `y = 0`) exactly when `2P` has order 4 (`P` of order 8).
+//! So `ord(P) ∈ {l, 2l, 4l, 8l}` (the group is `Z/8 × Z/l`), and every small-order point makes
+//! the circuit unsatisfiable. (circomlib's `EscalarMulAny` has no such check.)
 //!
-//! **No exceptional case.** Write `A = m·P`. After `k` steps `2 ≤ m ≤ 3·2^k − 1`. A step adds
-//! `T = σ·P` to `A` and then `A` to `R = A + T`; it fails only if `m ≡ ±σ`, `m + σ ≡ ±m` or
-//! `2m + σ ≡ 0` modulo `ord(P)`, i.e. if `ord(P)` divides one of `m − 1`, `m + 1`, `1`,
-//! `2m + 1`, `2m − 1`, `2m + σ` — all in `(0, l)` while `2·(3·2^k − 1) + 1 < l`, and
-//! `ord(P) ≥ l`. That holds for the first [`INCOMPLETE_STEPS`] = 249 steps (a test checks the
-//! bound); later steps (one for 251 bits) use complete Edwards doubling and addition. Every
-//! intermediate multiple is nonzero below `l`, so it has order `≥ l` and a Montgomery image
-//! (`v ≠ 0`); every slope and coordinate witness is then uniquely determined.
+//! **Chain.** With `σ_i = 2·b_i − 1 ∈ {±1}`, the accumulator starts at `A = 2P` (`m_0 = 2`) and
+//! for `i = n−1, …` becomes `2A + σ_i·P` in 6 constraints (`b_i·v_P`, then
+//! `montgomery::double_add`).
+//!
+//! **No exceptional case.** Write `A = m·P`. After `k` steps `2^k + 1 ≤ m ≤ 3·2^k − 1`. A step
+//! adds `T = σ·P` to `A` and then `A` to `R = A + T`; it fails only if `m ≡ ±σ`,
+//! `m + σ ≡ ±m` or `2m + σ ≡ 0` modulo `ord(P)`, i.e. if `ord(P)` divides one of `m − 1`,
+//! `m + 1`, `1`, `2m + 1`, `2m − 1`, `2m + σ` — all in `(0, l)` while `2·(3·2^k − 1) + 1 < l`,
+//! and `ord(P) ≥ l`. That holds for the first [`INCOMPLETE_STEPS`] = 249 steps (a test checks
+//! the bound). Every intermediate multiple is nonzero below `l`, so it has order `≥ l` and a
+//! Montgomery image (`v ≠ 0`); every slope and coordinate witness is then uniquely determined.
+//!
+//! **End.** For `n = 251` (250 steps) the chain stops after 249 steps, at bit 2, with
+//! `m ∈ [2^249 + 1, 3·2^249 − 1]`, and the last two bits give
+//! `2A + σ_1·P + (b_0 − 1)·P = 2·(A − (1 − b_1)·P) + b_0·P` (19 constraints): `A − P` by a
+//! Montgomery addition (3; `m ≢ ±1` and `m − 1 ≢ 0` as `1 < m < l − 1`), a selection by `b_1`
+//! (2), a Montgomery doubling (4; the multiple `m' ∈ [2^249, 3·2^249 − 1]` has `v ≠ 0`, and `2m'`
+//! is not a multiple of the odd `l`, so `2A'` is not the identity), the conversion to Edwards
+//! (2), and `+ b_0·P` with the complete law (gate 2, addition 6). For other lengths the
+//! remaining steps use complete Edwards doubling and addition (12 each) and the least
+//! significant bit one complete addition of `(b_0 − 1)·P` (8). Either way the result is
+//! `(s + 2^(n−1))·P`.
 //!
 //! # `mul_complete`: complete windows
 //!
@@ -36,6 +52,7 @@
 //! the bits. `P` must be on the curve: use [`super::PointWire::witness`] (or a point computed
 //! by these gadgets).
 
+use super::super::select::select;
 use super::super::{Builder, Result, Wire};
 use super::montgomery;
 use super::point::{self, PointWire};
@@ -54,21 +71,31 @@ pub fn offset(n: usize) -> Fr {
 /// `(s + 2^(n−1))·P` where `s = Σ 2^i·bits[i]`, `n = bits.len() ≥ 1` (little-endian boolean
 /// wires; booleanity is the caller's). Unsatisfiable when `P` has order at most 8 (the
 /// identity and the seven other small-order points). `P` must be on the curve. Cost for 251
-/// bits: 1,536 constraints.
+/// bits: 1,522 constraints (`6·n + 13` for `n ≤ 250`).
 pub fn mul_offset(b: &Builder, p: &PointWire, bits: &[Wire]) -> Result<PointWire> {
     assert!(!bits.is_empty(), "mul_offset needs at least one bit");
-    let p2 = point::double(b, p)?;
-    let p8 = point::double(b, &point::double(b, &p2)?)?;
-    montgomery::enforce_nonzero(b, &p8.x)?;
+    // x ≠ 0: P is neither the identity nor (0, −1), and its Montgomery image is unique
+    montgomery::enforce_nonzero(b, &p.x)?;
     let mp = montgomery::from_edwards(b, p)?;
-    let mut acc = montgomery::from_edwards(b, &p2)?;
+    let m2 = montgomery::double(b, &mp)?;
+    // 2P of order neither 2 (v = 0) nor 4 (u = 1)
+    let check = b.mul(&m2.1, &m2.0.affine(Fr::one(), -Fr::one()))?;
+    montgomery::enforce_nonzero(b, &check)?;
     let steps: Vec<&Wire> = bits[1..].iter().rev().collect();
     let n_inc = steps.len().min(INCOMPLETE_STEPS);
+    let mut acc = m2;
     for bit in &steps[..n_inc] {
         // T = σ·P: v_T = (2b − 1)·v_P
         let bv = b.mul(bit, &mp.1)?;
         let t = (mp.0.clone(), bv.affine(Fr::from(2u64), Fr::zero()).add_scaled(-Fr::one(), &mp.1));
         acc = montgomery::double_add(b, &acc, &t)?;
+    }
+    if steps.len() == INCOMPLETE_STEPS + 1 {
+        // the chain stopped at bit 2: 2·(A − (1 − b_1)·P) + b_0·P
+        let a_minus_p = montgomery::add(b, &acc, &(mp.0.clone(), mp.1.affine(-Fr::one(), Fr::zero())))?;
+        let sel = (select(b, &bits[1], &acc.0, &a_minus_p.0)?, select(b, &bits[1], &acc.1, &a_minus_p.1)?);
+        let doubled = montgomery::to_edwards(b, &montgomery::double(b, &sel)?)?;
+        return point::add(b, &doubled, &point::gate(b, &bits[0], p)?);
     }
     let mut acc = montgomery::to_edwards(b, &acc)?;
     for bit in &steps[n_inc..] {
