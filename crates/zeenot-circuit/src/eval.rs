@@ -5,8 +5,8 @@
 //! unsatisfiable witness. Values of instructions whose guard is false are unspecified by the IR;
 //! here they are the zero of the type (division by 1), which is in range.
 
-use crate::ir::{Inst, Op, Program, Ty, Value};
 use crate::gadgets::babyjub::point::{self, native};
+use crate::ir::{Inst, Op, Program, Ty, Value};
 use ark_bn254::Fr;
 use ark_ff::{One, Zero};
 use std::fmt;
