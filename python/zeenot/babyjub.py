@@ -6,11 +6,10 @@ field) in the prime-order subgroup; `Ciphertext` is an exponential-ElGamal ciphe
 `{"c1": ..., "c2": ...}`), checked on construction: a point off the curve or outside the subgroup
 is a `ValueError`, before any work.
 
-In a `@zk` function, `+` (point addition, homomorphic addition of ciphertexts), `==`, `sum`
-of a list of ciphertexts, and point/ciphertext parameters work; private points are checked in
-the circuit (on the curve and in the subgroup, ~20 constraints). Scalar multiplication,
-`encrypt` and `rerandomize` run here (natively, for data owners and tests) but are not yet
-compiled: `docs/language.md` says what is missing.
+In a `@zk` function, `+` (point addition, homomorphic addition of ciphertexts), `k *` (scalar
+multiplication), `encrypt`, `rerandomize`, `==`, `sum` of a list of ciphertexts, and
+point/ciphertext parameters compile; private points are checked in the circuit (on the curve
+and in the subgroup, ~20 constraints). `keygen`, `decrypt` and `random_scalar` run only here.
 """
 
 from __future__ import annotations

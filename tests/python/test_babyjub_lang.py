@@ -137,19 +137,95 @@ def _twist(x: int, y: int) -> tuple[int, int]:
     return (-x) % P, (-y) % P
 
 
+ENCRYPT_SOURCE = """
+from zeenot import Field, MaxSize, Private, Public, check, u8, u32, zk
+from zeenot.babyjub import BASE8, Ciphertext, Point, encrypt, rerandomize
+
+
+@zk
+def encrypts(m: Private[u32], r: Private[Field], pk: Public[Point], ct: Public[Ciphertext]) -> bool:
+    check(m <= 2, "a count is 0, 1 or 2")
+    check(encrypt(m, pk, r) == ct, "ct does not encrypt m")
+    return True
+
+
+@zk
+def scale(
+    k: Private[u8], c: Public[Ciphertext], r: Private[Field], pk: Public[Point]
+) -> Ciphertext:
+    return rerandomize(k * c + c * 2, pk, r)
+
+
+@zk
+def keys(sk: Private[Field]) -> Point:
+    return sk * BASE8 + -1 * BASE8
+"""
+
+
+@pytest.fixture(scope="module")
+def enc_app(tmp_path_factory):
+    path = Path(tmp_path_factory.mktemp("enc")) / "app.py"
+    path.write_text(ENCRYPT_SOURCE)
+    return str(path)
+
+
+def test_proof_of_correct_encryption(enc_app):
+    sk, pk = keygen()
+    r = random_scalar()
+    ct = encrypt(2, pk, r)
+    inputs = {"m": 2, "r": str(r), "pk": to_json_value(pk), "ct": to_json_value(ct)}
+    fn = load_function(enc_app, "encrypts")
+    assert simulate(fn, inputs) is True
+    circuit = api.compile(fn)
+    _native.check_mutations(circuit.ir_json, circuit.program.flatten_inputs(inputs))
+    keys = api.setup(circuit, seed=1)
+    proof = api.prove(circuit, keys, inputs, seed=2)
+    api.verify(circuit, keys.verifying_key, proof)
+    # a ciphertext of another count, or a count out of range, has no proof
+    for bad in ({"m": 1}, {"ct": to_json_value(encrypt(1, pk, r))}, {"m": 7}):
+        with pytest.raises(_native.UnsatisfiedError):
+            api.prove(circuit, keys, {**inputs, **bad})
+    assert circuit.stats["constraints"] < 5000
+
+
+def test_scalar_multiplication_and_rerandomization_match_simulate(enc_app):
+    sk, pk = keygen()
+    c = encrypt(5, pk, random_scalar())
+    r = random_scalar()
+    for k in (0, 1, 3, 255):
+        inputs = {"k": k, "c": to_json_value(c), "r": str(r), "pk": to_json_value(pk)}
+        fn = load_function(enc_app, "scale")
+        expected = simulate(fn, inputs)
+        circuit = api.compile(fn)
+        out = _native.evaluate(circuit.ir_json, circuit.program.flatten_inputs(inputs))
+        got = circuit.program.outputs_to_json(circuit.program.unflatten_outputs(out))
+        assert got == expected
+        back = Ciphertext(Point(**got["c1"]), Point(**got["c2"]))
+        assert decrypt(sk, back) == 5 * (k + 2)
+    keys_fn = load_function(enc_app, "keys")
+    circuit = api.compile(keys_fn)
+    for s in (0, 1, 12345, P - 1, SUBGROUP_ORDER + 3):
+        inputs = {"sk": str(s)}
+        out = _native.evaluate(circuit.ir_json, circuit.program.flatten_inputs(inputs))
+        assert circuit.program.outputs_to_json(circuit.program.unflatten_outputs(out)) == (
+            simulate(keys_fn, inputs)
+        )
+        _native.check_mutations(circuit.ir_json, circuit.program.flatten_inputs(inputs))
+
+
 @pytest.mark.parametrize(
     "body, message",
     [
-        ("return encrypt(u32(1), pk, Field(5))", "`encrypt` is not supported in @zk"),
-        ("return u32(3) * pk", "scalar multiplication"),
+        ("return keygen()", "`keygen` is not supported in @zk"),
+        ("return i8(3) * pk", "unsigned integer or a Field"),
         ("return Point(Field(0), Field(1))", "cannot be built from coordinates"),
     ],
 )
-def test_not_yet_compiled_operations_say_so(tmp_path, body, message):
+def test_unsupported_operations_say_so(tmp_path, body, message):
     path = tmp_path / "bad.py"
     path.write_text(
-        "from zeenot import Field, Private, u32, zk\n"
-        "from zeenot.babyjub import Point, encrypt\n\n\n"
+        "from zeenot import Field, Private, i8, u32, zk\n"
+        "from zeenot.babyjub import Point, keygen\n\n\n"
         f"@zk\ndef main(pk: Private[Point]):\n    {body}\n"
     )
     with pytest.raises(CompileError, match=message):

@@ -218,6 +218,13 @@ fn step(
             let (x, y) = point_add(p, q);
             Value::Field(if inst.op == Op::PointAddX { x } else { y })
         }
+        Op::PointMulX | Op::PointMulY => {
+            // k·P for P in the prime-order subgroup: k read as its integer (a field element's
+            // canonical representative), which acts modulo l
+            let k = a(0).to_fr();
+            let q = native::mul(&(a(1).to_fr(), a(2).to_fr()), &k);
+            Value::Field(if inst.op == Op::PointMulX { q.0 } else { q.1 })
+        }
         Op::PointCheck => {
             let p = (a(0).to_fr(), a(1).to_fr());
             if !native::is_in_subgroup(&p) {

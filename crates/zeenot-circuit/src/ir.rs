@@ -248,6 +248,8 @@ pub enum Op {
     Poseidon,
     PointAddX,
     PointAddY,
+    PointMulX,
+    PointMulY,
     PointCheck,
 }
 
@@ -278,6 +280,8 @@ impl Op {
             "point_add_x" => Op::PointAddX,
             "point_add_y" => Op::PointAddY,
             "point_check" => Op::PointCheck,
+            "point_mul_x" => Op::PointMulX,
+            "point_mul_y" => Op::PointMulY,
             _ => return None,
         })
     }
@@ -309,6 +313,8 @@ impl Op {
             Op::PointAddX => "point_add_x",
             Op::PointAddY => "point_add_y",
             Op::PointCheck => "point_check",
+            Op::PointMulX => "point_mul_x",
+            Op::PointMulY => "point_mul_y",
         }
     }
 }
@@ -425,6 +431,7 @@ fn check_arity(op: Op, got: usize) -> Result<(), String> {
         Op::Const => 0,
         Op::Neg | Op::Not | Op::Cast | Op::Check => 1,
         Op::PointAddX | Op::PointAddY => 4,
+        Op::PointMulX | Op::PointMulY => 3,
         Op::PointCheck => 2,
         Op::Select => 3,
         Op::Index if got < 2 => {
@@ -710,6 +717,16 @@ fn check_types(op: Op, ty: Ty, at: &[Ty]) -> Result<(), String> {
             (Ty::Bool | Ty::U(_) | Ty::I(_) | Ty::Field, _) => Ok(()),
         },
         Op::Check => Ok(()),
+        Op::PointMulX | Op::PointMulY => {
+            let scalar_ok = at[0] == Ty::Field || matches!(at[0], Ty::U(_));
+            if !scalar_ok || at[1] != Ty::Field || at[2] != Ty::Field || ty != Ty::Field {
+                return Err(format!(
+                    "`{}` takes an unsigned or field scalar and two field coordinates",
+                    op.name()
+                ));
+            }
+            Ok(())
+        }
         Op::PointAddX | Op::PointAddY | Op::PointCheck => {
             if at.iter().any(|&t| t != Ty::Field) || ty != Ty::Field {
                 return Err(format!("`{}` works on field coordinates", op.name()));

@@ -10,6 +10,7 @@
 
 use crate::gadgets::babyjub::point::{self, PointWire};
 use crate::gadgets::babyjub::poseidon;
+use crate::gadgets::babyjub::{eddsa, fixed_base, variable_base};
 use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, Builder, Wire};
 use crate::ir::{Inst, Op, Program, Ty, Value, Visibility};
 use ark_bn254::Fr;
@@ -26,6 +27,8 @@ use std::collections::HashMap;
 struct Selectors {
     lookups: HashMap<(usize, usize, Option<usize>), lookup::Selector>,
     points: HashMap<[usize; 4], PointWire>,
+    products: HashMap<[usize; 3], PointWire>,
+    scalar_bits: HashMap<usize, Vec<Wire>>,
 }
 
 /// A program as a circuit, with input values when proving (`None` during setup).
@@ -388,6 +391,46 @@ fn lower_inst(
                 }
             };
             let c = if inst.op == Op::PointAddX { &sum.x } else { &sum.y };
+            c.clone().with_range(None)
+        }
+        Op::PointMulX | Op::PointMulY => {
+            let key = [inst.args[0], inst.args[1], inst.args[2]];
+            if !selectors.products.contains_key(&key) {
+                let k = inst.args[0];
+                if !selectors.scalar_bits.contains_key(&k) {
+                    let bits = match p.types[k] {
+                        Ty::U(n) => bits::to_bits(b, arg(0), n)?,
+                        _ => eddsa::field_scalar_bits(b, arg(0))?,
+                    };
+                    selectors.scalar_bits.insert(k, bits);
+                }
+                let bits = &selectors.scalar_bits[&k];
+                let pt = PointWire { x: arg(1).clone(), y: arg(2).clone() };
+                let konst = pt.konst().filter(|c| *c != point::native::identity());
+                let q = match (konst, p.types[k]) {
+                    // a constant base (B8, a constant key): windowed fixed-base tables
+                    (Some(c), ty) => {
+                        let shift =
+                            if ty == Ty::Field { variable_base::offset(bits.len()) } else { Fr::zero() };
+                        fixed_base::mul_plus(b, &fixed_base::FixedBase::new(c), bits, shift)?
+                    }
+                    (None, ty) => match ty {
+                        // exact: handles the identity (any small-order point) itself
+                        Ty::U(_) => variable_base::mul(b, &pt, bits)?,
+                        // (k + 7l)·P' with P' ≠ O; the identity times anything is the identity
+                        _ => {
+                            let is_id = eq::is_zero(b, &pt.x)?;
+                            let safe =
+                                point::select(b, &is_id, &PointWire::constant(point::native::base8()), &pt)?;
+                            let r = variable_base::mul_offset(b, &safe, bits)?;
+                            point::select(b, &is_id, &PointWire::identity(), &r)?
+                        }
+                    },
+                };
+                selectors.products.insert(key, q);
+            }
+            let q = &selectors.products[&key];
+            let c = if inst.op == Op::PointMulX { &q.x } else { &q.y };
             c.clone().with_range(None)
         }
         Op::PointCheck => {

@@ -599,3 +599,68 @@ fn point_add_and_subgroup_check() {
     );
     assert_eq!(n, 6 + 1 + 1, "one addition, one product, one output");
 }
+
+#[test]
+fn point_mul_by_integer_and_field_scalars() {
+    use ark_ff::PrimeField;
+    use zeenot_circuit::gadgets::babyjub::point::native;
+    let b8 = native::base8();
+    let p = native::mul(&b8, &Fr::from(4242u64));
+    let l = native::subgroup_order();
+    let text = |v: Fr| v.to_string();
+    for (sty, scalars) in [
+        ("u8", vec![Fr::from(0u64), Fr::from(1u64), Fr::from(7u64), Fr::from(255u64)]),
+        ("u64", vec![Fr::from(u64::MAX), Fr::from(1u64 << 40)]),
+        (
+            "field",
+            vec![Fr::from(0u64), Fr::from(1u64), l, l + Fr::from(5u64), -Fr::from(1u64), Fr::from(3u64) * l],
+        ),
+    ] {
+        let prog = program(
+            &[sty, "field", "field"],
+            json!([
+                {"id": 3, "op": "point_mul_x", "ty": "field", "args": [0, 1, 2]},
+                {"id": 4, "op": "point_mul_y", "ty": "field", "args": [0, 1, 2]},
+                {"id": 5, "op": "mul", "ty": "field", "args": [3, 4]}
+            ]),
+            5,
+        );
+        for k in &scalars {
+            for base in [p, b8, native::identity()] {
+                let want = native::mul(&base, k);
+                let kt = if sty == "field" { text(*k) } else { k.into_bigint().to_string() };
+                let vals = [kt, text(base.0), text(base.1)];
+                let refs: Vec<&str> = vals.iter().map(String::as_str).collect();
+                assert_eq!(run(&prog, &refs), Ok((want.0 * want.1).to_string()), "{sty} {k} {base:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn point_mul_of_a_constant_base_uses_fixed_base_tables() {
+    use zeenot_circuit::gadgets::babyjub::point::native;
+    let b8 = native::base8();
+    let l = native::subgroup_order();
+    for (sty, k) in [("u32", Fr::from(123456u64)), ("field", l + Fr::from(9u64)), ("field", -Fr::from(2u64))]
+    {
+        let body = json!([
+            {"id": 1, "op": "const", "ty": "field", "value": b8.0.to_string()},
+            {"id": 2, "op": "const", "ty": "field", "value": b8.1.to_string()},
+            {"id": 3, "op": "point_mul_x", "ty": "field", "args": [0, 1, 2]},
+            {"id": 4, "op": "point_mul_y", "ty": "field", "args": [0, 1, 2]},
+            {"id": 5, "op": "mul", "ty": "field", "args": [3, 4]}
+        ]);
+        let prog = program(&[sty], body.clone(), 5);
+        let want = native::mul(&b8, &k);
+        let kt = if sty == "field" {
+            k.to_string()
+        } else {
+            use ark_ff::PrimeField;
+            k.into_bigint().to_string()
+        };
+        assert_eq!(run(&prog, &[&kt]), Ok((want.0 * want.1).to_string()));
+        // far cheaper than a variable base
+        assert!(constraints(&[sty], body, 5) < 1200, "{sty}");
+    }
+}

@@ -66,13 +66,7 @@ from zeenot.types import (
     unbounded_list,
 )
 
-BABYJUB_RUNTIME_ONLY = (
-    babyjub.encrypt,
-    babyjub.rerandomize,
-    babyjub.decrypt,
-    babyjub.keygen,
-    babyjub.random_scalar,
-)
+BABYJUB_RUNTIME_ONLY = (babyjub.decrypt, babyjub.keygen, babyjub.random_scalar)
 MAX_INSTRUCTIONS = 200_000
 MAX_ITERATIONS = 1_000_000
 FALLIBLE = {"add", "sub", "mul", "neg", "floordiv", "mod", "cast", "index"}
@@ -485,6 +479,10 @@ class Compiler(ListOps):
             return Builtin("find")
         if obj is poseidon:
             return Builtin("poseidon")
+        if obj is babyjub.encrypt:
+            return Builtin("encrypt")
+        if obj is babyjub.rerandomize:
+            return Builtin("rerandomize")
         if obj is functools.reduce:
             return Builtin("reduce")
         if obj in (zip, enumerate, map, filter, list):
@@ -493,9 +491,9 @@ class Compiler(ListOps):
             self.err(
                 node,
                 "ZN205",
-                f"`{name}` is not supported in @zk code yet (scalar multiplication is not "
-                "compiled yet)",
-                "compute it outside the proof, or pass its result as a parameter",
+                f"`{name}` is not supported in @zk code (secrets and randomness come from "
+                "outside the proof)",
+                "call it outside the proof and pass its result as a parameter",
             )
         if is_record_class(obj):
             try:
@@ -1021,6 +1019,15 @@ class Compiler(ListOps):
             return self.call_check(node)
         if f.name == "poseidon":
             return self.call_poseidon(node)
+        if f.name in ("encrypt", "rerandomize"):
+            if node.keywords or len(node.args) != 3:
+                self.err(node, "ZN212", f"`{f.name}()` takes three positional arguments")
+            x, pk, r = (self.value(a) for a in node.args)
+            if f.name == "encrypt":
+                return self.encrypt(x, pk, r, node)
+            if not (isinstance(x, SymRecord) and x.ty.kind == "babyjub.ciphertext"):
+                self.err(node, "ZN303", f"`rerandomize` needs a Ciphertext, got {describe(x)}")
+            return self.binop(ast.Add(), x, self.encrypt(0, pk, r, node), node)
         r = self.call_list_builtin(f.name, node)
         if r is not NotImplemented:
             return r

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from zeenot import babyjub
 from zeenot.errors import CompileError
 from zeenot.lang.values import (
     PLAIN_TY,
@@ -33,14 +34,18 @@ from zeenot.lang.values import (
 )
 from zeenot.types import (
     CIPHERTEXT_KIND,
+    INT_TYPES,
     LEN_TYPE,
     POINT_KIND,
     ListTy,
     RecordTy,
     int_range,
     is_signed,
+    type_from_obj,
     type_name,
 )
+
+SUBGROUP_ORDER = babyjub.SUBGROUP_ORDER
 
 MAX_SLOTS = 1 << 20
 
@@ -779,16 +784,48 @@ class ListOps:
                     c1 = self.point_add(a.values[0], b.values[0], node)
                     c2 = self.point_add(a.values[1], b.values[1], node)
                     return SymRecord(a.ty, (c1, c2))
-        if isinstance(op, ast.Mult) and any(
-            isinstance(v, SymRecord) and v.ty.kind in kinds for v in (a, b)
-        ):
-            self.err(
-                node,
-                "ZN303",
-                "scalar multiplication of points and ciphertexts is not compiled yet",
-                "compute it outside the proof, or pass its result as a parameter",
-            )
+        if isinstance(op, ast.Mult):
+            k, v = (a, b) if isinstance(b, SymRecord) else (b, a)
+            if isinstance(v, SymRecord) and v.ty.kind in kinds and not isinstance(k, SymRecord):
+                return self.scalar_mul(k, v, node)
         self.err(node, "ZN303", f"unsupported operation {describe(a)} {sym} {describe(b)}")
+
+    def scalar(self, k: Any, node: ast.AST) -> Wire:
+        """A scalar for point multiplication: an unsigned integer or a Field wire; a constant
+        is reduced modulo the subgroup order `l` first (so `-1 * p` is `-p`, as in Python)."""
+        if isinstance(k, int) and not isinstance(k, bool):
+            return self.const("field", k % SUBGROUP_ORDER)
+        if isinstance(k, Wire) and not isinstance(k, PlainWire):
+            if k.ty == "field" or (k.ty in INT_TYPES and not is_signed(k.ty)):
+                return k
+        self.err(
+            node,
+            "ZN303",
+            f"a point's scalar must be an unsigned integer or a Field, got {describe(k)}",
+            "convert it, e.g. `u64(k)` or `Field(k)`",
+        )
+
+    def scalar_mul(self, k: Any, v: SymRecord, node: ast.AST) -> SymRecord:
+        """`k * p` (exact for integer scalars; a Field scalar's integer in `[0, p)`), and
+        `k * c` for a ciphertext (both points)."""
+        kw = self.scalar(k, node)
+        if v.ty.kind == CIPHERTEXT_KIND:
+            return SymRecord(v.ty, tuple(self.scalar_mul(kw, q, node) for q in v.values))
+        args = [kw, *v.values]
+        x = self.emit("point_mul_x", "field", args, node)
+        y = self.emit("point_mul_y", "field", args, node)
+        return SymRecord(v.ty, (x, y))
+
+    def encrypt(self, m: Any, pk: Any, r: Any, node: ast.AST) -> SymRecord:
+        """`(r·B8, m·B8 + r·pk)`, as `zeenot.babyjub.encrypt`."""
+        if not (isinstance(pk, SymRecord) and pk.ty.kind == POINT_KIND):
+            self.err(node, "ZN303", f"`encrypt` needs a Point public key, got {describe(pk)}")
+        base = self.global_value(babyjub.BASE8, node, "BASE8")
+        rw = self.scalar(r, node)
+        c1 = self.scalar_mul(rw, base, node)
+        c2 = self.point_add(self.scalar_mul(m, base, node), self.scalar_mul(rw, pk, node), node)
+        ty = type_from_obj(babyjub.Ciphertext)
+        return SymRecord(ty, (c1, c2))
 
     def point_add(self, p: SymRecord, q: SymRecord, node: ast.AST) -> SymRecord:
         args = [*p.values, *q.values]

@@ -211,6 +211,15 @@ fn challenge_bits(b: &Builder, h: &Wire, hooks: &Hooks) -> Result<Vec<Wire>> {
     Ok(bits)
 }
 
+/// The canonical bits of `e = k + c` for any field element `k` (`c = 7·l − 2^253`, see the
+/// module documentation): [`variable_base::mul_offset`] of a point `P` of the prime-order
+/// subgroup by them is `(e + 2^253)·P = (k + 7l)·P = k·P`, with `k` read as its integer in
+/// `[0, p)`. 255 + 387 constraints; the bits are a function of `k`.
+pub fn field_scalar_bits(b: &Builder, k: &Wire) -> Result<Vec<Wire>> {
+    let honest = |v: Option<BigUint>| v;
+    challenge_bits(b, k, &Hooks { challenge: &honest, range_checks: true })
+}
+
 /// Verify an EdDSA-Poseidon signature `(R8, S)` on the message `M` (a field element) under
 /// the public key `A`: the circuit is unsatisfiable unless it is valid (see the module
 /// documentation for the exact statement). 3,399 constraints.
