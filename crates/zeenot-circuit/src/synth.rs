@@ -397,12 +397,11 @@ fn lower_inst(
             let key = [inst.args[0], inst.args[1], inst.args[2]];
             if !selectors.products.contains_key(&key) {
                 let k = inst.args[0];
-                if !selectors.scalar_bits.contains_key(&k) {
-                    let bits = match p.types[k] {
+                if let std::collections::hash_map::Entry::Vacant(e) = selectors.scalar_bits.entry(k) {
+                    e.insert(match p.types[k] {
                         Ty::U(n) => bits::to_bits(b, arg(0), n)?,
                         _ => eddsa::field_scalar_bits(b, arg(0))?,
-                    };
-                    selectors.scalar_bits.insert(k, bits);
+                    });
                 }
                 let bits = &selectors.scalar_bits[&k];
                 let pt = PointWire { x: arg(1).clone(), y: arg(2).clone() };
