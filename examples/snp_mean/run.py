@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from zeenot import api, load_function, simulate
+from zeenot.babyjub import Ciphertext, Point, decrypt
+from zeenot.lang import load_module
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from data import generate  # noqa: E402
-
-from zeenot import api, load_function, simulate  # noqa: E402
-from zeenot.babyjub import Ciphertext, Point, decrypt  # noqa: E402
+generate = load_module(str(HERE / "data.py")).generate
 
 
 def app_for(n: int) -> str:

@@ -162,3 +162,44 @@ def decrypt(sk: int, c: Ciphertext, bits: int = 32) -> int:
     c1 = (str(int(c.c1.x)), str(int(c.c1.y)))
     c2 = (str(int(c.c2.x)), str(int(c.c2.y)))
     return int(_native().bj_decrypt(str(sk % SUBGROUP_ORDER), c1, c2, bits))
+
+
+@dataclass(frozen=True)
+class Signature:
+    """An EdDSA-Poseidon signature (circomlib/circomlibjs): `R8` and `S` (a Field below `l`)."""
+
+    r8: Point
+    s: Field
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.r8, Point):
+            raise TypeError("Signature.r8 must be a Point")
+        if isinstance(self.s, bool) or not isinstance(self.s, int) or isinstance(self.s, ZInt):
+            raise TypeError("Signature.s must be a Field element")
+        object.__setattr__(self, "s", Field(self.s))
+
+
+def eddsa_keygen() -> tuple[bytes, Point]:
+    """A fresh 32-byte EdDSA seed and its public key (circomlibjs `prv2pub`)."""
+    seed = secrets.token_bytes(32)
+    return seed, eddsa_public_key(seed)
+
+
+def eddsa_public_key(seed: bytes) -> Point:
+    x, y = _native().bj_eddsa_public(seed)
+    return Point._trusted(int(x), int(y))
+
+
+def eddsa_sign(seed: bytes, msg: Any) -> Signature:
+    """circomlibjs `signPoseidon` of the Field element `msg`."""
+    (rx, ry), s = _native().bj_eddsa_sign(seed, str(int(Field(msg))))
+    return Signature(Point._trusted(int(rx), int(ry)), Field(int(s)))
+
+
+def eddsa_verify(pk: Point, msg: Any, sig: Signature) -> bool:
+    """Whether `sig` is a valid EdDSA-Poseidon signature of `msg` under `pk` (circomlibjs
+    `verifyPoseidon`, and `S < l`, and `pk` not the identity). In a `@zk` function write
+    `check(eddsa_verify(pk, msg, sig))`: no proof exists for an invalid signature."""
+    xy = (str(int(pk.x)), str(int(pk.y)))
+    r8 = (str(int(sig.r8.x)), str(int(sig.r8.y)))
+    return bool(_native().bj_eddsa_verify(xy, str(int(Field(msg))), r8, str(int(sig.s))))

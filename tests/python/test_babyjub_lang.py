@@ -233,15 +233,9 @@ def test_unsupported_operations_say_so(tmp_path, body, message):
 
 
 def test_snp_mean_example_end_to_end():
-    import sys
-
     root = Path(__file__).resolve().parents[2] / "examples" / "snp_mean"
-    sys.path.insert(0, str(root))
-    try:
-        from data import generate
-        from run import app_for
-    finally:
-        sys.path.remove(str(root))
+    generate = _example_module(root / "data.py").generate
+    app_for = _example_module(root / "run.py").app_for
     inputs, sk, counts = generate(12, seed=3)
     fn = load_function(app_for(16), "aggregate")
     total, n = simulate(fn, inputs)
@@ -252,3 +246,80 @@ def test_snp_mean_example_end_to_end():
     proof = api.prove(circuit, keys, inputs, seed=2)
     api.verify(circuit, keys.verifying_key, proof)
     assert proof.outputs == [total, n]
+
+
+def test_eddsa_runtime_sign_verify():
+    from zeenot.babyjub import Signature, eddsa_keygen, eddsa_sign, eddsa_verify
+
+    seed, pk = eddsa_keygen()
+    sig = eddsa_sign(seed, 77)
+    assert eddsa_verify(pk, 77, sig)
+    assert not eddsa_verify(pk, 78, sig)
+    assert not eddsa_verify(pk, 77, Signature(sig.r8, sig.s + 1))
+    assert not eddsa_verify(pk, 77, Signature(sig.r8, sig.s + SUBGROUP_ORDER))
+    assert not eddsa_verify(2 * pk, 77, sig)
+
+
+def test_metering_example_signed_readings():
+    import json
+
+    root = Path(__file__).resolve().parents[2] / "examples" / "metering"
+    generate = _example_module(root / "data.py").generate
+    inputs = generate(3)
+    assert inputs == {
+        **json.loads((root / "inputs.json").read_text()),
+        "readings": inputs["readings"],
+    }
+    source = (root / "app.py").read_text().replace("MAX_READINGS = 12", "MAX_READINGS = 4")
+    path = Path(__import__("tempfile").mkdtemp()) / "app.py"
+    path.write_text(source)
+    fn = load_function(str(path), "bill")
+    expected = simulate(fn, inputs)
+    kwh = [r["kwh"] for r in inputs["readings"]]
+    assert expected == sum(min(k, 100) * 18 + max(k - 100, 0) * 31 for k in kwh)
+    circuit = api.compile(fn)
+    _native.check_mutations(circuit.ir_json, circuit.program.flatten_inputs(inputs))
+    keys = api.setup(circuit, seed=1)
+    proof = api.prove(circuit, keys, inputs, seed=2)
+    assert proof.outputs == expected
+    api.verify(circuit, keys.verifying_key, proof)
+    # a changed reading, swapped periods, or another meter's key: no proof
+    r = inputs["readings"]
+    for bad in (
+        {"readings": [{**r[0], "kwh": r[0]["kwh"] + 1}, *r[1:]]},
+        {"readings": [r[1], r[0], *r[2:]]},
+        {"meter": to_json_value(2 * BASE8)},
+    ):
+        with pytest.raises(_native.UnsatisfiedError, match="not signed by the meter"):
+            api.prove(circuit, keys, {**inputs, **bad})
+
+
+def test_signature_check_only_inside_check(tmp_path):
+    path = tmp_path / "bad.py"
+    path.write_text(
+        "from zeenot import Field, Private, Public, zk\n"
+        "from zeenot.babyjub import Point, Signature, eddsa_verify\n\n\n"
+        "@zk\ndef main(pk: Public[Point], m: Private[Field], s: Private[Signature]) -> bool:\n"
+        "    return eddsa_verify(pk, m, s)\n"
+    )
+    with pytest.raises(CompileError, match="signature check"):
+        api.compile(load_function(str(path), "main"))
+
+
+def _example_module(path: Path):
+    """Import an example's helper module by path (examples have same-named `data.py` files)."""
+    import importlib.util
+    import sys
+
+    name = f"_example_{path.parent.name}_{path.stem}"
+    if name in sys.modules:
+        return sys.modules[name]
+    sys.path.insert(0, str(path.parent))  # run.py imports its sibling data.py
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
+    return module

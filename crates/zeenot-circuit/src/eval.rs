@@ -225,6 +225,13 @@ fn step(
             let q = native::mul(&(a(1).to_fr(), a(2).to_fr()), &k);
             Value::Field(if inst.op == Op::PointMulX { q.0 } else { q.1 })
         }
+        Op::EddsaCheck => {
+            let x: Vec<Fr> = (0..6).map(|k| a(k).to_fr()).collect();
+            if active && !eddsa_valid(&x) {
+                return Err(FailureKind::Check);
+            }
+            return Ok(None);
+        }
         Op::PointCheck => {
             let p = (a(0).to_fr(), a(1).to_fr());
             if !native::is_in_subgroup(&p) {
@@ -263,6 +270,26 @@ fn point_add(p: native::Affine, q: native::Affine) -> native::Affine {
         (Some(ix), Some(iy)) => ((p.0 * q.1 + p.1 * q.0) * ix, (p.1 * q.1 - a * p.0 * q.0) * iy),
         _ => (Fr::zero(), Fr::zero()),
     }
+}
+
+/// Whether `(A, M, R8, S) = (x[0..2], x[2], x[3..5], x[5])` is a valid EdDSA-Poseidon signature
+/// (zeenot-crypto's verifier: `A` a non-identity point of the subgroup, `R8` in the subgroup,
+/// `S < l`, `S·B8 = R8 + 8·h·A`).
+pub fn eddsa_valid(x: &[Fr]) -> bool {
+    use ark_ff::{BigInteger, PrimeField};
+    let (Ok(a), Ok(r8)) =
+        (zeenot_crypto::Point::from_xy(x[0], x[1]), zeenot_crypto::Point::from_xy(x[3], x[4]))
+    else {
+        return false;
+    };
+    if x[5] >= native::subgroup_order() {
+        return false;
+    }
+    let s = zeenot_crypto::Scalar::from_le_bytes_mod_order(&x[5].into_bigint().to_bytes_le());
+    let Ok(key) = zeenot_crypto::VerifyingKey::from_point(a) else {
+        return false;
+    };
+    key.verify(&x[2], &zeenot_crypto::Signature { r8, s }).is_ok()
 }
 
 /// Output values of an evaluation, as typed decimal strings.

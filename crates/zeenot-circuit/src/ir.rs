@@ -251,6 +251,7 @@ pub enum Op {
     PointMulX,
     PointMulY,
     PointCheck,
+    EddsaCheck,
 }
 
 impl Op {
@@ -282,6 +283,7 @@ impl Op {
             "point_check" => Op::PointCheck,
             "point_mul_x" => Op::PointMulX,
             "point_mul_y" => Op::PointMulY,
+            "eddsa_check" => Op::EddsaCheck,
             _ => return None,
         })
     }
@@ -315,6 +317,7 @@ impl Op {
             Op::PointCheck => "point_check",
             Op::PointMulX => "point_mul_x",
             Op::PointMulY => "point_mul_y",
+            Op::EddsaCheck => "eddsa_check",
         }
     }
 }
@@ -432,6 +435,7 @@ fn check_arity(op: Op, got: usize) -> Result<(), String> {
         Op::Neg | Op::Not | Op::Cast | Op::Check => 1,
         Op::PointAddX | Op::PointAddY => 4,
         Op::PointMulX | Op::PointMulY => 3,
+        Op::EddsaCheck => 6,
         Op::PointCheck => 2,
         Op::Select => 3,
         Op::Index if got < 2 => {
@@ -530,6 +534,14 @@ impl Program {
                     return Err(invalid(&place, "`check` defines no value"));
                 }
                 Ty::Bool
+            } else if op == Op::EddsaCheck {
+                if at.iter().any(|&t| t != Ty::Field) {
+                    return Err(invalid(&place, "`eddsa_check` takes six field elements"));
+                }
+                if r.id.is_some() {
+                    return Err(invalid(&place, "`eddsa_check` defines no value"));
+                }
+                Ty::Bool
             } else if op == Op::PointCheck {
                 if at.iter().any(|&t| t != Ty::Field) {
                     return Err(invalid(&place, "`point_check` takes two field coordinates"));
@@ -549,7 +561,7 @@ impl Program {
             } else {
                 None
             };
-            let dst = if op == Op::Check || op == Op::PointCheck {
+            let dst = if matches!(op, Op::Check | Op::PointCheck | Op::EddsaCheck) {
                 None
             } else {
                 let id = r.id.ok_or_else(|| invalid(&place, format!("`{}` needs an `id`", op.name())))?;
@@ -727,6 +739,7 @@ fn check_types(op: Op, ty: Ty, at: &[Ty]) -> Result<(), String> {
             }
             Ok(())
         }
+        Op::EddsaCheck => Ok(()),
         Op::PointAddX | Op::PointAddY | Op::PointCheck => {
             if at.iter().any(|&t| t != Ty::Field) || ty != Ty::Field {
                 return Err(format!("`{}` works on field coordinates", op.name()));

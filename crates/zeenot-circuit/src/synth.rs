@@ -432,6 +432,19 @@ fn lower_inst(
             let c = if inst.op == Op::PointMulX { &q.x } else { &q.y };
             c.clone().with_range(None)
         }
+        Op::EddsaCheck => {
+            let mut x: Vec<Wire> = (0..6).map(|k| arg(k).clone()).collect();
+            if let Some(g) = guard {
+                // under a false guard, verify a fixed valid signature instead (6 selects)
+                for (w, c) in x.iter_mut().zip(eddsa::dummy_signature()) {
+                    *w = select::select(b, g, w, &Wire::constant(c, None))?;
+                }
+            }
+            let a = PointWire { x: x[0].clone(), y: x[1].clone() };
+            let r8 = PointWire { x: x[3].clone(), y: x[4].clone() };
+            eddsa::verify(b, &a, &x[2], &r8, &x[5])?;
+            return Ok(None);
+        }
         Op::PointCheck => {
             point::enforce_in_subgroup(b, &PointWire { x: arg(0).clone(), y: arg(1).clone() })?;
             return Ok(None);

@@ -664,3 +664,46 @@ fn point_mul_of_a_constant_base_uses_fixed_base_tables() {
         assert!(constraints(&[sty], body, 5) < 1200, "{sty}");
     }
 }
+
+#[test]
+fn eddsa_check_accepts_valid_signatures_and_respects_its_guard() {
+    use zeenot_crypto::SigningKey;
+    let key = SigningKey::from_bytes([42; 32]);
+    let msg = Fr::from(123456789u64);
+    let sig = key.sign(&msg);
+    let (ax, ay) = key.verifying_key().point().xy();
+    let (rx, ry) = sig.r8.xy();
+    let s = {
+        use ark_ff::{BigInteger, PrimeField};
+        Fr::from_le_bytes_mod_order(&sig.s.into_bigint().to_bytes_le())
+    };
+    // inputs x0..x5 = (A, M, R8, S), x6 = guard; output the guard
+    let tys = ["field", "field", "field", "field", "field", "field", "bool"];
+    let prog = program(
+        &tys,
+        json!([{"op": "eddsa_check", "args": [0, 1, 2, 3, 4, 5], "guard": 6, "loc": [3, 4]}]),
+        6,
+    );
+    let text = |v: Fr| v.to_string();
+    let good = [text(ax), text(ay), text(msg), text(rx), text(ry), text(s)];
+    let with = |vals: &[String], guard: &str| -> Result<String, FailureKind> {
+        let mut v: Vec<&str> = vals.iter().map(String::as_str).collect();
+        v.push(guard);
+        run(&prog, &v)
+    };
+    assert_eq!(with(&good, "1"), ok("1"));
+    assert_eq!(with(&good, "0"), ok("0"));
+    let l = zeenot_circuit::gadgets::babyjub::point::native::subgroup_order();
+    for (k, bad) in [
+        (2, msg + Fr::from(1u64)),
+        (5, s + Fr::from(1u64)),
+        (5, s + l),
+        (3, rx + Fr::from(1u64)),
+        (0, Fr::from(0u64)),
+    ] {
+        let mut vals = good.clone();
+        vals[k] = text(bad);
+        assert_eq!(with(&vals, "1"), Err(FailureKind::Check), "{k}");
+        assert_eq!(with(&vals, "0"), ok("0"), "guarded off: {k}");
+    }
+}

@@ -212,6 +212,40 @@ fn bj_decrypt(
     })
 }
 
+fn seed32(seed: &[u8]) -> PyResult<[u8; 32]> {
+    seed.try_into().map_err(|_| PyValueError::new_err("an EdDSA key seed is 32 bytes"))
+}
+
+/// The EdDSA-Poseidon public key of a 32-byte seed (circomlibjs `prv2pub`).
+#[pyfunction]
+fn bj_eddsa_public(seed: &[u8]) -> PyResult<(String, String)> {
+    Ok(bj_xy(zeenot_crypto::SigningKey::from_bytes(seed32(seed)?).verifying_key().point()))
+}
+
+/// An EdDSA-Poseidon signature `((R8.x, R8.y), S)` of the field element `msg`.
+#[pyfunction]
+fn bj_eddsa_sign(seed: &[u8], msg: &str) -> PyResult<((String, String), String)> {
+    use ark_ff::{BigInteger, PrimeField};
+    let sig = zeenot_crypto::SigningKey::from_bytes(seed32(seed)?).sign(&field_element(msg)?);
+    let s = ark_bn254::Fr::from_le_bytes_mod_order(&sig.s.into_bigint().to_bytes_le());
+    Ok((bj_xy(&sig.r8), s.to_string()))
+}
+
+/// Whether `(R8, S)` is a valid EdDSA-Poseidon signature of `msg` under the key `A` (the same
+/// verifier as the IR's `eddsa_check`).
+#[pyfunction]
+fn bj_eddsa_verify(a: (String, String), msg: &str, r8: (String, String), s: &str) -> PyResult<bool> {
+    let x = [
+        field_element(&a.0)?,
+        field_element(&a.1)?,
+        field_element(msg)?,
+        field_element(&r8.0)?,
+        field_element(&r8.1)?,
+        field_element(s)?,
+    ];
+    Ok(zeenot_circuit::eval::eddsa_valid(&x))
+}
+
 /// Validate an IR document (raises IrError).
 #[pyfunction]
 fn validate(ir_json: &str) -> PyResult<()> {
@@ -379,5 +413,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bj_mul, m)?)?;
     m.add_function(wrap_pyfunction!(bj_base8, m)?)?;
     m.add_function(wrap_pyfunction!(bj_decrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(bj_eddsa_public, m)?)?;
+    m.add_function(wrap_pyfunction!(bj_eddsa_sign, m)?)?;
+    m.add_function(wrap_pyfunction!(bj_eddsa_verify, m)?)?;
     Ok(())
 }

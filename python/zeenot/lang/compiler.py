@@ -32,6 +32,7 @@ from zeenot.lang.values import (
     ModuleRef,
     PlainWire,
     RecordCtor,
+    SignatureCheck,
     SymList,
     SymRecord,
     Undefined,
@@ -66,7 +67,14 @@ from zeenot.types import (
     unbounded_list,
 )
 
-BABYJUB_RUNTIME_ONLY = (babyjub.decrypt, babyjub.keygen, babyjub.random_scalar)
+BABYJUB_RUNTIME_ONLY = (
+    babyjub.decrypt,
+    babyjub.keygen,
+    babyjub.random_scalar,
+    babyjub.eddsa_keygen,
+    babyjub.eddsa_sign,
+    babyjub.eddsa_public_key,
+)
 MAX_INSTRUCTIONS = 200_000
 MAX_ITERATIONS = 1_000_000
 FALLIBLE = {"add", "sub", "mul", "neg", "floordiv", "mod", "cast", "index"}
@@ -483,6 +491,8 @@ class Compiler(ListOps):
             return Builtin("encrypt")
         if obj is babyjub.rerandomize:
             return Builtin("rerandomize")
+        if obj is babyjub.eddsa_verify:
+            return Builtin("eddsa_verify")
         if obj is functools.reduce:
             return Builtin("reduce")
         if obj in (zip, enumerate, map, filter, list):
@@ -1019,6 +1029,10 @@ class Compiler(ListOps):
             return self.call_check(node)
         if f.name == "poseidon":
             return self.call_poseidon(node)
+        if f.name == "eddsa_verify":
+            if node.keywords or len(node.args) != 3:
+                self.err(node, "ZN212", "`eddsa_verify()` takes a key, a message and a signature")
+            return self.eddsa_verify(*(self.value(a) for a in node.args), node)
         if f.name in ("encrypt", "rerandomize"):
             if node.keywords or len(node.args) != 3:
                 self.err(node, "ZN212", f"`{f.name}()` takes three positional arguments")
@@ -1076,6 +1090,17 @@ class Compiler(ListOps):
                 self.err(args[1], "ZN212", "the message of `check` must be a string literal")
             msg = args[1].value
         c = self.value(args[0])
+        if isinstance(c, SignatureCheck):
+            self.body.append(
+                {
+                    "op": "eddsa_check",
+                    "args": [w.id for w in c.args],
+                    "guard": self.guard.id if self.guard else None,
+                    "loc": [node.lineno, node.col_offset],
+                    "msg": msg,
+                }
+            )
+            return NONE
         if not (isinstance(c, bool) or (isinstance(c, Wire) and c.ty == "bool")):
             self.err(
                 args[0],

@@ -26,6 +26,7 @@ from zeenot.lang.values import (
     IntChoice,
     PlainWire,
     RecordCtor,
+    SignatureCheck,
     SymList,
     SymRecord,
     Undefined,
@@ -826,6 +827,23 @@ class ListOps:
         c2 = self.point_add(self.scalar_mul(m, base, node), self.scalar_mul(rw, pk, node), node)
         ty = type_from_obj(babyjub.Ciphertext)
         return SymRecord(ty, (c1, c2))
+
+    def eddsa_verify(self, pk: Any, msg: Any, sig: Any, node: ast.AST) -> SignatureCheck:
+        if not (isinstance(pk, SymRecord) and pk.ty.kind == POINT_KIND):
+            self.err(node, "ZN303", f"`eddsa_verify` needs a Point key, got {describe(pk)}")
+        if not (isinstance(sig, SymRecord) and sig.ty == type_from_obj(babyjub.Signature)):
+            self.err(node, "ZN303", f"`eddsa_verify` needs a Signature, got {describe(sig)}")
+        if isinstance(msg, int) and not isinstance(msg, bool):
+            msg = self.const("field", msg)
+        if not (isinstance(msg, Wire) and msg.ty == "field"):
+            self.err(
+                node,
+                "ZN301",
+                f"the signed message is a Field element, got {describe(msg)}",
+                "convert it, e.g. `Field(reading)` or `poseidon(...)` of several values",
+            )
+        r8, s = sig.values
+        return SignatureCheck((*pk.values, msg, *r8.values, s))
 
     def point_add(self, p: SymRecord, q: SymRecord, node: ast.AST) -> SymRecord:
         args = [*p.values, *q.values]

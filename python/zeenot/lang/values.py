@@ -28,6 +28,14 @@ class PlainWire(Wire):
 
 
 @dataclass(frozen=True)
+class SignatureCheck:
+    """`eddsa_verify(pk, msg, sig)`: only meaningful as `check(eddsa_verify(...))`, which
+    becomes one `eddsa_check` instruction. `args`: `[A.x, A.y, M, R8.x, R8.y, S]`."""
+
+    args: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
 class Builtin:
     """A zeenot or Python builtin usable in a program (`u32`, `check`, `range`, `len`, ...)."""
 
@@ -202,6 +210,8 @@ def describe(v: Any) -> str:
         return f"list[{inner}]"
     if isinstance(v, SymRecord):
         return v.ty.name
+    if isinstance(v, SignatureCheck):
+        return "a signature check (use it as `check(eddsa_verify(...))`)"
     if v is NONE:
         return "None"
     if isinstance(v, (FuncRef, Builtin, Closure, RecordCtor)):

@@ -220,6 +220,18 @@ pub fn field_scalar_bits(b: &Builder, k: &Wire) -> Result<Vec<Wire>> {
     challenge_bits(b, k, &Hooks { challenge: &honest, range_checks: true })
 }
 
+/// A fixed valid signature `[A.x, A.y, M, R8.x, R8.y, S]` (key seed `[7; 32]`, message 0): what
+/// a guarded verification checks instead when its guard is false.
+pub fn dummy_signature() -> [Fr; 6] {
+    let key = zeenot_crypto::SigningKey::from_bytes([7; 32]);
+    let m = Fr::from(0u64);
+    let sig = key.sign(&m);
+    let (ax, ay) = key.verifying_key().point().xy();
+    let (rx, ry) = sig.r8.xy();
+    let s = Fr::from_le_bytes_mod_order(&sig.s.into_bigint().to_bytes_le());
+    [ax, ay, m, rx, ry, s]
+}
+
 /// Verify an EdDSA-Poseidon signature `(R8, S)` on the message `M` (a field element) under
 /// the public key `A`: the circuit is unsatisfiable unless it is valid (see the module
 /// documentation for the exact statement). 3,399 constraints.

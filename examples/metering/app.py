@@ -1,0 +1,52 @@
+"""Smart-meter billing from signed readings: CRISP's certified data, proved.
+
+A smart meter signs each reading (EdDSA-Poseidon, the circomlib scheme) with a key whose public
+half the utility registered. The household keeps its readings; at the end of the period it
+proves to the utility the bill computed from them — only readings the meter really signed
+count, in the order the meter numbered them — and reveals nothing but the total.
+
+What is private: the readings (kWh per period) and their signatures, and how many there are.
+What is public: the meter's public key, the tariff (cents per kWh, and a cheaper rate for the
+first `CHEAP_KWH` of each period) and the bill.
+
+    python examples/metering/data.py                # inputs.json: 12 signed readings
+    zeenot simulate examples/metering/app.py:bill --inputs examples/metering/inputs.json
+    zeenot compile  examples/metering/app.py:bill -o out/metering --json
+    zeenot setup    out/metering
+    zeenot prove    out/metering --inputs examples/metering/inputs.json -o out/metering/proof.json
+    zeenot verify   out/metering out/metering/proof.json
+"""
+
+from dataclasses import dataclass
+
+from zeenot import Field, MaxSize, Private, Public, check, poseidon, u32, u64, zk
+from zeenot.babyjub import Point, Signature, eddsa_verify
+
+MAX_READINGS = 12  # one a month
+CHEAP_KWH = 100  # per period, at the cheaper rate
+
+
+@dataclass(frozen=True)
+class Reading:
+    kwh: u32
+    sig: Signature  # the meter's signature of poseidon(period, kwh)
+
+
+def signed_message(period: int, kwh: u32) -> Field:
+    return poseidon(Field(period), Field(kwh))
+
+
+@zk
+def bill(
+    meter: Public[Point],
+    readings: Private[MaxSize[list[Reading], MAX_READINGS]],
+    cheap_cents: Public[u32],
+    cents: Public[u32],
+) -> u64:
+    """The bill in cents for the signed readings."""
+    total = u64(0)
+    for period, r in enumerate(readings):
+        check(eddsa_verify(meter, signed_message(period, r.kwh), r.sig), "not signed by the meter")
+        cheap = min(r.kwh, u32(CHEAP_KWH))
+        total += u64(cheap) * u64(cheap_cents) + u64(r.kwh - cheap) * u64(cents)
+    return total
