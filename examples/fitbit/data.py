@@ -11,10 +11,11 @@ tracker being switched off for a while. One sample per minute, give or take a fe
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 from pathlib import Path
+
+from zeenot.ir import format_inputs
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_LENGTH = 40
@@ -85,25 +86,13 @@ def reference(inputs: dict) -> list | None:
     return [min(due, cap), steps, due > cap]
 
 
-def dumps(inputs: dict) -> str:
-    """JSON with one list element per line."""
-    lines = []
-    for key, v in inputs.items():
-        if isinstance(v, list) and v:
-            body = ",\n".join(f"    {json.dumps(e)}" for e in v)
-            lines.append(f'  "{key}": [\n{body}\n  ]')
-        else:
-            lines.append(f'  "{key}": {json.dumps(v)}')
-    return "{\n" + ",\n".join(lines) + "\n}\n"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("n", type=int, nargs="?", default=DEFAULT_LENGTH, help="samples in the log")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("-o", "--output", type=Path, default=HERE / "inputs.json")
     args = ap.parse_args()
-    args.output.write_text(dumps(generate(args.n, args.seed)))
+    args.output.write_text(format_inputs(generate(args.n, args.seed)))
     print(f"wrote {args.output}: {args.n} samples")
 
 

@@ -164,6 +164,18 @@ def _unflatten(t: Ty, leaves: list[str], pos: list[int]) -> Any:
     return v
 
 
+def format_inputs(inputs: dict[str, Any]) -> str:
+    """JSON inputs as text with one list element per line (readable `inputs.json` files)."""
+    lines = []
+    for key, v in inputs.items():
+        if isinstance(v, list) and v:
+            body = ",\n".join(f"    {json.dumps(e)}" for e in v)
+            lines.append(f"  {json.dumps(key)}: [\n{body}\n  ]")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(v)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
 def to_json_value(value: Any) -> Any:
     """Tuples and lists → lists, records → objects, typed ints → int, bools stay bools."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -47,6 +47,21 @@ def outcome_rust(circuit, inputs):
     return ("ok", circuit.program.outputs_to_json(circuit.program.unflatten_outputs(out)))
 
 
+def groth16_agrees(fn, circuit, inputs):
+    """Prove and verify when `simulate` succeeds (same outputs); no proof when it fails.
+    Returns `(keys, proof)`, or None for a failing program."""
+    keys = api.setup(circuit, seed=1)
+    expected = outcome_sim(fn, inputs)
+    if expected[0] != "ok":
+        with pytest.raises(_native.UnsatisfiedError):
+            api.prove(circuit, keys, inputs)
+        return None
+    proof = api.prove(circuit, keys, inputs, seed=2)
+    assert proof.outputs == expected[1]
+    api.verify(circuit, keys.verifying_key, proof)
+    return keys, proof
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(prog=programs(), data=st.data())
 def test_rust_evaluator_matches_simulate_and_circuit_is_pinned(prog, data):
@@ -68,16 +83,11 @@ def test_rust_evaluator_matches_simulate_and_circuit_is_pinned(prog, data):
 @given(prog=programs(), data=st.data())
 def test_groth16_proves_what_simulate_computes(prog, data):
     fn, circuit = _load(prog)
-    keys = api.setup(circuit, seed=1)
     inputs = data.draw(prog.inputs_strategy, label="inputs")
-    expected = outcome_sim(fn, inputs)
-    if expected[0] != "ok":
-        with pytest.raises(_native.UnsatisfiedError):
-            api.prove(circuit, keys, inputs)
+    proved = groth16_agrees(fn, circuit, inputs)
+    if proved is None:
         return
-    proof = api.prove(circuit, keys, inputs, seed=2)
-    assert proof.outputs == expected[1]
-    api.verify(circuit, keys.verifying_key, proof)
+    keys, proof = proved
     public = api.public_vector(circuit.program, proof)
     if public:  # change the last public value (an output, or a public input)
         changed = public[:-1] + [str(int(public[-1]) + 1)]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from zeenot import _native, api, load_function, simulate
 
 from .listgen import list_programs, over_long
-from .test_backend_differential import outcome_rust, outcome_sim
+from .test_backend_differential import groth16_agrees, outcome_rust, outcome_sim
 
 _DIR = Path(tempfile.mkdtemp(prefix="zeenot-lists-"))
 _COUNTER = itertools.count()
@@ -61,13 +61,4 @@ def test_over_long_lists_are_rejected_before_any_work(prog, data):
 @given(prog=list_programs(), data=st.data())
 def test_groth16_proves_list_programs(prog, data):
     fn, circuit = _load(prog)
-    keys = api.setup(circuit, seed=1)
-    inputs = data.draw(prog.inputs_strategy, label="inputs")
-    expected = outcome_sim(fn, inputs)
-    if expected[0] != "ok":
-        with pytest.raises(_native.UnsatisfiedError):
-            api.prove(circuit, keys, inputs)
-        return
-    proof = api.prove(circuit, keys, inputs, seed=2)
-    assert proof.outputs == expected[1]
-    api.verify(circuit, keys.verifying_key, proof)
+    groth16_agrees(fn, circuit, data.draw(prog.inputs_strategy, label="inputs"))
