@@ -65,8 +65,14 @@ def groth16_agrees(fn, circuit, inputs):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(prog=programs(), data=st.data())
 def test_rust_evaluator_matches_simulate_and_circuit_is_pinned(prog, data):
+    evaluator_agrees(prog, data)
+
+
+def evaluator_agrees(prog, data, runs: int = 3):
+    """On `runs` drawn inputs: the Rust evaluator agrees with `simulate` (outputs, or failure
+    kind and line), and when the program succeeds every witness of its circuit is pinned."""
     fn, circuit = _load(prog)
-    for run in range(3):
+    for run in range(runs):
         inputs = data.draw(prog.inputs_strategy, label=f"inputs{run}")
         expected = outcome_sim(fn, inputs)
         assert outcome_rust(circuit, inputs) == expected, (prog.source_text, inputs)

@@ -5,41 +5,20 @@ are rejected before any work with a clear error."""
 
 from __future__ import annotations
 
-import itertools
-import tempfile
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zeenot import _native, api, load_function, simulate
+from zeenot import simulate
 
 from .listgen import list_programs, over_long
-from .test_backend_differential import groth16_agrees, outcome_rust, outcome_sim
-
-_DIR = Path(tempfile.mkdtemp(prefix="zeenot-lists-"))
-_COUNTER = itertools.count()
-
-
-def _load(prog):
-    path = _DIR / f"prog_{next(_COUNTER)}.py"
-    path.write_text(prog.source_text)
-    fn = load_function(str(path), prog.fn_name)
-    return fn, api.compile(fn)
+from .test_backend_differential import _load, evaluator_agrees, groth16_agrees
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(prog=list_programs(), data=st.data())
 def test_list_programs_evaluate_as_simulate_and_are_pinned(prog, data):
-    fn, circuit = _load(prog)
-    for run in range(3):
-        inputs = data.draw(prog.inputs_strategy, label=f"inputs{run}")
-        expected = outcome_sim(fn, inputs)
-        assert outcome_rust(circuit, inputs) == expected, (prog.source_text, inputs)
-        leaves = circuit.program.flatten_inputs(inputs)
-        if expected[0] == "ok":
-            _native.check_mutations(circuit.ir_json, leaves)
+    evaluator_agrees(prog, data)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
