@@ -171,3 +171,31 @@ def test_version_and_usage():
     assert zeenot("--version").stdout.startswith("zeenot ")
     out = zeenot("frobnicate", check=2)
     assert "invalid choice" in out.stderr
+
+
+@pytest.mark.parametrize(
+    "app, field, value, message",
+    [
+        (
+            "loyalty/app.py:discount",
+            "history",
+            "double",
+            "96 values, more than the maximum size 64",
+        ),
+        ("loyalty/app.py:discount", "history", "record", "`history[0]`: missing field `category`"),
+        ("metering/app.py:bill", "meter", {"x": 1, "y": 2}, "`meter`: not a Baby Jubjub point"),
+    ],
+)
+def test_bad_list_record_and_point_inputs_exit_2(tmp_path, app, field, value, message):
+    example = app.split("/")[0]
+    inputs = json.loads((EXAMPLES / example / "inputs.json").read_text())
+    if value == "double":
+        inputs[field] = inputs[field] * 2
+    elif value == "record":
+        inputs[field][0] = {"day": 1}
+    else:
+        inputs[field] = value
+    bad = tmp_path / "inputs.json"
+    bad.write_text(json.dumps(inputs))
+    proc = zeenot("simulate", str(EXAMPLES / app), "--inputs", str(bad), check=2)
+    assert message in proc.stderr
