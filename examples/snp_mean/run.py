@@ -1,7 +1,7 @@
 """The whole SNP-mean flow: participants encrypt, the aggregator proves, the key holder verifies
 and decrypts the mean.
 
-    python examples/snp_mean/run.py --n 100
+    python examples/snp_mean/run.py --n 100 [--committed]
 """
 
 from __future__ import annotations
@@ -29,13 +29,26 @@ def app_for(n: int) -> str:
     return str(path)
 
 
+def statement(n: int, seed: int, committed: bool) -> tuple[object, dict, int, list[int]]:
+    """`(function, inputs, secret key, counts)`: the published ciphertexts as public inputs, or
+    (`committed`) as private ones bound to their public Poseidon digest."""
+    inputs, sk, counts = generate(n, seed)
+    path = app_for(n)
+    if not committed:
+        return load_function(path, "aggregate"), inputs, sk, counts
+    cts = [Ciphertext(Point(**c["c1"]), Point(**c["c2"])) for c in inputs["cts"]]
+    published = load_module(path).digest(cts)  # what the verifier computes from the list
+    inputs = {"cts": inputs["cts"], "published": str(int(published))}
+    return load_function(path, "aggregate_committed"), inputs, sk, counts
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--committed", action="store_true", help="one public Poseidon digest")
     args = ap.parse_args()
-    inputs, sk, counts = generate(args.n, args.seed)
-    fn = load_function(app_for(args.n), "aggregate")
+    fn, inputs, sk, counts = statement(args.n, args.seed, args.committed)
     expected = simulate(fn, inputs)
     circuit = api.compile(fn)
     t = time.perf_counter()

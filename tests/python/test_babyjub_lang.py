@@ -235,7 +235,17 @@ def test_unsupported_operations_say_so(tmp_path, body, message):
 def test_snp_mean_example_end_to_end():
     root = Path(__file__).resolve().parents[2] / "examples" / "snp_mean"
     generate = _example_module(root / "data.py").generate
-    app_for = _example_module(root / "run.py").app_for
+    run = _example_module(root / "run.py")
+    app_for = run.app_for
+    # the committed variant: private ciphertexts bound to their public Poseidon digest
+    fn, inputs, sk, counts = run.statement(3, 5, committed=True)
+    circuit = api.compile(fn)
+    keys = api.setup(circuit, seed=1)
+    proof = api.prove(circuit, keys, inputs, seed=2)
+    api.verify(circuit, keys.verifying_key, proof)
+    assert proof.outputs == simulate(fn, inputs) and proof.outputs[1] == 3
+    with pytest.raises(_native.UnsatisfiedError, match="not the published ciphertexts"):
+        api.prove(circuit, keys, {**inputs, "published": str(int(inputs["published"]) + 1)})
     inputs, sk, counts = generate(12, seed=3)
     fn = load_function(app_for(16), "aggregate")
     total, n = simulate(fn, inputs)
