@@ -11,7 +11,7 @@ What is public: the ciphertexts (checked on the curve and in the prime-order sub
 verifier reads them), the aggregate and the count. Nothing is private to the aggregator: the
 proof replaces re-doing N point additions, and it is what a smart contract or a third party
 checks. A participant can also prove that their ciphertext encrypts 0, 1 or 2 with
-`check(encrypt(m, pk, r) == ct)` (2,819 constraints; `tests/python/test_babyjub_lang.py`).
+`check(encrypt(m, pk, r) == ct)` (2,769 constraints; `tests/python/test_babyjub_lang.py`).
 
     python examples/snp_mean/run.py --n 100        # generate, prove, verify, decrypt the mean
     python examples/snp_mean/run.py --n 100 --committed   # one public input: a Poseidon digest

@@ -6,15 +6,15 @@
 //!
 //! | gadget | `pk` input | `pk` constant |
 //! |---|---|---|
-//! | [`encrypt`] | 2,290 | 1,188 |
-//! | [`rerandomize`] | 2,207 | 1,105 |
-//! | [`key_switch`] (`pk2` input / constant) | 4,404 | 3,302 |
+//! | [`encrypt`] | 2,241 | 1,098 |
+//! | [`rerandomize`] | 2,165 | 1,022 |
+//! | [`key_switch`] (`pk2` input / constant) | 4,320 | 3,177 |
 //! | [`add`] | 12 | |
 //!
 //! `encrypt` with `pk` an input: decompositions of `r` (252) and `m` (33), `r·B8`
-//! ([`fixed_base::mul_plus`], 421), `r·pk` ([`variable_base::mul_offset`], 1,522), `m·B8`
-//! (56) and the addition (6). With `pk` a constant `r·B8` and `r·pk` share their window
-//! monomials ([`fixed_base::mul_many`], 841).
+//! ([`fixed_base::mul_plus`], 379), `r·pk` ([`variable_base::mul_offset`], 1,522), `m·B8`
+//! (49) and the addition (6). With `pk` a constant, `r·B8` and `r·pk` are two fixed-base
+//! products ([`fixed_base::mul_many`], 758).
 //!
 //! # Soundness
 //!
@@ -55,7 +55,7 @@ pub fn add(b: &Builder, x: &CiphertextWire, y: &CiphertextWire) -> Result<Cipher
 /// `(r·B8, m·B8 + r·pk)`. The offset is what the fast variable-base multiplication
 /// ([`variable_base::mul_offset`]) computes; for `r·B8` it joins the fixed-base constant at no
 /// cost. With `pk` a circuit constant (prime-order subgroup, not the identity) `r·pk` is a
-/// fixed-base multiplication sharing its window products with `r·B8`; otherwise `pk` must be
+/// fixed-base multiplication ([`fixed_base::mul_many`]) like `r·B8`; otherwise `pk` must be
 /// on the curve, and a `pk` of order at most 8 (the identity included) makes the circuit
 /// unsatisfiable.
 ///
@@ -119,8 +119,8 @@ pub fn rerandomize_bits(
 }
 
 /// Re-randomisation `(c1 + r'·B8, c2 + r'·pk)` with `r' ∈ [2^250, 2^250 + 2^251)` (see
-/// [`randomness_representative`]), decomposed here (252 constraints): 2,207 constraints with
-/// `pk` an input, 1,105 with `pk` a constant. `ct` must be on the curve.
+/// [`randomness_representative`]), decomposed here (252 constraints): 2,165 constraints with
+/// `pk` an input, 1,022 with `pk` a constant. `ct` must be on the curve.
 pub fn rerandomize(b: &Builder, pk: &PointWire, ct: &CiphertextWire, r: &Wire) -> Result<CiphertextWire> {
     let k_bits = scalar_bits(b, &r.affine(Fr::one(), -randomness_offset()), SCALAR_BITS)?;
     rerandomize_bits(b, pk, ct, &k_bits)
@@ -135,8 +135,8 @@ pub fn rerandomize(b: &Builder, pk: &PointWire, ct: &CiphertextWire, r: &Wire) -
 /// `sk·c1` is [`variable_base::mul_offset`] on the bits of `sk − 2^250`, exact for `c1` of
 /// order `≥ l` (every ciphertext `r·B8` with `r ≢ 0`); a `c1` of order at most 8 (the
 /// identity of a trivial ciphertext included) makes the circuit unsatisfiable. `pk`, `pk2` and
-/// the ciphertext must be on the curve; `pk` may be a constant. Cost: 4,404 constraints with
-/// `pk2` an input, 3,302 with `pk2` a constant (`r'·B8` and `r'·pk2` then share windows).
+/// the ciphertext must be on the curve; `pk` may be a constant. Cost: 4,320 constraints with
+/// `pk2` an input, 3,177 with `pk2` a constant (`r'·B8` and `r'·pk2` then both fixed-base).
 pub fn key_switch(
     b: &Builder,
     pk: &PointWire,

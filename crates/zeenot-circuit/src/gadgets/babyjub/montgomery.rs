@@ -26,7 +26,9 @@ fn inv(x: Fr) -> Fr {
     x.inverse().unwrap_or_default()
 }
 
-/// Native Edwards → Montgomery (not for the identity or the point of order 2).
+/// Native Edwards → Montgomery (not for the identity or the point of order 2); the tables use a
+/// batched version (`fixed_base`), the tests this one.
+#[cfg(test)]
 pub(crate) fn to_mont_native(p: &Affine) -> (Fr, Fr) {
     let u = (Fr::one() + p.1) * inv(Fr::one() - p.1);
     (u, u * inv(p.0))
@@ -50,6 +52,38 @@ pub(crate) fn from_edwards(b: &Builder, p: &PointWire) -> Result<MontWire> {
 pub(crate) fn to_edwards(b: &Builder, p: &MontWire) -> Result<PointWire> {
     let x = quotient(b, &p.0, &p.1)?;
     let y = quotient(b, &p.0.affine(Fr::one(), -Fr::one()), &p.0.affine(Fr::one(), Fr::one()))?;
+    Ok(PointWire { x, y })
+}
+
+/// Montgomery → Edwards followed by the complete addition of a constant Edwards point `K`
+/// (4 constraints instead of 2 + 3). With `(x, y) = (u/v, (u − 1)/(u + 1))`, multiplying the
+/// complete law's numerators and denominators by `v·(u + 1)` leaves them linear in `u`, `v`,
+/// `u²` and `u·v`:
+///
+/// * `x' = (k_y·(u² + u) + k_x·(uv − v)) / ((uv + v) + D·(u² − u))`,
+/// * `y' = (k_y·(uv − v) − a·k_x·(u² + u)) / ((uv + v) − D·(u² − u))`, `D = d·k_x·k_y`.
+///
+/// The denominators are `v·(u + 1)·(1 ± d·x·y·k_x·k_y)`: nonzero because the caller
+/// guarantees that the point has order above 2 (`v ≠ 0`, `u ≠ −1`, as for [`to_edwards`]) and
+/// the complete law's denominators never vanish on the curve. So `x'`, `y'` are unique, and
+/// the result may be any point, the identity included.
+pub(crate) fn to_edwards_plus(b: &Builder, p: &MontWire, k: Affine) -> Result<PointWire> {
+    if k == super::point::native::identity() {
+        return to_edwards(b, p);
+    }
+    let (u, v) = p;
+    let (kx, ky) = k;
+    let dd = Fr::from(super::point::COEFF_D) * kx * ky;
+    let uu = b.mul(u, u)?;
+    let uv = b.mul(u, v)?;
+    let uu_u = uu.add_scaled(Fr::one(), u);
+    let uu_mu = uu.add_scaled(-Fr::one(), u);
+    let uv_mv = uv.add_scaled(-Fr::one(), v);
+    let uv_v = uv.add_scaled(Fr::one(), v);
+    let x_num = uu_u.affine(ky, Fr::zero()).add_scaled(kx, &uv_mv);
+    let y_num = uv_mv.affine(ky, Fr::zero()).add_scaled(-Fr::from(super::point::COEFF_A) * kx, &uu_u);
+    let x = quotient(b, &x_num, &uv_v.add_scaled(dd, &uu_mu))?;
+    let y = quotient(b, &y_num, &uv_v.add_scaled(-dd, &uu_mu))?;
     Ok(PointWire { x, y })
 }
 

@@ -4,12 +4,12 @@
 //!
 //! # Method and cost
 //!
-//! Each term is a fixed-base multiplication ([`fixed_base::mul`], 3-bit windows; its bases are
+//! Each term is a fixed-base multiplication ([`fixed_base::mul`], 4-bit windows; its bases are
 //! constants of the prime-order subgroup other than the identity, checked by
 //! [`FixedBase::new`]), and the terms are summed with the complete addition
 //! ([`point::add`], 6 constraints). For a 64-bit `m` and a 251-bit `r`, from bits:
-//! `m·G` 110, `r·H` 421, the sum 6: **537**; [`open`] adds the decompositions (65 + 252) and
-//! the equality with `C` (2): **856**.
+//! `m·G` 97, `r·H` 379, the sum 6: **482**; [`open`] adds the decompositions (65 + 252) and
+//! the equality with `C` (2): **801**.
 //!
 //! # Soundness
 //!
@@ -134,7 +134,7 @@ pub fn enforce_opening_bits(
 
 /// Enforce `C = m·G + r·H` for an `m_n`-bit value `m` and a blinding factor `r < 2^251`
 /// (every scalar mod `l` has such a representative), decomposing both here
-/// (`m_n + 1` and 252 constraints). [`VALUE_BITS`]` = 64` gives the 856 constraints above.
+/// (`m_n + 1` and 252 constraints). [`VALUE_BITS`]` = 64` gives the 801 constraints above.
 ///
 /// # Panics
 ///
@@ -197,7 +197,7 @@ mod tests {
             let c = gens.commit(&Scalar::from(v), &r);
             let b = builder();
             let n = open_circuit(&b, Fr::from(v), VALUE_BITS, s2f(&r), c.0.xy());
-            assert_eq!(n, 856);
+            assert_eq!(n, 801);
             assert_sound(&b, 4);
         }
         // r = 0 and r = l − 1, and a full-scalar value
@@ -257,7 +257,7 @@ mod tests {
         };
         let before = b.cs.num_constraints();
         let d = commit_bits(&b, &PedersenBases::new(0), &m_bits, &r_bits).unwrap();
-        assert_eq!(b.cs.num_constraints() - before, 537);
+        assert_eq!(b.cs.num_constraints() - before, 482);
         assert_eq!(d.value(), Some(c));
         point::enforce_equal(&b, &cw, &d).unwrap();
         assert_sound(&b, 2);

@@ -3,7 +3,7 @@
 
 use super::super::test_util::*;
 use super::elgamal::{self, CiphertextWire};
-use super::fixed_base::{self, max_segment_windows, FixedBase};
+use super::fixed_base::{self, FixedBase, MAX_SEGMENT_BITS};
 use super::point::{self, native, native::Affine, PointWire};
 use super::{scalar_bits, variable_base, SCALAR_BITS};
 use crate::gadgets::{Builder, Wire};
@@ -244,18 +244,36 @@ fn fixed_base_matches_native_and_is_sound() {
     })
     .unwrap();
     scalars.push(max252);
-    // s = 2l: the identity again; s = 2^250 − 2·c with c = Σ_{j<83} 2·8^j: the 83-window
-    // segment and the last window are the same point (a Montgomery join would leave its slope
-    // free; the complete law does not care)
+    // s = 2l: the identity again; s = 2^250 − 2·c with c = Σ_{j<83} 2·8^j: equal operands at
+    // the former 3-bit design's complete join
     scalars.push(native::subgroup_order().double());
     let c: Fr = (0..83u64).map(|j| Fr::from(2u64) * Fr::from(8u64).pow([j])).sum();
     scalars.push(Fr::from(2u64).pow([250u64]) - c.double());
+    // 2^k − 1 and 2^k: every digit below bit k at its extreme (all σ = +1, resp. −1) and the
+    // next window's digit −1 (`0111`), resp. +1 (`1000`) when k + 1 is a window boundary: the
+    // accumulator `±(2^k − 1)` meets the smallest addend `∓2^k` of the segment bound, whose sum
+    // is `∓1`; k = 248 also at the complete join, k = 252 is 2^252 (dropped: 252 bits)
+    for k in [1u64, 3, 4, 7, 8, 99, 100, 247, 248, 249, 250, 251] {
+        let p = Fr::from(2u64).pow([k]);
+        scalars.push(p - Fr::one());
+        scalars.push(p);
+    }
+    // every window 0b1000 / 0b0111 (digits +1 / −1) and alternating digits
+    let pattern = |nibble: u8| {
+        Fr::from_bigint({
+            let mut bits: Vec<bool> = (0..252).map(|i| (nibble >> (i % 4)) & 1 == 1).collect();
+            bits.resize(256, false);
+            <Fr as PrimeField>::BigInt::from_bits_le(&bits)
+        })
+        .unwrap()
+    };
+    scalars.extend([pattern(0b1000), pattern(0b0111), pattern(0b0101), pattern(0b1010)]);
     for s in scalars {
         let b = builder();
         let bits = scalar_input(&b, s, 252);
         let before = b.cs.num_constraints();
         let r = fixed_base::mul(&b, &fb, &bits).unwrap();
-        assert_eq!(b.cs.num_constraints() - before, 422);
+        assert_eq!(b.cs.num_constraints() - before, 382);
         let expected = ark_mul(&native::base8(), &s);
         assert_eq!(r.value(), Some(expected));
         if s < native::subgroup_order() {
@@ -271,7 +289,10 @@ fn fixed_base_other_bases_lengths_and_shared_windows() {
     let mut r = rng();
     let q = aff(&Point::mul_base(&random_nonzero_scalar(&mut r)));
     let bases = [FixedBase::base8(), FixedBase::new(q)];
-    for n in [1u32, 2, 3, 32, 248, 249, 250, 251] {
+    // every layout kind: single Edwards windows (≤ 5 bits), one Montgomery segment with the
+    // constant in its conversion (≤ 250), a segment and a top window holding the constant (251)
+    // or not (252; 254-bit field scalars: `tests/semantics.rs`)
+    for n in [1u32, 2, 3, 4, 5, 8, 32, 248, 249, 250, 251, 252] {
         let s = s2f(&random_nonzero_scalar(&mut r));
         let s = Fr::from_bigint({
             let mut bits = s.into_bigint().to_bits_le();
@@ -286,7 +307,7 @@ fn fixed_base_other_bases_lengths_and_shared_windows() {
         assert_eq!(out[0].value(), Some(native::mul(&native::base8(), &s)), "{n}");
         assert_eq!(out[1].value(), Some(native::mul(&q, &s)), "{n}");
         assert_sound(&b, 1);
-        // one base: per-base 2-constraint lookups, with an offset
+        // one base, with an offset
         let b = builder();
         let bits = scalar_input(&b, s, n);
         let e = Fr::from(1000u64);
@@ -296,18 +317,95 @@ fn fixed_base_other_bases_lengths_and_shared_windows() {
     }
 }
 
-/// Every scalar of 1 to 7 bits (all window lengths, all assignments of the 3-bit lookups,
-/// a Montgomery segment of up to 3 windows, and its split into single Edwards windows).
+/// Three bases and more share 3-bit window monomials (`mul_many`): values for several lengths,
+/// soundness, and the cost against the per-base lookups.
+#[test]
+fn fixed_base_three_bases_share_windows() {
+    let mut r = rng();
+    let bases: Vec<FixedBase> = std::iter::once(FixedBase::base8())
+        .chain((0..2).map(|_| FixedBase::new(aff(&Point::mul_base(&random_nonzero_scalar(&mut r))))))
+        .collect();
+    for n in [1u32, 3, 4, 32, 249, 251, 252] {
+        let s = Fr::from_bigint({
+            let mut bits = s2f(&random_nonzero_scalar(&mut r)).into_bigint().to_bits_le();
+            bits.truncate(n as usize);
+            bits.resize(256, false);
+            <Fr as PrimeField>::BigInt::from_bits_le(&bits)
+        })
+        .unwrap();
+        let e = Fr::from(77u64);
+        let b = builder();
+        let bits = scalar_input(&b, s, n);
+        let before = b.cs.num_constraints();
+        let out = fixed_base::mul_many(&b, &bases, &bits, e).unwrap();
+        let shared = b.cs.num_constraints() - before;
+        for (o, base) in out.iter().zip(&bases) {
+            assert_eq!(o.value(), Some(native::mul(&base.base(), &(s + e))), "{n}");
+        }
+        assert_sound(&b, 1);
+        if n == 251 {
+            // 83 windows of 3 bits and one of 2 (333 shared products), then per base 82
+            // additions, a conversion and a complete addition (254 each)
+            assert_eq!(shared, 333 + 3 * 254);
+            let b = builder();
+            let bits = scalar_input(&b, s, n);
+            let before = b.cs.num_constraints();
+            for base in &bases {
+                fixed_base::mul_plus(&b, base, &bits, e).unwrap();
+            }
+            assert!(shared < b.cs.num_constraints() - before);
+        }
+    }
+}
+
+/// Montgomery → Edwards plus a constant in 4 constraints: the native sum for a random constant,
+/// the point itself (a doubling), its negation (the identity), points outside the subgroup and
+/// the identity (2 constraints: a plain conversion); every witness determined.
+#[test]
+fn montgomery_to_edwards_plus_constant() {
+    use super::montgomery::{to_edwards_plus, to_mont_native};
+    let mut r = rng();
+    let p = aff(&Point::mul_base(&random_nonzero_scalar(&mut r)));
+    let other = aff(&Point::mul_base(&random_nonzero_scalar(&mut r)));
+    let mut constants = vec![other, p, native::neg(&p), native::identity(), full_order()];
+    constants.extend(small_order());
+    for k in constants {
+        let b = builder();
+        let (u, v) = to_mont_native(&p);
+        let uw = Wire::var(b.witness(Some(u)).unwrap(), Some(u), None);
+        let vw = Wire::var(b.witness(Some(v)).unwrap(), Some(v), None);
+        let out = to_edwards_plus(&b, &(uw, vw), k).unwrap();
+        assert_eq!(b.cs.num_constraints(), if k == native::identity() { 2 } else { 4 });
+        assert_eq!(out.value(), Some(ark_add(&p, &k)), "{k:?}");
+        assert_sound(&b, 2);
+    }
+}
+
+/// Every scalar of 1 to 9 bits: all window lengths, all assignments of the 2- to 4-bit lookups
+/// (symmetric and, for short Edwards windows holding the constant, generic), single Edwards
+/// windows (≤ 5 bits), Montgomery segments of 2 and 3 windows with the constant merged into the
+/// conversion; and with three bases (shared monomials) up to 6 bits.
 #[test]
 fn fixed_base_all_small_scalars() {
     let fb = FixedBase::base8();
-    for n in 1u32..=7 {
+    let bases =
+        [FixedBase::base8(), FixedBase::new(native::add(&native::base8(), &native::base8())), fb.clone()];
+    for n in 1u32..=9 {
         for v in 0..1u64 << n {
             let b = builder();
             let bits = scalar_input(&b, Fr::from(v), n);
             let r = fixed_base::mul(&b, &fb, &bits).unwrap();
             assert_eq!(r.value(), Some(native::mul(&native::base8(), &Fr::from(v))), "{n} bits: {v}");
             assert_sound(&b, 1);
+            if n <= 6 {
+                let b = builder();
+                let bits = scalar_input(&b, Fr::from(v), n);
+                let out = fixed_base::mul_many(&b, &bases, &bits, Fr::zero()).unwrap();
+                for (o, base) in out.iter().zip(&bases) {
+                    assert_eq!(o.value(), Some(native::mul(&base.base(), &Fr::from(v))), "{n} bits: {v}");
+                }
+                assert_sound(&b, 1);
+            }
         }
     }
 }
@@ -336,28 +434,30 @@ fn fixed_base_rejects_small_order_base() {
     FixedBase::new(small_order()[3]);
 }
 
-/// `(W + 1)·(W^K − 1)/(W − 1) < l` for `K` = [`max_segment_windows`] and not for `K + 1`
-/// (`W = 2^w`): the bound behind the Montgomery segments.
+/// `2^B − 1 < l ≤ 2^(B+1) − 1` for `B` = [`MAX_SEGMENT_BITS`]: a Montgomery segment's signed
+/// sums `Σ σ_i·2^i` stay in `(−l, l)` (the bound behind the segments), and one more bit would
+/// reach `±l` (odd, below `2^251`), i.e. the identity.
 #[test]
 fn segment_bound() {
     use num_bigint::BigUint;
     let l = BigUint::from_str(&native::subgroup_order().to_string()).unwrap();
-    for w in [2u32, 3] {
-        let big_w = 1u32 << w;
-        let bound =
-            |k: usize| BigUint::from(big_w + 1) * (BigUint::from(big_w).pow(k as u32) - 1u32) / (big_w - 1);
-        let k = max_segment_windows(w as usize);
-        assert!(bound(k) < l);
-        assert!(bound(k + 1) >= l);
-        // and the accumulator stays below the smallest lookup: (W + 1)/(W − 1) < 2
-        assert!(big_w + 1 < 2 * (big_w - 1));
-    }
+    let max_sum = |bits: usize| BigUint::from(2u32).pow(bits as u32) - 1u32;
+    assert!(max_sum(MAX_SEGMENT_BITS) < l);
+    assert!(max_sum(MAX_SEGMENT_BITS + 1) >= l);
+    // l is odd: Σ σ_i·2^i over 251 bits takes every odd value of absolute value < 2^251, l too
+    assert!(l.bit(0));
+    // the bits b_i = (σ_i + 1)/2 of that assignment: Σ σ_i·2^i = 2·s − (2^251 − 1) = l
+    let s = (&l + max_sum(MAX_SEGMENT_BITS + 1)) / 2u32;
+    assert!(s < BigUint::from(2u32).pow(251));
 }
 
-/// Why 252 bits need a complete addition: an 83-window segment's sum is `(c + k)·Q` for every
-/// `k ∈ [0, 2^249)`, and a Montgomery join with the last window `(t·2^249 + β)·Q`, `t < 8`, is
-/// safe only if no `t·2^249 + β − c` falls in `[0, 2^249)` mod `l`. The 8 points `t·2^249 mod l`
-/// leave no gap of `2^249` free residues, so no shift `β` works.
+/// Why the former design (3-bit windows, digits in `[2, 9]`, segments of 83 windows) cost 422
+/// for 252 bits: an 83-window segment's sum is `(c + k)·Q` for every `k ∈ [0, 2^249)`, and a
+/// Montgomery join with the last window `(t·2^249 + β)·Q`, `t < 8`, is safe only if no
+/// `t·2^249 + β − c` falls in `[0, 2^249)` mod `l`. The 8 points `t·2^249 mod l` leave no gap of
+/// `2^249` free residues, so no shift `β` works. (The same counting holds for any split of the
+/// bits into two parts, so the last join stays a complete addition in the 4-bit design too;
+/// see `fixed_base`'s `top_join_equal_and_opposite_operands`.)
 #[test]
 fn no_montgomery_join_for_the_last_window() {
     use num_bigint::BigUint;
@@ -656,7 +756,7 @@ fn elgamal_rerandomize_matches_native_and_is_sound() {
             let rw = rep_wire(&b, r);
             let before = b.cs.num_constraints();
             let out = elgamal::rerandomize(&b, &pkw, &ctw, &rw).unwrap();
-            assert_eq!(b.cs.num_constraints() - before, if constant_pk { 1105 } else { 2207 });
+            assert_eq!(b.cs.num_constraints() - before, if constant_pk { 1022 } else { 2165 });
             let expected = pk.rerandomize_with(ct, r);
             assert_eq!(ct_value(&out), ct_native(&expected));
             assert_sound(&b, 0);
@@ -724,7 +824,7 @@ fn elgamal_key_switch_matches_native_and_is_sound() {
         let (skw, rw) = (rep_wire(&b, sk.scalar()), rep_wire(&b, &r));
         let before = b.cs.num_constraints();
         let out = elgamal::key_switch(&b, &pkw, &skw, &ctw, &pk2w, &rw).unwrap();
-        assert_eq!(b.cs.num_constraints() - before, if constant_pk2 { 3302 } else { 4404 });
+        assert_eq!(b.cs.num_constraints() - before, if constant_pk2 { 3177 } else { 4320 });
         let expected = sk.key_switch_with(&x, &pk2, &r);
         assert_eq!(ct_value(&out), ct_native(&expected));
         assert_eq!(sk2.decrypt_point(&expected), Point::mul_base(&Scalar::from(42u64)));
@@ -882,18 +982,20 @@ fn constraint_counts_vs_targets() {
     assert_eq!(add, 6);
     assert_eq!(hom_add, 12);
     assert_eq!(var251_offset, 1522);
-    assert_eq!(enc_var, 2290);
-    assert_eq!(enc_const, 1188);
-    assert_eq!(rerand_var, 2207);
-    assert_eq!(rerand_const, 1105);
+    assert_eq!(enc_var, 2241);
+    assert_eq!(enc_const, 1098);
+    assert_eq!(rerand_var, 2165);
+    assert_eq!(rerand_const, 1022);
     assert!(add <= 8 && hom_add <= 16 && var251_offset <= 1550);
     assert!(enc_var <= 2300 && enc_const <= 1200 && rerand_var <= 2300 && rerand_const <= 1200);
-    assert_eq!((fixed251, fixed32), (421, 56));
-    assert_eq!((switch_var, switch_const), (4404, 3302));
-    // Targets not met: pinned at the current counts. Fixed-base misses 420 by 2: a Montgomery
-    // segment covers at most 83 windows (249 bits; 252 bits would take every value mod l, the
-    // identity included), so the last window needs a conversion and a complete addition.
-    assert_eq!(fixed252, 422);
+    assert_eq!((fixed251, fixed32), (379, 49));
+    assert_eq!((switch_var, switch_const), (4320, 3177));
+    // Fixed-base, 252 bits: 62 four-bit windows in one Montgomery segment (3-constraint
+    // symmetric lookups, signed digits), then the top 4-bit window joined by a complete
+    // addition (`fixed_base`'s module documentation).
+    assert_eq!(fixed252, 382);
+    assert!(fixed252 <= 420);
+    // Targets not met: pinned at the current counts.
     assert_eq!(var251, 2057);
     assert_eq!(var251_complete, 2763);
 }
@@ -920,6 +1022,10 @@ fn setup_mode_without_values() {
         let four = native::add(&two, &two);
         let pk4 = PointWire::witness(b, if with_values { Some(four) } else { None }).unwrap();
         elgamal::key_switch(b, &pk, &sk, &c, &pk4, &r).unwrap();
+        let bits = scalar_bits(b, &r, 252).unwrap();
+        fixed_base::mul(b, &FixedBase::base8(), &bits).unwrap();
+        let bases = [FixedBase::base8(), FixedBase::new(two), FixedBase::new(four)];
+        fixed_base::mul_many(b, &bases, &bits, Fr::from(3u64)).unwrap();
     };
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_mode(SynthesisMode::Setup);
