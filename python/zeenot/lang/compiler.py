@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from zeenot import babyjub
 from zeenot.errors import CompileError, Diagnostic
-from zeenot.lang.lists import ListOps
+from zeenot.lang.lists import ListOps, leaf_types
 from zeenot.lang.source import function_source
 from zeenot.lang.values import (
     ALLOWED_BUILTINS,
@@ -1883,7 +1883,7 @@ def _infer(c: Compiler, v: Any, node: ast.AST) -> Ty:
         return v.ty
     if isinstance(v, SymList):
         elem = c.elem_type(list(v.elems))
-        if elem is None or unbounded_list(elem) is not None or None in _flat_types(elem):
+        if elem is None or unbounded_list(elem) is not None or None in leaf_types(elem):
             c.err(
                 node,
                 "ZN309",
@@ -1904,9 +1904,3 @@ def _infer(c: Compiler, v: Any, node: ast.AST) -> Ty:
 
 
 _ = builtins
-
-
-def _flat_types(t: Any) -> list[Any]:
-    if isinstance(t, tuple):
-        return [x for e in t for x in _flat_types(e)]
-    return [t]

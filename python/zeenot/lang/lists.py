@@ -1,4 +1,5 @@
-"""Lists, records and functions as values: the list half of the symbolic executor.
+"""Lists, records (Baby Jubjub points, ciphertexts and signatures among them) and functions as
+values: the list half of the symbolic executor.
 
 A list of at most `N` elements is `N` *slots* (see `SymList`). Every list operation runs over
 all slots, and an operation on a slot runs under the guard "this slot holds an element", so a
@@ -577,7 +578,7 @@ class ListOps:
         if acc is None or found is not True:
             self.emit_check(self.as_bool_wire(found), node, msg)
         if acc is None:  # always empty: fails wherever it is reached
-            if xs.elem_ty is None or None in _leaf_tys(xs.elem_ty):
+            if xs.elem_ty is None or None in leaf_types(xs.elem_ty):
                 self.err(node, "ZN212", f"{msg}: the list is always empty")
             return self.zero_of(xs.elem_ty)
         return acc
@@ -881,11 +882,16 @@ class ListOps:
             if k.arg is None or k.arg not in names or k.arg in got:
                 self.err(k, "ZN212", f"bad field `{k.arg}` for `{ty.name}()`")
             got[k.arg] = (self.value(k.value), k.value)
-        vals = []
-        for n, fty in ty.fields:
+        for n in names:
             if n not in got:
                 self.err(node, "ZN212", f"`{ty.name}()` is missing field `{n}`")
-            v, vnode = got[n]
+        return self.make_record(ty, [got[n] for n in names])
+
+    def make_record(self, ty: RecordTy, fields: list[tuple[Any, ast.AST]]) -> SymRecord:
+        """A record from `(value, node)` per field, in order: each value must fit its field's
+        type (as a helper argument must), plain ints take it."""
+        vals = []
+        for (n, fty), (v, vnode) in zip(ty.fields, fields, strict=True):
             if not self.compatible(v, fty):
                 self.err(
                     vnode,
@@ -919,19 +925,9 @@ class ListOps:
         if isinstance(f, Builtin) and f.name == "abs":
             return self.call_abs(args, node)
         if isinstance(f, RecordCtor):
-            names = f.ty.names
-            if len(args) != len(names):
-                self.err(node, "ZN212", f"`{f.ty.name}()` takes {len(names)} fields")
-            vals = []
-            for v, (n, t) in zip(args, f.ty.fields, strict=True):
-                if not self.compatible(v, t):
-                    self.err(
-                        node,
-                        "ZN405",
-                        f"field `{n}` of `{f.ty.name}` is {type_name(t)} but got {describe(v)}",
-                    )
-                vals.append(self.coerce(v, t, node))
-            return SymRecord(f.ty, tuple(vals))
+            if len(args) != len(f.ty.fields):
+                self.err(node, "ZN212", f"`{f.ty.name}()` takes {len(f.ty.fields)} fields")
+            return self.make_record(f.ty, [(v, node) for v in args])
         self.err(node, "ZN205", f"{describe(f)} cannot be called here", "pass a helper or a lambda")
 
     def call_closure(self, clo: Closure, args: list[Any], node: ast.AST) -> Any:
@@ -1064,7 +1060,8 @@ class ListOps:
         )
 
 
-def _leaf_tys(t: Any) -> list[Any]:
+def leaf_types(t: Any) -> list[Any]:
+    """The types in a (possibly nested) tuple descriptor; `None` marks a plain int."""
     if isinstance(t, tuple):
-        return [x for e in t for x in _leaf_tys(e)]
+        return [x for e in t for x in leaf_types(e)]
     return [t]
