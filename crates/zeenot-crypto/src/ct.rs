@@ -145,3 +145,32 @@ pub(crate) fn variable_base_mul(p: &Point, s: &Scalar) -> Point {
     }
     Point(acc)
 }
+
+/// `Σ scalars[i]·points[i]` in constant time: a 4-bit window table per point, one shared run
+/// of 252 doublings, and one constant-time table selection and addition per point and window.
+pub(crate) fn multi_mul(points: &[Point], scalars: &[Scalar]) -> Point {
+    let n = points.len().min(scalars.len());
+    let tables: Vec<[BabyJubjubProjective; ENTRIES]> = points[..n]
+        .iter()
+        .map(|p| {
+            let mut table = [BabyJubjubProjective::zero(); ENTRIES];
+            for j in 1..ENTRIES {
+                table[j] = table[j - 1] + p.0;
+            }
+            table
+        })
+        .collect();
+    let digits: Vec<[u8; DIGITS]> = scalars[..n].iter().map(digits).collect();
+    let mut acc = BabyJubjubProjective::zero();
+    for i in (0..DIGITS).rev() {
+        if i != DIGITS - 1 {
+            for _ in 0..WINDOW {
+                acc.double_in_place();
+            }
+        }
+        for (table, d) in tables.iter().zip(digits.iter()) {
+            acc += select_projective(table, d[i]);
+        }
+    }
+    Point(acc)
+}

@@ -321,6 +321,23 @@ impl Point {
         Point(BabyJubjubConfig::mul_projective(&self.0, s.into_bigint().as_ref()))
     }
 
+    /// `Σ scalars[i]·bases[i]` by Pippenger's method, in variable time: only for *public*
+    /// scalars (verification). Extra scalars or bases beyond the shorter slice are ignored.
+    pub fn msm_vartime(bases: &[Point], scalars: &[Scalar]) -> Self {
+        use ark_ec::VariableBaseMSM;
+        let n = bases.len().min(scalars.len());
+        let proj: Vec<BabyJubjubProjective> = bases[..n].iter().map(|p| p.0).collect();
+        let affine = BabyJubjubProjective::normalize_batch(&proj);
+        // The sum of subgroup multiples stays in the subgroup.
+        Point(BabyJubjubProjective::msm_unchecked(&affine, &scalars[..n]))
+    }
+
+    /// `Σ scalars[i]·bases[i]` in constant time (Straus with shared doublings and 4-bit
+    /// windows selected without secret-dependent branches or indices): for secret scalars.
+    pub fn msm_ct(bases: &[Point], scalars: &[Scalar]) -> Self {
+        crate::ct::multi_mul(bases, scalars)
+    }
+
     /// `s·self` with a constant-time fixed-window ladder (no branch or table index depends on
     /// the scalar's bits): use it for secret scalars.
     pub fn mul_ct(&self, s: &Scalar) -> Self {

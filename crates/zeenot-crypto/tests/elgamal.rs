@@ -274,6 +274,17 @@ proptest! {
     }
 
     #[test]
+    fn prop_msms_equal_sum_of_products(seed in any::<u64>(), n in 0usize..40) {
+        use ark_ff::UniformRand;
+        let mut r = rng(seed);
+        let bases: Vec<Point> = (0..n).map(|_| Point::mul_base(&Scalar::rand(&mut r))).collect();
+        let scalars: Vec<Scalar> = (0..n).map(|_| Scalar::rand(&mut r)).collect();
+        let naive: Point = bases.iter().zip(&scalars).map(|(b, s)| b.mul_vartime(s)).sum();
+        prop_assert_eq!(Point::msm_vartime(&bases, &scalars), naive);
+        prop_assert_eq!(Point::msm_ct(&bases, &scalars), naive);
+    }
+
+    #[test]
     fn prop_point_encoding_round_trip(seed in any::<u64>()) {
         use ark_ff::UniformRand;
         let mut r = rng(seed);

@@ -1,0 +1,26 @@
+//! Sigma-protocol proofs of knowledge over Baby Jubjub (ZKPDL's proof language and ZQL's
+//! back-end, on the group zeenot's commitments and ciphertexts live in).
+//!
+//! * [`statement`]: linear relations `P = Σ x·B` between public points and secret scalars,
+//!   composed with AND and OR; a secret used twice is the same value (equality).
+//! * [`proof`]: Fiat–Shamir proofs (Maurer + CDS), encoding with checked decoding, and batch
+//!   verification with one multi-exponentiation.
+//! * [`gadgets`]: statements built from those pieces — Pedersen openings, products of committed
+//!   values, set membership, bit-decomposition range proofs.
+//!
+//! Every point a proof or statement carries is a checked subgroup point (`zeenot_crypto::Point`
+//! cannot hold anything else), and every challenge hashes the whole statement.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(clippy::unwrap_used)]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
+mod error;
+pub mod gadgets;
+pub mod proof;
+pub mod statement;
+
+pub use error::{Error, Result};
+pub use proof::{batch_verify, prove, verify, Proof, SIGMA_DOMAIN};
+pub use statement::{Builder, Element, Equation, Node, Secret, Statement};
