@@ -143,7 +143,11 @@ fn in_range(ty: Ty, v: Option<i128>) -> Result<Value, FailureKind> {
     }
 }
 
-fn step(
+/// One instruction's meaning: its result (`None` for `check`-like instructions) from its
+/// arguments (`a(k)` is argument `k`'s value) and whether its guard holds. Back ends that
+/// compute part of a program in the clear (the sigma back end's public values) call this so
+/// that there is one definition of every operation.
+pub fn step(
     p: &Program,
     inst: &Inst,
     a: &dyn Fn(usize) -> Value,

@@ -22,6 +22,16 @@ pub enum Error {
     /// A value is out of the range a range proof covers, or the range itself is unsupported.
     #[error("range: {0}")]
     Range(String),
+    /// The program uses something this back end cannot prove (with where and why).
+    #[error("{0}")]
+    Unsupported(String),
+    /// An input or public value is malformed, out of range, or of the wrong count.
+    #[error("{0}")]
+    Input(String),
+    /// The program fails on these inputs (a check, an overflow…), so no proof exists; the
+    /// message carries the source location.
+    #[error("{0}")]
+    Unsatisfied(String),
 }
 
 impl From<zeenot_crypto::Error> for Error {

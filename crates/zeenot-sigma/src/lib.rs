@@ -5,8 +5,8 @@
 //!   composed with AND and OR; a secret used twice is the same value (equality).
 //! * [`proof`]: Fiat–Shamir proofs (Maurer + CDS), encoding with checked decoding, and batch
 //!   verification with one multi-exponentiation.
-//! * [`gadgets`]: statements built from those pieces — Pedersen openings, products of committed
-//!   values, set membership, bit-decomposition range proofs.
+//! * [`backend`]: the compiler back end — IR programs proved with Pedersen commitments and
+//!   sigma protocols, no trusted setup.
 //!
 //! Every point a proof or statement carries is a checked subgroup point (`zeenot_crypto::Point`
 //! cannot hold anything else), and every challenge hashes the whole statement.
@@ -16,8 +16,8 @@
 #![warn(clippy::unwrap_used)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod backend;
 mod error;
-pub mod gadgets;
 pub mod proof;
 pub mod statement;
 

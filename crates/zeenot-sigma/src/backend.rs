@@ -1,0 +1,734 @@
+//! The sigma back end (ZQL's, on Baby Jubjub): an IR program proved with Pedersen commitments
+//! and sigma protocols, with no trusted setup.
+//!
+//! Every private value is a commitment `C = v·G + r·H` (`G` = Base8, `H` = zeenot's Pedersen
+//! blinding base); public values stay in the clear and are computed by both sides with the IR's
+//! own semantics ([`zeenot_circuit::eval::step`]). Lowering, per operation on private values:
+//!
+//! | IR | proof |
+//! |---|---|
+//! | `add`, `sub`, `neg`, `cast`, a product with a public value, `not` | none: commitments are homomorphic |
+//! | `mul`, `and`, `or`, `select` | a product proof: fresh `C_c`, `C_a = a·G + r_a·H ∧ C_c = a·C_b + t·H` |
+//! | result that may leave its type | a range proof (bit decomposition) on the result |
+//! | `lt`, `le`, `gt`, `ge` | a bit `c`, the product `c·δ`, and a range proof that `c·δ + (1−c)·(−δ−1) ≥ 0` |
+//! | `eq`, `ne` | `c·(a−b) = 0 ∧ u·(a−b) = 1−c` (two linear equations, no range proof) |
+//! | `index` (ZØ's lookups, `First`) | a membership proof: an OR over the table of `(i = j ∧ y = x_j)` |
+//! | `check` | the commitment opens to 1 |
+//! | private input | a range proof for its type (a bit proof for `bool`) |
+//! | output | the commitment opens to the claimed public value |
+//!
+//! A guard that is a private value `g` is honoured the way the groth16 back end does it: an
+//! operation that could fail yields `g·s` (so a guarded-off operation yields 0 and cannot fail),
+//! a `check` proves `g·(1−c) = 0`, and an `index` looks up `g·i`.
+//!
+//! **Soundness of integer semantics.** Commitments bind values modulo `l` (≈ 2^251). Every
+//! committed value carries an interval computed from types and operations (the same on both
+//! sides, independent of the witness); a value whose interval may leave its type is range-proved,
+//! so every committed integer lies within ±2^129 and congruences modulo `l` are equalities of
+//! integers.
+//!
+//! **What crosses.** The proof carries the auxiliary commitments (inputs, products, bits) in the
+//! order lowering creates them, then one sigma proof of the conjunction of everything above. The
+//! Fiat–Shamir context binds the program hash and every public value; the statement binds every
+//! commitment.
+//!
+//! Not supported (the planner keeps these in the groth16 back end): `field` values (the circuit
+//! field is not the commitment group's scalar field), `floordiv`/`mod`, Poseidon, point and
+//! signature operations.
+
+use std::collections::HashMap;
+
+use ark_ff::{Field, One, UniformRand, Zero};
+use rand::{CryptoRng, RngCore};
+use zeenot_circuit::eval;
+use zeenot_circuit::ir::{Op, Program, Ty, Value};
+use zeenot_crypto::pedersen::blinding_generator;
+use zeenot_crypto::{Point, Scalar};
+
+use crate::error::{Error, Result};
+use crate::proof::{self, Proof};
+use crate::statement::{Builder, Element, Node, Secret, Statement};
+
+/// The domain of the back end's Fiat–Shamir context.
+pub const BACKEND_DOMAIN: &[u8] = b"zeenot/sigma-backend/v1";
+
+/// A proof that a program ran: the auxiliary commitments and one sigma proof.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramProof {
+    /// Commitments to private inputs and intermediate values, in lowering order.
+    pub aux: Vec<Point>,
+    /// The sigma proof of the lowered statement.
+    pub proof: Proof,
+}
+
+impl ProgramProof {
+    /// `len(aux)` (8 bytes, little-endian) ‖ aux points ‖ the sigma proof.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = (self.aux.len() as u64).to_le_bytes().to_vec();
+        out.extend(Point::encode_batch(&self.aux).concat());
+        out.extend(self.proof.encode());
+        out
+    }
+}
+
+/// Why a program cannot be proved with this back end, or what went wrong.
+fn unsupported(p: &Program, index: usize, what: &str) -> Error {
+    let loc = p.location(p.body.get(index).and_then(|i| i.loc));
+    Error::Unsupported(format!(
+        "{what} at {loc}: the sigma back end does not support it (use --backend groth16)"
+    ))
+}
+
+/// A value during lowering: public (both sides know it) or committed (the prover knows `v`
+/// and `r`; the verifier sees only `c`).
+#[derive(Clone, Copy, Debug)]
+enum V {
+    Pub(i128),
+    Com(Com),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Com {
+    c: Point,
+    v: i128,
+    r: Scalar,
+}
+
+fn sc(v: i128) -> Scalar {
+    let s = Scalar::from(v.unsigned_abs());
+    if v < 0 {
+        -s
+    } else {
+        s
+    }
+}
+
+type Interval = (i128, i128);
+
+fn iv_add(a: Interval, b: Interval) -> Option<Interval> {
+    Some((a.0.checked_add(b.0)?, a.1.checked_add(b.1)?))
+}
+
+fn iv_neg(a: Interval) -> Option<Interval> {
+    Some((a.1.checked_neg()?, a.0.checked_neg()?))
+}
+
+fn iv_mul(a: Interval, b: Interval) -> Option<Interval> {
+    let ps = [a.0.checked_mul(b.0)?, a.0.checked_mul(b.1)?, a.1.checked_mul(b.0)?, a.1.checked_mul(b.1)?];
+    Some((*ps.iter().min()?, *ps.iter().max()?))
+}
+
+/// The smallest `w` with `[lo, hi] ⊆ [−2^w, 2^w)`.
+fn signed_width(iv: Interval) -> u32 {
+    (0..127).find(|&w| iv.0 >= -(1i128 << w) && iv.1 < (1i128 << w)).unwrap_or(127)
+}
+
+/// The lowering, shared by prover (`prover = true`: knows every value, draws randomness, emits
+/// commitments) and verifier (reads commitments from the proof). Both build the same statement.
+struct Lowering<'a> {
+    p: &'a Program,
+    rng: Option<&'a mut dyn RngCore>,
+    aux_out: Vec<Point>,
+    aux_in: std::slice::Iter<'a, Point>,
+    b: Builder,
+    nodes: Vec<Node>,
+    witness: Vec<Option<Scalar>>,
+    elements: HashMap<Point, Element>,
+    openings: HashMap<Point, (Secret, Secret)>,
+    g: Point,
+    h: Point,
+}
+
+impl<'a> Lowering<'a> {
+    fn prover(&self) -> bool {
+        self.rng.is_some()
+    }
+
+    fn rand(&mut self) -> Scalar {
+        Scalar::rand(self.rng.as_mut().expect("prover"))
+    }
+
+    fn secret(&mut self, name: &str, value: impl FnOnce() -> Scalar) -> Secret {
+        let w = if self.prover() { Some(value()) } else { None };
+        self.witness.push(w);
+        self.b.secret(name)
+    }
+
+    fn local_secret(&mut self, name: &str, value: Option<Scalar>) -> Secret {
+        self.witness.push(if self.prover() { value } else { None });
+        self.b.secret(name)
+    }
+
+    fn el(&mut self, p: Point) -> Element {
+        if let Some(e) = self.elements.get(&p) {
+            return *e;
+        }
+        let e = self.b.element("", p);
+        self.elements.insert(p, e);
+        e
+    }
+
+    /// A fresh commitment to `v` (prover) or the next one from the proof (verifier).
+    fn fresh(&mut self, v: i128) -> Result<Com> {
+        if self.prover() {
+            let r = self.rand();
+            let c = Point::msm_ct(&[self.g, self.h], &[sc(v), r]);
+            self.aux_out.push(c);
+            Ok(Com { c, v, r })
+        } else {
+            let c = *self
+                .aux_in
+                .next()
+                .ok_or_else(|| Error::Encoding("the proof has too few commitments".into()))?;
+            Ok(Com { c, v: 0, r: Scalar::zero() })
+        }
+    }
+
+    fn constant(&self, k: i128) -> Com {
+        Com { c: self.g.mul_vartime(&sc(k)), v: k, r: Scalar::zero() }
+    }
+
+    fn com(&self, x: V) -> Com {
+        match x {
+            V::Pub(k) => self.constant(k),
+            V::Com(c) => c,
+        }
+    }
+
+    fn add(&self, a: Com, b: Com) -> Com {
+        Com { c: a.c + b.c, v: a.v + b.v, r: a.r + b.r }
+    }
+
+    fn sub(&self, a: Com, b: Com) -> Com {
+        Com { c: a.c - b.c, v: a.v - b.v, r: a.r - b.r }
+    }
+
+    fn scale(&self, a: Com, k: i128) -> Com {
+        Com { c: a.c.mul_vartime(&sc(k)), v: a.v * k, r: a.r * sc(k) }
+    }
+
+    fn add_const(&self, a: Com, k: i128) -> Com {
+        self.add(a, self.constant(k))
+    }
+
+    /// `lhs = Σ secret·base` as a conjunct of the statement.
+    fn equation(&mut self, lhs: Point, terms: &[(Secret, Point)]) -> Node {
+        let lhs = self.el(lhs);
+        let terms: Vec<(Secret, Element)> = terms.iter().map(|&(s, p)| (s, self.el(p))).collect();
+        self.b.equation(lhs, &terms)
+    }
+
+    fn require(&mut self, lhs: Point, terms: &[(Secret, Point)]) {
+        let n = self.equation(lhs, terms);
+        self.nodes.push(n);
+    }
+
+    /// Secrets `(v, r)` with `C = v·G + r·H`, proved once per commitment.
+    fn opening(&mut self, a: Com) -> (Secret, Secret) {
+        if let Some(o) = self.openings.get(&a.c) {
+            return *o;
+        }
+        let v = self.secret("v", || sc(a.v));
+        let r = self.secret("r", || a.r);
+        let (g, h) = (self.g, self.h);
+        self.require(a.c, &[(v, g), (r, h)]);
+        self.openings.insert(a.c, (v, r));
+        (v, r)
+    }
+
+    /// `C` opens to the public `k`: `C − k·G = r·H`.
+    fn opens_to(&mut self, a: Com, k: i128) {
+        let r = self.secret("r", || a.r);
+        let h = self.h;
+        self.require(a.c - self.g.mul_vartime(&sc(k)), &[(r, h)]);
+    }
+
+    /// `C` opens to 0 or 1: `C = r₀·H ∨ C − G = r₁·H`.
+    fn bit(&mut self, a: Com) -> Result<()> {
+        if self.prover() && !(0..=1).contains(&a.v) {
+            return Err(Error::Witness("internal: a bit is not 0 or 1".into()));
+        }
+        let r0 = self.local_secret("r0", (a.v == 0).then_some(a.r));
+        let r1 = self.local_secret("r1", (a.v == 1).then_some(a.r));
+        let h = self.h;
+        let e0 = self.equation(a.c, &[(r0, h)]);
+        let e1 = self.equation(a.c - self.g, &[(r1, h)]);
+        self.nodes.push(Node::or([e0, e1]));
+        Ok(())
+    }
+
+    /// `v − lo ∈ [0, 2^bits)` by committing to the bits of `v − lo`.
+    fn range(&mut self, a: Com, lo: i128, bits: u32) -> Result<()> {
+        if bits == 1 && lo == 0 {
+            return self.bit(a);
+        }
+        let u = a.v - lo;
+        if self.prover() && !(u >= 0 && (bits >= 127 || u < (1i128 << bits))) {
+            return Err(Error::Witness("internal: a range-checked value is out of range".into()));
+        }
+        let mut sum = self.constant(lo);
+        let mut weight = 1i128;
+        for i in 0..bits {
+            let bi = self.fresh((u >> i) & 1)?;
+            self.bit(bi)?;
+            sum = self.add(sum, self.scale(bi, weight));
+            weight = weight.wrapping_shl(1);
+        }
+        // C − (lo·G + Σ 2^i·C_i) = ρ·H with ρ = r − Σ 2^i·r_i.
+        let d = self.sub(a, sum);
+        let rho = self.secret("rho", || d.r);
+        let h = self.h;
+        self.require(d.c, &[(rho, h)]);
+        Ok(())
+    }
+
+    /// A fresh commitment to `a·b` with a product proof.
+    fn product(&mut self, a: Com, b: Com) -> Result<Com> {
+        let (va, _) = self.opening(a);
+        let c = self.fresh(a.v * b.v)?;
+        let t = self.secret("t", || c.r - sc(a.v) * b.r);
+        let h = self.h;
+        self.require(c.c, &[(va, b.c), (t, h)]);
+        Ok(c)
+    }
+
+    /// `x·y` for values, committing only when both are private.
+    fn times(&mut self, x: V, y: V) -> Result<V> {
+        Ok(match (x, y) {
+            (V::Pub(a), V::Pub(b)) => V::Pub(a * b),
+            (V::Pub(k), V::Com(c)) | (V::Com(c), V::Pub(k)) => V::Com(self.scale(c, k)),
+            (V::Com(a), V::Com(b)) => V::Com(self.product(a, b)?),
+        })
+    }
+
+    /// Proves `a·b = 0`: `0 = a·C_b + t·H`, `a` tied to `C_a`'s opening.
+    fn product_zero(&mut self, a: Com, b: Com) {
+        let (va, _) = self.opening(a);
+        let t = self.secret("t", || -(sc(a.v) * b.r));
+        let h = self.h;
+        self.require(Point::identity(), &[(va, b.c), (t, h)]);
+    }
+
+    /// `[d = 0]`: `c·d = 0 ∧ u·d = 1 − c` (with `u = 1/d`, or 0 when `d = 0`).
+    fn is_zero(&mut self, d: Com) -> Result<Com> {
+        let c = self.fresh(i128::from(d.v == 0))?;
+        self.product_zero(c, d);
+        let u = self.secret("u", || sc(d.v).inverse().unwrap_or_else(Scalar::zero));
+        let uv = if self.prover() { sc(d.v).inverse().unwrap_or_else(Scalar::zero) } else { Scalar::zero() };
+        let t = self.secret("t", || -c.r - uv * d.r);
+        let h = self.h;
+        self.require(self.g - c.c, &[(u, d.c), (t, h)]);
+        Ok(c)
+    }
+
+    /// `[δ ≥ 0]` for `δ` in `iv`.
+    fn nonnegative(&mut self, delta: Com, iv: Interval) -> Result<Com> {
+        let w = signed_width(iv);
+        let c = self.fresh(i128::from(delta.v >= 0))?;
+        self.bit(c)?;
+        let cd = self.product(c, delta)?;
+        // e = c·δ + (1−c)·(−δ−1) = 2·cδ + c − δ − 1 ∈ [0, 2^w).
+        let e = self.add_const(self.sub(self.add(self.scale(cd, 2), c), delta), -1);
+        self.range(e, 0, w)?;
+        Ok(c)
+    }
+}
+
+/// Lowers the program. `inputs`: every input leaf's value (prover) or the public ones only
+/// (verifier, private entries `None`). Returns the statement, the output values (prover) and
+/// the witness.
+fn lower(
+    lw: &mut Lowering<'_>,
+    inputs: &[Option<Value>],
+    claimed_outputs: Option<&[Value]>,
+) -> Result<Vec<i128>> {
+    let p = lw.p;
+    let mut vals: Vec<V> = Vec::with_capacity(p.types.len());
+    let mut ivs: Vec<Interval> = Vec::with_capacity(p.types.len());
+    for (k, inp) in p.inputs.iter().enumerate() {
+        let Some((lo, hi)) = inp.ty.range() else {
+            return Err(Error::Unsupported(format!(
+                "input `{}` is a field element: the sigma back end does not support `field` (use --backend groth16)",
+                inp.name
+            )));
+        };
+        let public = inp.vis == zeenot_circuit::ir::Visibility::Public;
+        let v = match inputs[k] {
+            Some(Value::Int(v)) => v,
+            _ if !lw.prover() && !public => 0,
+            _ => return Err(Error::Input(format!("input `{}` is missing or not an integer", inp.name))),
+        };
+        if public {
+            vals.push(V::Pub(v));
+            ivs.push((v, v));
+        } else {
+            let c = lw.fresh(v)?;
+            if inp.ty == Ty::Bool {
+                lw.bit(c)?;
+            } else {
+                lw.range(c, lo, inp.ty.bits())?;
+            }
+            vals.push(V::Com(c));
+            ivs.push((lo, hi));
+        }
+    }
+
+    for (index, inst) in p.body.iter().enumerate() {
+        let ty = inst.ty;
+        let arg = |k: usize| vals[inst.args[k]];
+        let iv = |k: usize| ivs[inst.args[k]];
+        if ty == Ty::Field || inst.args.iter().any(|&a| p.types[a] == Ty::Field) {
+            return Err(unsupported(p, index, &format!("`{}` on field elements", inst.op.name())));
+        }
+        // Guard: active, inactive, or a private bit.
+        #[derive(Clone, Copy)]
+        enum Guard {
+            On,
+            Off,
+            Private(Com),
+        }
+        let guard = match inst.guard.map(|g| vals[g]) {
+            None | Some(V::Pub(1)) => Guard::On,
+            Some(V::Pub(_)) => Guard::Off,
+            Some(V::Com(c)) => Guard::Private(c),
+        };
+        // All-public instructions are evaluated in the clear, with the IR's own semantics.
+        if inst.args.iter().all(|&a| matches!(vals[a], V::Pub(_))) && !matches!(guard, Guard::Private(_)) {
+            let a = |k: usize| match vals[inst.args[k]] {
+                V::Pub(v) => Value::Int(v),
+                V::Com(_) => unreachable!("all public"),
+            };
+            if matches!(
+                inst.op,
+                Op::Poseidon
+                    | Op::PointAddX
+                    | Op::PointAddY
+                    | Op::PointMulX
+                    | Op::PointMulY
+                    | Op::PointCheck
+                    | Op::EddsaCheck
+            ) {
+                return Err(unsupported(p, index, &format!("`{}`", inst.op.name())));
+            }
+            match eval::step(p, inst, &a, matches!(guard, Guard::On)) {
+                Ok(Some(Value::Int(v))) => {
+                    vals.push(V::Pub(v));
+                    ivs.push((v, v));
+                }
+                Ok(Some(Value::Field(_))) => return Err(unsupported(p, index, "a field result")),
+                Ok(None) => {}
+                // The verifier's public values make the program fail: no honest proof exists.
+                Err(_) if !lw.prover() => return Err(Error::InvalidProof),
+                Err(kind) => {
+                    return Err(Error::Witness(format!(
+                        "the program fails ({}) at instruction {index}",
+                        kind.name()
+                    )))
+                }
+            }
+            continue;
+        }
+        let type_range = ty.range().unwrap_or((0, 0));
+        // Homomorphic result `s` with interval `siv`; range-checked (and guarded) if it may
+        // leave its type.
+        let arith = |lw: &mut Lowering<'_>, s: V, siv: Option<Interval>| -> Result<(V, Interval)> {
+            let fits = siv.is_some_and(|(lo, hi)| lo >= type_range.0 && hi <= type_range.1);
+            if fits {
+                return Ok((s, siv.expect("fits")));
+            }
+            let s = match guard {
+                Guard::On => s,
+                Guard::Off => V::Pub(0),
+                Guard::Private(g) => lw.times(V::Com(g), s)?,
+            };
+            if let V::Com(c) = s {
+                if ty == Ty::Bool {
+                    lw.bit(c)?;
+                } else {
+                    lw.range(c, type_range.0, ty.bits())?;
+                }
+            }
+            Ok((s, type_range))
+        };
+        let result: Option<(V, Interval)> = match inst.op {
+            Op::Const => unreachable!("constants are public"),
+            Op::Add | Op::Sub => {
+                let (a, b) = (lw.com(arg(0)), lw.com(arg(1)));
+                let (s, siv) = if inst.op == Op::Add {
+                    (lw.add(a, b), iv_add(iv(0), iv(1)))
+                } else {
+                    (lw.sub(a, b), iv_neg(iv(1)).and_then(|n| iv_add(iv(0), n)))
+                };
+                Some(arith(lw, V::Com(s), siv)?)
+            }
+            Op::Neg => {
+                let a = lw.com(arg(0));
+                Some(arith(lw, V::Com(lw.scale(a, -1)), iv_neg(iv(0)))?)
+            }
+            Op::Mul => {
+                let s = lw.times(arg(0), arg(1))?;
+                Some(arith(lw, s, iv_mul(iv(0), iv(1)))?)
+            }
+            Op::Cast => Some(arith(lw, arg(0), Some(iv(0)))?),
+            Op::Eq | Op::Ne => {
+                let d = lw.sub(lw.com(arg(0)), lw.com(arg(1)));
+                let c = lw.is_zero(d)?;
+                let c = if inst.op == Op::Eq { c } else { lw.sub(lw.constant(1), c) };
+                Some((V::Com(c), (0, 1)))
+            }
+            Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+                let (a, b) = (lw.com(arg(0)), lw.com(arg(1)));
+                let (x, y, xiv, yiv) = match inst.op {
+                    Op::Lt | Op::Le => (b, a, iv(1), iv(0)),
+                    _ => (a, b, iv(0), iv(1)),
+                };
+                // lt/gt: x − y − 1 ≥ 0; le/ge: x − y ≥ 0.
+                let strict = matches!(inst.op, Op::Lt | Op::Gt);
+                let shift = if strict { -1 } else { 0 };
+                let delta = lw.add_const(lw.sub(x, y), shift);
+                let div = (xiv.0 - yiv.1 + shift, xiv.1 - yiv.0 + shift);
+                Some((V::Com(lw.nonnegative(delta, div)?), (0, 1)))
+            }
+            Op::And => Some((lw.times(arg(0), arg(1))?, (0, 1))),
+            Op::Or => {
+                let ab = lw.times(arg(0), arg(1))?;
+                let s = lw.sub(lw.add(lw.com(arg(0)), lw.com(arg(1))), lw.com(ab));
+                Some((V::Com(s), (0, 1)))
+            }
+            Op::Not => Some((V::Com(lw.sub(lw.constant(1), lw.com(arg(0)))), (0, 1))),
+            Op::Select => match arg(0) {
+                V::Pub(c) => Some((if c == 1 { arg(1) } else { arg(2) }, if c == 1 { iv(1) } else { iv(2) })),
+                V::Com(c) => {
+                    let diff = match (arg(1), arg(2)) {
+                        (V::Pub(x), V::Pub(y)) => V::Pub(x - y),
+                        (x, y) => V::Com(lw.sub(lw.com(x), lw.com(y))),
+                    };
+                    let cd = lw.times(V::Com(c), diff)?;
+                    let s = lw.add(lw.com(arg(2)), lw.com(cd));
+                    Some((V::Com(s), (iv(1).0.min(iv(2).0), iv(1).1.max(iv(2).1))))
+                }
+            },
+            Op::Check => {
+                match (guard, arg(0)) {
+                    (Guard::Off, _) => {}
+                    (Guard::On, V::Com(c)) => lw.opens_to(c, 1),
+                    (Guard::On, V::Pub(_)) => unreachable!("public checks are evaluated"),
+                    (Guard::Private(g), x) => {
+                        let not_c = lw.sub(lw.constant(1), lw.com(x));
+                        lw.product_zero(g, not_c);
+                    }
+                }
+                None
+            }
+            Op::Index => {
+                let n = inst.args.len() - 1;
+                let table: Vec<V> = (1..=n).map(arg).collect();
+                let union = (1..=n).map(iv).fold((i128::MAX, i128::MIN), |u, x| (u.0.min(x.0), u.1.max(x.1)));
+                match (guard, arg(0)) {
+                    (Guard::Off, _) => Some((V::Pub(0), (0, 0))),
+                    (Guard::On, V::Pub(i)) if (0..n as i128).contains(&i) => {
+                        Some((table[i as usize], iv(1 + i as usize)))
+                    }
+                    (Guard::On, V::Pub(_)) => {
+                        return Err(if lw.prover() {
+                            Error::Witness(format!("index out of range at instruction {index}"))
+                        } else {
+                            Error::InvalidProof
+                        })
+                    }
+                    (Guard::Private(g), V::Pub(i)) if !(0..n as i128).contains(&i) => {
+                        // Only a guarded-off lookup may have this index: prove g = 0.
+                        lw.opens_to(g, 0);
+                        Some((V::Pub(0), (0, 0)))
+                    }
+                    (guard, i) => {
+                        let i = match guard {
+                            Guard::Private(g) => lw.times(V::Com(g), i)?,
+                            _ => i,
+                        };
+                        let i = lw.com(i);
+                        Some((V::Com(lookup(lw, i, &table, n)?), union))
+                    }
+                }
+            }
+            Op::FloorDiv | Op::Mod => {
+                return Err(unsupported(p, index, &format!("`{}` on private values", inst.op.name())))
+            }
+            Op::Poseidon
+            | Op::PointAddX
+            | Op::PointAddY
+            | Op::PointMulX
+            | Op::PointMulY
+            | Op::PointCheck
+            | Op::EddsaCheck => return Err(unsupported(p, index, &format!("`{}`", inst.op.name()))),
+        };
+        if let Some((v, i)) = result {
+            vals.push(v);
+            ivs.push(i);
+        }
+    }
+
+    let mut outputs = Vec::with_capacity(p.outputs.len());
+    for (k, &o) in p.outputs.iter().enumerate() {
+        let claimed = claimed_outputs.map(|c| match c[k] {
+            Value::Int(v) => v,
+            Value::Field(_) => 0,
+        });
+        match vals[o] {
+            V::Pub(v) => {
+                if claimed.is_some_and(|c| c != v) {
+                    return Err(Error::InvalidProof);
+                }
+                outputs.push(v);
+            }
+            V::Com(c) => {
+                let v = claimed.unwrap_or(c.v);
+                lw.opens_to(c, v);
+                outputs.push(v);
+            }
+        }
+    }
+    Ok(outputs)
+}
+
+/// `y = table[i]` for a committed `i`: `OR_j (C_i − j·G = ρ·H ∧ C_y − X_j = σ·H)`.
+fn lookup(lw: &mut Lowering<'_>, i: Com, table: &[V], n: usize) -> Result<Com> {
+    let hit = usize::try_from(i.v).ok().filter(|&j| j < n);
+    if lw.prover() && hit.is_none() {
+        return Err(Error::Witness("internal: a lookup index is out of range".into()));
+    }
+    let y_val = hit.map_or(0, |j| lw.com(table[j]).v);
+    let y = lw.fresh(y_val)?;
+    let h = lw.h;
+    let mut branches = Vec::with_capacity(n);
+    for (j, x) in table.iter().enumerate() {
+        let xj = lw.com(*x);
+        let here = hit == Some(j);
+        let rho = lw.local_secret("rho", here.then_some(i.r));
+        let sigma = lw.local_secret("sigma", here.then_some(y.r - xj.r));
+        let ei = lw.equation(i.c - lw.g.mul_vartime(&Scalar::from(j as u64)), &[(rho, h)]);
+        let ey = lw.equation(y.c - xj.c, &[(sigma, h)]);
+        branches.push(Node::and([ei, ey]));
+    }
+    lw.nodes.push(if n == 1 { branches.pop().expect("one") } else { Node::Or(branches) });
+    Ok(y)
+}
+
+fn context(p: &Program, public: &[String]) -> Vec<u8> {
+    let mut c = BACKEND_DOMAIN.to_vec();
+    c.extend_from_slice(p.hash().as_bytes());
+    for v in public {
+        c.extend_from_slice(&(v.len() as u64).to_le_bytes());
+        c.extend_from_slice(v.as_bytes());
+    }
+    c
+}
+
+fn new_lowering<'a>(p: &'a Program, rng: Option<&'a mut dyn RngCore>, aux: &'a [Point]) -> Lowering<'a> {
+    Lowering {
+        p,
+        rng,
+        aux_out: Vec::new(),
+        aux_in: aux.iter(),
+        b: Builder::new(),
+        nodes: Vec::new(),
+        witness: Vec::new(),
+        elements: HashMap::new(),
+        openings: HashMap::new(),
+        g: Point::generator(),
+        h: blinding_generator(),
+    }
+}
+
+fn finish(lw: Lowering<'_>) -> Result<(Statement, Vec<Option<Scalar>>)> {
+    let mut nodes = lw.nodes;
+    if nodes.is_empty() {
+        // Nothing private: a trivial true equation keeps the proof format uniform.
+        let mut b = lw.b;
+        let s = b.secret("one");
+        let g = b.element("G", lw.g);
+        nodes.push(b.equation(g, &[(s, g)]));
+        let mut witness = lw.witness;
+        witness.push(Some(Scalar::one()));
+        return Ok((b.build(Node::And(nodes))?, witness));
+    }
+    Ok((lw.b.build(Node::And(nodes))?, lw.witness))
+}
+
+/// A proved program: the proof and the public values (public input leaves, then outputs).
+#[derive(Clone, Debug)]
+pub struct Proven {
+    /// The proof.
+    pub proof: ProgramProof,
+    /// Public input leaves then output leaves, as typed decimal strings.
+    pub public: Vec<String>,
+}
+
+/// Proves `p` on its input leaves. Fails with [`Error::Unsatisfied`] when the program fails on
+/// these inputs and [`Error::Unsupported`] for programs this back end cannot express.
+pub fn prove<R: RngCore + CryptoRng>(p: &Program, inputs: &[Value], rng: &mut R) -> Result<Proven> {
+    p.check_values(inputs).map_err(Error::Input)?;
+    let vals = eval::evaluate(p, inputs).map_err(|u| Error::Unsatisfied(u.to_string()))?;
+    let expected = eval::outputs(p, &vals);
+    let ins: Vec<Option<Value>> = inputs.iter().copied().map(Some).collect();
+    let mut lw = new_lowering(p, Some(rng as &mut dyn RngCore), &[]);
+    let outputs = lower(&mut lw, &ins, None)?;
+    let outputs: Vec<String> = outputs.iter().map(|v| v.to_string()).collect();
+    if outputs != expected {
+        return Err(Error::Witness("internal: the sigma lowering disagrees with the IR's semantics".into()));
+    }
+    let public: Vec<String> = p.public_inputs().map(|i| vals[i].to_decimal()).chain(outputs).collect();
+    let aux = std::mem::take(&mut lw.aux_out);
+    let ctx = context(p, &public);
+    let (statement, witness) = finish(lw)?;
+    let proof = proof::prove(&statement, &witness, &ctx, rng)?;
+    Ok(Proven { proof: ProgramProof { aux, proof }, public })
+}
+
+fn parse_public(p: &Program, public: &[String]) -> Result<(Vec<Option<Value>>, Vec<Value>)> {
+    let types = p.instance_types();
+    if public.len() != types.len() {
+        return Err(Error::Input(format!("expected {} public values, got {}", types.len(), public.len())));
+    }
+    let parsed: Vec<Value> = types
+        .iter()
+        .zip(public)
+        .enumerate()
+        .map(|(i, (&ty, v))| Value::parse(ty, v).map_err(|e| Error::Input(format!("public value {i}: {e}"))))
+        .collect::<Result<_>>()?;
+    let mut inputs = vec![None; p.inputs.len()];
+    for (k, i) in p.public_inputs().enumerate() {
+        inputs[i] = Some(parsed[k]);
+    }
+    let n_pub = p.public_inputs().count();
+    Ok((inputs, parsed[n_pub..].to_vec()))
+}
+
+/// Decodes a proof for `p` with these public values and verifies it. `Err(InvalidProof)` when
+/// it does not verify; other errors for malformed values or encodings.
+pub fn verify(p: &Program, public: &[String], bytes: &[u8]) -> Result<()> {
+    let (inputs, outputs) = parse_public(p, public)?;
+    if bytes.len() < 8 {
+        return Err(Error::Encoding("shorter than its length prefix".into()));
+    }
+    let n = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+    let room = (bytes.len() - 8) / 32;
+    if n > room as u64 {
+        return Err(Error::Encoding(format!("{n} commitments announced, room for at most {room}")));
+    }
+    let n = n as usize;
+    let aux = (0..n)
+        .map(|i| {
+            let chunk: &[u8; 32] = bytes[8 + 32 * i..8 + 32 * (i + 1)].try_into().expect("32 bytes");
+            Point::decode(chunk).map_err(|e| Error::Encoding(format!("commitment {i}: {e}")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut lw = new_lowering(p, None, &aux);
+    lower(&mut lw, &inputs, Some(&outputs))?;
+    if lw.aux_in.len() != 0 {
+        return Err(Error::Encoding("the proof has too many commitments".into()));
+    }
+    let (statement, _) = finish(lw)?;
+    let proof = Proof::decode(&statement, &bytes[8 + 32 * n..])?;
+    proof::verify(&statement, &proof, &context(p, public))
+}

@@ -1,2 +1,0 @@
-//! Statements built from linear relations: the pieces ZQL's back-end and hand-written
-//! protocols use.

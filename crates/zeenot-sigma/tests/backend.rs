@@ -1,0 +1,136 @@
+//! The sigma back end against the IR's meaning: for random programs (the generator the groth16
+//! back end is tested with, minus `field` and `floordiv`/`mod`), a proof exists exactly when
+//! evaluation succeeds, its public outputs are the evaluated ones, and it verifies; changed
+//! public values, commitments or proof bytes are rejected.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use zeenot_circuit::{eval, Program};
+use zeenot_sigma::backend::{prove, verify};
+use zeenot_sigma::Error;
+
+#[path = "../../zeenot-circuit/tests/support/progen.rs"]
+mod progen;
+
+const SIGMA_FEATURES: progen::Features = progen::Features { field: false, divmod: false };
+
+fn rng(seed: u64) -> ChaCha20Rng {
+    ChaCha20Rng::seed_from_u64(seed)
+}
+
+/// Proves, verifies, and checks that the outputs are the evaluated ones; returns whether the
+/// program could be proved.
+fn check_program(doc: &str, values: &[String], seed: u64) -> bool {
+    let p = Program::from_json(doc).unwrap();
+    let inputs = p.parse_inputs(values).unwrap();
+    match eval::evaluate(&p, &inputs) {
+        Ok(vals) => {
+            let proven =
+                prove(&p, &inputs, &mut rng(seed)).unwrap_or_else(|e| panic!("{e}\n{doc}\n{values:?}"));
+            let outputs = eval::outputs(&p, &vals);
+            let n_pub = proven.public.len() - outputs.len();
+            assert_eq!(proven.public[n_pub..], outputs[..], "{doc}");
+            let bytes = proven.proof.encode();
+            verify(&p, &proven.public, &bytes).unwrap_or_else(|e| panic!("{e}\n{doc}\n{values:?}"));
+            // Every public value changed by one is rejected.
+            for k in 0..proven.public.len() {
+                let mut public = proven.public.clone();
+                let v: i128 = public[k].parse().unwrap();
+                public[k] = (v + 1).to_string();
+                // (a changed public guard may change the statement's shape: any error will do)
+                assert!(verify(&p, &public, &bytes).is_err(), "public {k} changed\n{doc}");
+            }
+            true
+        }
+        Err(u) => {
+            match prove(&p, &inputs, &mut rng(seed)) {
+                Err(Error::Unsatisfied(m)) => assert_eq!(m, u.to_string()),
+                other => panic!("a failing program was proved: {other:?}\n{doc}"),
+            }
+            false
+        }
+    }
+}
+
+#[test]
+fn random_programs_agree_with_the_ir() {
+    let (mut proved, mut failed) = (0, 0);
+    for seed in 0..120u64 {
+        let (doc, values) = progen::program_with(seed, SIGMA_FEATURES);
+        if check_program(&doc, &values, seed) {
+            proved += 1;
+        } else {
+            failed += 1;
+        }
+    }
+    assert!(proved > 30 && failed > 15, "proved {proved}, failed {failed}");
+}
+
+const PAYD: &str = r#"{"version": 1, "name": "premium", "source": {"file": "app.py"},
+  "inputs": [
+    {"id": 0, "name": "miles[0]", "ty": "u32", "vis": "private", "tier": null},
+    {"id": 1, "name": "miles[1]", "ty": "u32", "vis": "private", "tier": null},
+    {"id": 2, "name": "rate", "ty": "u32", "vis": "public", "tier": null},
+    {"id": 3, "name": "tier", "ty": "u8", "vis": "private", "tier": null}],
+  "body": [
+    {"id": 4, "op": "add", "ty": "u32", "args": [0, 1], "loc": [3, 4]},
+    {"id": 5, "op": "mul", "ty": "u32", "args": [4, 2], "loc": [4, 4]},
+    {"id": 6, "op": "const", "ty": "u32", "value": "100000"},
+    {"id": 7, "op": "lt", "ty": "bool", "args": [5, 6]},
+    {"op": "check", "args": [7], "loc": [5, 4], "msg": "check(cost < 100000)"},
+    {"id": 8, "op": "const", "ty": "u32", "value": "7"},
+    {"id": 9, "op": "const", "ty": "u32", "value": "11"},
+    {"id": 10, "op": "const", "ty": "u32", "value": "13"},
+    {"id": 11, "op": "index", "ty": "u32", "args": [3, 8, 9, 10], "loc": [6, 4]},
+    {"id": 12, "op": "mul", "ty": "u32", "args": [5, 11], "loc": [7, 4]},
+    {"id": 13, "op": "eq", "ty": "bool", "args": [0, 1]}],
+  "outputs": [{"name": "return[0]", "value": 12}, {"name": "return[1]", "value": 13}]}"#;
+
+#[test]
+fn proof_bytes_are_checked_chunk_by_chunk() {
+    let p = Program::from_json(PAYD).unwrap();
+    let inputs = p.parse_inputs(&["120".into(), "80".into(), "3".into(), "2".into()]).unwrap();
+    let proven = prove(&p, &inputs, &mut rng(1)).unwrap();
+    assert_eq!(proven.public, ["3", "7800", "0"]);
+    let bytes = proven.proof.encode();
+    verify(&p, &proven.public, &bytes).unwrap();
+    // 64 chunks spread over the proof (commitments, challenges, responses; proofs.rs mutates
+    // every one of a sigma proof's) and the length prefix.
+    let chunks = bytes.len() / 32;
+    for at in (0..64).map(|k| 8 + 32 * (k * chunks / 64).min(chunks - 1)).chain([0, 3]) {
+        let mut bad = bytes.clone();
+        bad[at] ^= 1;
+        assert!(verify(&p, &proven.public, &bad).is_err(), "byte {at} flipped was accepted");
+    }
+    for cut in [0, 7, 8, 40, bytes.len() - 1] {
+        assert!(matches!(verify(&p, &proven.public, &bytes[..cut]), Err(Error::Encoding(_))), "cut {cut}");
+    }
+    let mut long = bytes.clone();
+    long.extend([0u8; 32]);
+    assert!(verify(&p, &proven.public, &long).is_err());
+    // Out-of-range lookups and failing checks cannot be proved.
+    let bad_tier = p.parse_inputs(&["120".into(), "80".into(), "3".into(), "3".into()]).unwrap();
+    assert!(
+        matches!(prove(&p, &bad_tier, &mut rng(2)), Err(Error::Unsatisfied(m)) if m.contains("index 3 out of range"))
+    );
+    let too_much = p.parse_inputs(&["40000".into(), "80".into(), "3".into(), "0".into()]).unwrap();
+    assert!(
+        matches!(prove(&p, &too_much, &mut rng(3)), Err(Error::Unsatisfied(m)) if m.contains("app.py:5:4"))
+    );
+}
+
+#[test]
+fn unsupported_operations_are_named() {
+    let doc = r#"{"version": 1, "name": "h", "source": {"file": "app.py"},
+      "inputs": [{"id": 0, "name": "x", "ty": "u32", "vis": "private", "tier": null}],
+      "body": [{"id": 1, "op": "const", "ty": "u32", "value": "3"},
+               {"id": 2, "op": "floordiv", "ty": "u32", "args": [0, 1], "loc": [9, 2]}],
+      "outputs": [{"name": "return", "value": 2}]}"#;
+    let p = Program::from_json(doc).unwrap();
+    let inputs = p.parse_inputs(&["7".into()]).unwrap();
+    let err = prove(&p, &inputs, &mut rng(1)).unwrap_err();
+    assert!(
+        matches!(&err, Error::Unsupported(m) if m.contains("floordiv") && m.contains("app.py:9:2")),
+        "{err}"
+    );
+}
