@@ -117,3 +117,46 @@ def bj_decrypt(sk: str, c1: tuple[str, str], c2: tuple[str, str], bits: int) -> 
 def bj_eddsa_public(seed: bytes) -> tuple[str, str]: ...
 def bj_eddsa_sign(seed: bytes, msg: str) -> tuple[tuple[str, str], str]: ...
 def bj_eddsa_verify(a: tuple[str, str], msg: str, r8: tuple[str, str], s: str) -> bool: ...
+def bj_pack(x: str, y: str) -> bytes:
+    """The 32-byte packed encoding (circomlibjs `packPoint`: `y` little-endian, the sign of `x`
+    in the top bit) of a checked point (ValueError otherwise)."""
+
+def bj_unpack(packed: bytes) -> tuple[str, str]:
+    """The point of a packed encoding, checked: 32 bytes, canonical, on the curve, in the
+    prime-order subgroup (ValueError otherwise)."""
+
+def bj_pedersen_h() -> tuple[str, str]:
+    """zeenot's Pedersen blinding base `H = hash_to_curve("zeenot/pedersen/v1", "H")`."""
+
+# Sigma proofs (crates/zeenot-sigma; the language is `zeenot.sigma`, the wire format
+# docs/sigma.md). `statement_json` is the JSON of `zeenot_sigma::wire`; every error is a
+# `ValueError`: "malformed statement: …", "the witness does not satisfy the statement: …",
+# "malformed proof: …". Work runs with the GIL released.
+
+def sigma_prove(
+    statement_json: str, witness: list[str | None], context: bytes, seed: int | None = None
+) -> bytes:
+    """A proof of the statement bound to `context`. `witness`: one entry per secret, the scalar
+    as 64 hex digits (32 bytes little-endian, below the subgroup order), or `None` for a secret
+    of an OR branch the prover cannot open. `seed` (below 2**64): deterministic, tests only."""
+
+def sigma_verify(statement_json: str, proof: bytes, context: bytes) -> bool:
+    """Whether `proof` proves the statement under `context`: `False` for a proof that does not
+    verify, `ValueError` for a malformed statement or malformed proof bytes (wrong length, a
+    point off the curve or outside the subgroup, a non-canonical scalar)."""
+
+def sigma_batch_verify(items: list[tuple[str, bytes, bytes]]) -> bool:
+    """Whether every `(statement_json, proof, context)` verifies, with one multi-exponentiation
+    (`True` for no items). Errors as `sigma_verify`, naming the item."""
+
+class UnsupportedError(ZeenotError):
+    """The program uses an operation the chosen back end cannot prove (named, with its line)."""
+
+def sigma_program_prove(
+    ir_json: str, inputs: list[str], seed: int | None = None
+) -> tuple[bytes, list[str]]:
+    """Prove the program with the sigma back end (no keys). Returns the proof and the public
+    values (public input leaves, then outputs). Raises `UnsatisfiedError` or `UnsupportedError`."""
+
+def sigma_program_verify(ir_json: str, public: list[str], proof: bytes) -> bool:
+    """Whether a sigma-back-end proof verifies; `ValueError` for malformed values or bytes."""

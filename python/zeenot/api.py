@@ -8,8 +8,10 @@ A *circuit directory* holds everything a prover and a verifier share::
     verifying.key     Groth16 verifying key (arkworks canonical compressed)
     keys.json         program hash and SHA-256 of both keys, so a party can pin what it was given
 
-A proof file is JSON: the structured public inputs and outputs, the program hash, the verifying
-key hash and the proof bytes in hex. `verify` rebuilds the public vector from the structured values
+A proof file is JSON: the back end that made it, the structured public inputs and outputs, the
+program hash, the verifying key hash (groth16 only) and the proof bytes in hex. The `sigma`
+back end needs no keys: its proofs are Pedersen commitments and sigma protocols on Baby
+Jubjub. `verify` rebuilds the public vector from the structured values
 and the program's signature; it never trusts a pre-flattened list.
 """
 
@@ -29,7 +31,7 @@ from zeenot.ir import Program
 from zeenot.lang import compile_function, load_function
 
 PROOF_FORMAT = 1
-BACKEND = "groth16"
+BACKENDS = ("groth16", "sigma")
 
 IR_FILE = "program.ir.json"
 CIRCUIT_FILE = "circuit.json"
@@ -148,19 +150,20 @@ class Keys:
 
 @dataclass(frozen=True)
 class Proof:
-    """A Groth16 proof with the public values it speaks about."""
+    """A proof (Groth16 or sigma) with the public values it speaks about."""
 
     program: str
     program_hash: str
-    verifying_key_hash: str
+    verifying_key_hash: str | None  # None for the sigma back end (no keys)
     public_inputs: dict[str, Any]
     outputs: Any
     proof: bytes
+    backend: str = "groth16"
 
     def to_json(self) -> str:
         doc = {
             "zeenot_proof": PROOF_FORMAT,
-            "backend": BACKEND,
+            "backend": self.backend,
             "program": self.program,
             "program_hash": self.program_hash,
             "verifying_key_hash": self.verifying_key_hash,
@@ -178,15 +181,21 @@ class Proof:
             raise MalformedInput(f"proof file is not JSON: {exc}") from None
         if not isinstance(doc, dict):
             raise MalformedInput("proof file must be a JSON object")
-        if doc.get("zeenot_proof") != PROOF_FORMAT or doc.get("backend") != BACKEND:
+        backend = doc.get("backend")
+        if doc.get("zeenot_proof") != PROOF_FORMAT or backend not in BACKENDS:
             raise MalformedInput(
-                f"not a zeenot proof (expected `zeenot_proof: {PROOF_FORMAT}` and "
-                f"`backend: {BACKEND}`)"
+                f"not a zeenot proof (expected `zeenot_proof: {PROOF_FORMAT}` and a `backend` "
+                f"of {', '.join(BACKENDS)})"
             )
-        fields = ("program", "program_hash", "verifying_key_hash", "proof")
+        fields = ("program", "program_hash", "proof")
         for key in fields:
             if not isinstance(doc.get(key), str):
                 raise MalformedInput(f"proof file: `{key}` must be a string")
+        vk_hash = doc.get("verifying_key_hash")
+        if backend == "groth16" and not isinstance(vk_hash, str):
+            raise MalformedInput("proof file: `verifying_key_hash` must be a string")
+        if backend == "sigma" and vk_hash is not None:
+            raise MalformedInput("proof file: a sigma proof has no verifying key (`null`)")
         if not isinstance(doc.get("public_inputs"), dict) or "outputs" not in doc:
             raise MalformedInput("proof file: needs `public_inputs` (object) and `outputs`")
         try:
@@ -196,10 +205,11 @@ class Proof:
         return cls(
             doc["program"],
             doc["program_hash"],
-            doc["verifying_key_hash"],
+            vk_hash,
             doc["public_inputs"],
             doc["outputs"],
             raw,
+            backend,
         )
 
 
@@ -258,6 +268,30 @@ def prove(
     )
 
 
+def prove_sigma(circuit: Circuit, inputs: dict[str, Any], *, seed: int | None = None) -> Proof:
+    """Prove the program with the sigma back end: no keys, no trusted setup.
+
+    Raises `zeenot._native.UnsatisfiedError` when no proof exists and
+    `zeenot._native.UnsupportedError` for operations the back end lacks (naming them).
+    """
+    try:
+        leaves = circuit.program.flatten_inputs(inputs)
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    proof, public = _native.sigma_program_prove(circuit.ir_json, leaves, seed)
+    n_out = len(circuit.program.ir["outputs"])
+    outputs = circuit.program.unflatten_outputs(public[len(public) - n_out :])
+    return Proof(
+        circuit.program.ir["name"],
+        circuit.hash,
+        None,
+        _public_inputs(circuit.program, inputs),
+        circuit.program.outputs_to_json(outputs),
+        proof,
+        "sigma",
+    )
+
+
 def public_vector(program: Program, proof: Proof) -> list[str]:
     """The Groth16 public input: public parameter leaves, then output leaves."""
     try:
@@ -266,9 +300,10 @@ def public_vector(program: Program, proof: Proof) -> list[str]:
         raise MalformedInput(f"proof file: {exc}") from None
 
 
-def verify(circuit: Circuit, verifying_key: bytes, proof: Proof) -> None:
+def verify(circuit: Circuit, verifying_key: bytes | None, proof: Proof) -> None:
     """Return normally if `proof` is valid; raise `ProofRejected` with the reason otherwise.
 
+    The proof names its back end; a sigma proof needs no verifying key (pass `None`).
     Malformed keys, proofs or public values raise `MalformedInput`.
     """
     if proof.program_hash != circuit.hash:
@@ -276,6 +311,17 @@ def verify(circuit: Circuit, verifying_key: bytes, proof: Proof) -> None:
             f"the proof is for program `{proof.program}` ({proof.program_hash[:12]}…), "
             f"not this circuit ({circuit.hash[:12]}…)"
         )
+    if proof.backend == "sigma":
+        public = public_vector(circuit.program, proof)
+        try:
+            ok = _native.sigma_program_verify(circuit.ir_json, public, proof.proof)
+        except ValueError as exc:
+            raise MalformedInput(f"malformed sigma proof or public values: {exc}") from None
+        if not ok:
+            raise ProofRejected("the proof does not verify against these public inputs and outputs")
+        return
+    if verifying_key is None:
+        raise MalformedInput("a groth16 proof needs the verifying key")
     if proof.verifying_key_hash != _sha256(verifying_key):
         raise ProofRejected("the proof was made with a different verifying key")
     public = public_vector(circuit.program, proof)

@@ -83,8 +83,11 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
 def cmd_prove(args: argparse.Namespace) -> int:
     circuit = api.Circuit.load(args.dir)
-    keys = api.Keys.load(args.dir)
-    proof = api.prove(circuit, keys, _read_inputs(args.inputs))
+    if args.backend == "sigma":
+        proof = api.prove_sigma(circuit, _read_inputs(args.inputs))
+    else:
+        keys = api.Keys.load(args.dir)
+        proof = api.prove(circuit, keys, _read_inputs(args.inputs))
     Path(args.output).write_text(proof.to_json() + "\n")
     _print_json({"public_inputs": proof.public_inputs, "outputs": proof.outputs})
     return EXIT_OK
@@ -100,9 +103,12 @@ def _load_proof(path: str) -> api.Proof:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     circuit = api.Circuit.load(args.dir)
-    keys = api.Keys.load(args.dir, proving=False)
     proof = _load_proof(args.proof)
-    api.verify(circuit, keys.verifying_key, proof)
+    # The proof names its back end; only groth16 has a verifying key.
+    vk = None
+    if proof.backend == "groth16":
+        vk = api.Keys.load(args.dir, proving=False).verifying_key
+    api.verify(circuit, vk, proof)
     print("valid")
     return EXIT_OK
 
@@ -111,8 +117,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.format != "snarkjs":
         raise _Usage(f"unknown export format `{args.format}` (supported: `snarkjs`)")
     circuit = api.Circuit.load(args.dir)
+    proof = _load_proof(args.proof)
+    if proof.backend != "groth16":
+        raise _Usage(f"snarkjs verifies Groth16 proofs only; this is a {proof.backend} proof")
     keys = api.Keys.load(args.dir, proving=False)
-    out = api.export_snarkjs(circuit, keys.verifying_key, _load_proof(args.proof), args.output)
+    out = api.export_snarkjs(circuit, keys.verifying_key, proof, args.output)
     print(f"wrote {out}/verification_key.json, proof.json, public.json")
     return EXIT_OK
 
@@ -142,6 +151,13 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("prove", help="prove the program on private inputs")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--inputs", required=True, metavar="IN.json")
+    s.add_argument(
+        "--backend",
+        choices=api.BACKENDS,
+        default="groth16",
+        help="groth16 (needs `zeenot setup`; tiny proofs) or sigma (no setup; proofs linear "
+        "in the data)",
+    )
     s.add_argument("-o", "--output", required=True, metavar="PROOF.json")
     s.set_defaults(run=cmd_prove)
 
@@ -175,6 +191,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _native.UnsatisfiedError as exc:
         print(f"error: no proof exists for these inputs: {exc}", file=sys.stderr)
         return EXIT_FALSE
+    except _native.UnsupportedError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        print("hint: prove this program with `--backend groth16`", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except (ZeenotError, _native.ZeenotError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -13,6 +13,9 @@ use rand_chacha::ChaCha20Rng;
 use zeenot_circuit::groth16::{self, Proof, ProvingKey, VerifyingKey};
 use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
+mod sigma;
+mod sigma_backend;
+
 create_exception!(_native, ZeenotError, PyException, "Base class of errors raised by the Rust core.");
 create_exception!(_native, IrError, ZeenotError, "The IR document is invalid.");
 create_exception!(_native, DecodeError, ZeenotError, "A key or proof could not be decoded.");
@@ -395,6 +398,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IrError", py.get_type::<IrError>())?;
     m.add("DecodeError", py.get_type::<DecodeError>())?;
     m.add("UnsatisfiedError", py.get_type::<UnsatisfiedError>())?;
+    m.add("UnsupportedError", py.get_type::<sigma_backend::UnsupportedError>())?;
+    m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_prove, m)?)?;
+    m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_verify, m)?)?;
     m.add_function(wrap_pyfunction!(program_hash, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
@@ -416,5 +422,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bj_eddsa_public, m)?)?;
     m.add_function(wrap_pyfunction!(bj_eddsa_sign, m)?)?;
     m.add_function(wrap_pyfunction!(bj_eddsa_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(sigma::bj_pack, m)?)?;
+    m.add_function(wrap_pyfunction!(sigma::bj_unpack, m)?)?;
+    m.add_function(wrap_pyfunction!(sigma::bj_pedersen_h, m)?)?;
+    m.add_function(wrap_pyfunction!(sigma::sigma_prove, m)?)?;
+    m.add_function(wrap_pyfunction!(sigma::sigma_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(sigma::sigma_batch_verify, m)?)?;
     Ok(())
 }

@@ -12,6 +12,7 @@
 //! | result that may leave its type | a range proof (bit decomposition) on the result |
 //! | `lt`, `le`, `gt`, `ge` | a bit `c`, the product `c·δ`, and a range proof that `c·δ + (1−c)·(−δ−1) ≥ 0` |
 //! | `eq`, `ne` | `c·(a−b) = 0 ∧ u·(a−b) = 1−c` (two linear equations, no range proof) |
+//! | `floordiv`, `mod` | commitments to `q` and `r`, `a = q·b + r`, `b ≠ 0`, range proofs on `r`, `b − 1 − r` and `q` (signs handled) |
 //! | `index` (ZØ's lookups, `First`) | a membership proof: an OR over the table of `(i = j ∧ y = x_j)` |
 //! | `check` | the commitment opens to 1 |
 //! | private input | a range proof for its type (a bit proof for `bool`) |
@@ -33,8 +34,7 @@
 //! commitment.
 //!
 //! Not supported (the planner keeps these in the groth16 back end): `field` values (the circuit
-//! field is not the commitment group's scalar field), `floordiv`/`mod`, Poseidon, point and
-//! signature operations.
+//! field is not the commitment group's scalar field), Poseidon, point and signature operations.
 
 use std::collections::HashMap;
 
@@ -74,9 +74,7 @@ impl ProgramProof {
 /// Why a program cannot be proved with this back end, or what went wrong.
 fn unsupported(p: &Program, index: usize, what: &str) -> Error {
     let loc = p.location(p.body.get(index).and_then(|i| i.loc));
-    Error::Unsupported(format!(
-        "{what} at {loc}: the sigma back end does not support it (use --backend groth16)"
-    ))
+    Error::Unsupported(format!("{what} at {loc}: the sigma back end does not support it"))
 }
 
 /// A value during lowering: public (both sides know it) or committed (the prover knows `v`
@@ -348,7 +346,7 @@ fn lower(
     for (k, inp) in p.inputs.iter().enumerate() {
         let Some((lo, hi)) = inp.ty.range() else {
             return Err(Error::Unsupported(format!(
-                "input `{}` is a field element: the sigma back end does not support `field` (use --backend groth16)",
+                "input `{}` is a field element: the sigma back end does not support `field`",
                 inp.name
             )));
         };
@@ -552,7 +550,40 @@ fn lower(
                 }
             }
             Op::FloorDiv | Op::Mod => {
-                return Err(unsupported(p, index, &format!("`{}` on private values", inst.op.name())))
+                let quotient = inst.op == Op::FloorDiv;
+                match (guard, arg(1)) {
+                    (Guard::Off, _) => Some((V::Pub(0), (0, 0))),
+                    (Guard::On, V::Pub(0)) => {
+                        return Err(if lw.prover() {
+                            Error::Witness(format!("division by zero at instruction {index}"))
+                        } else {
+                            Error::InvalidProof
+                        })
+                    }
+                    (Guard::Private(g), V::Pub(0)) => {
+                        // Only a guarded-off division may divide by zero: prove g = 0.
+                        lw.opens_to(g, 0);
+                        Some((V::Pub(0), (0, 0)))
+                    }
+                    // `a // -1 = -a` may overflow (i_min): the negation path checks it.
+                    (_, V::Pub(-1)) if quotient => {
+                        let a = lw.com(arg(0));
+                        Some(arith(lw, V::Com(lw.scale(a, -1)), iv_neg(iv(0)))?)
+                    }
+                    (_, V::Pub(-1)) => Some((V::Pub(0), (0, 0))),
+                    (_, V::Pub(b)) => Some(divide(lw, lw.com(arg(0)), iv(0), Divisor::Public(b), quotient)?),
+                    (guard, V::Com(b)) => {
+                        // A guarded-off division divides by 1 instead: b' = 1 + g·(b − 1).
+                        let b = match guard {
+                            Guard::Private(g) => {
+                                let gb = lw.times(V::Com(g), V::Com(lw.add_const(b, -1)))?;
+                                lw.add_const(lw.com(gb), 1)
+                            }
+                            _ => b,
+                        };
+                        Some(divide(lw, lw.com(arg(0)), iv(0), Divisor::Private(b, iv(1)), quotient)?)
+                    }
+                }
             }
             Op::Poseidon
             | Op::PointAddX
@@ -589,6 +620,90 @@ fn lower(
         }
     }
     Ok(outputs)
+}
+
+enum Divisor {
+    /// A public non-zero divisor other than −1.
+    Public(i128),
+    /// A private non-zero divisor, with its interval.
+    Private(Com, Interval),
+}
+
+/// Python's `a // b` or `a % b`: commit `q` and `r`, prove `a = q·b + r`, `0 ≤ r < b` (or
+/// `b < r ≤ 0` for `b < 0`) and `q` within its interval. The last one matters: for *any* `r`
+/// there is a `q ≡ (a − r)·b⁻¹ (mod l)`; only a small `q` makes `a = q·b + r` an equation of
+/// integers, and so `r = a mod b`.
+fn divide(
+    lw: &mut Lowering<'_>,
+    a: Com,
+    a_iv: Interval,
+    b: Divisor,
+    quotient: bool,
+) -> Result<(V, Interval)> {
+    let bv = match b {
+        Divisor::Public(k) => k,
+        Divisor::Private(c, _) => c.v,
+    };
+    let (qv, rv) = if lw.prover() { eval::floor_divmod(a.v, if bv == 0 { 1 } else { bv }) } else { (0, 0) };
+    let q = lw.fresh(qv)?;
+    let r = lw.fresh(rv)?;
+    let (q_iv, r_iv) = match b {
+        Divisor::Public(k) => {
+            let qs = [
+                a_iv.0.div_euclid(k),
+                a_iv.1.div_euclid(k),
+                eval::floor_divmod(a_iv.0, k).0,
+                eval::floor_divmod(a_iv.1, k).0,
+            ];
+            let q_iv = (*qs.iter().min().expect("4"), *qs.iter().max().expect("4"));
+            // a − k·q − r = 0
+            let d = lw.sub(lw.sub(a, lw.scale(q, k)), r);
+            lw.opens_to(d, 0);
+            // |r| < |k|, with the sign of k: r' = sign(k)·r ∈ [0, |k| − 1].
+            let (sign, m) = (k.signum(), k.abs());
+            let r_pos = lw.scale(r, sign);
+            if m == 1 {
+                lw.opens_to(r_pos, 0);
+            } else {
+                let bits = 128 - (m - 1).leading_zeros();
+                lw.range(r_pos, 0, bits)?;
+                lw.range(lw.add_const(lw.scale(r_pos, -1), m - 1), 0, bits)?;
+            }
+            (q_iv, if k > 0 { (0, m - 1) } else { (1 - m, 0) })
+        }
+        Divisor::Private(c, b_iv) => {
+            // b ≠ 0: G = u·C_b + t·H with u = 1/b.
+            let inv =
+                if lw.prover() { sc(c.v).inverse().unwrap_or_else(Scalar::zero) } else { Scalar::zero() };
+            let u = lw.secret("u", || inv);
+            let t = lw.secret("t", || -(inv * c.r));
+            let (g, h) = (lw.g, lw.h);
+            lw.require(g, &[(u, c.c), (t, h)]);
+            let qb = lw.product(q, c)?;
+            lw.opens_to(lw.sub(lw.sub(a, qb), r), 0);
+            // r has b's sign: with σ = ±1 the sign of b, 0 ≤ σ·r < σ·b.
+            let (r_pos, b_abs, m) = if b_iv.0 >= 0 {
+                (r, c, b_iv.1)
+            } else {
+                let positive = lw.nonnegative(lw.add_const(c, -1), (b_iv.0 - 1, b_iv.1 - 1))?;
+                let sign = lw.add_const(lw.scale(positive, 2), -1);
+                (lw.product(sign, r)?, lw.product(sign, c)?, b_iv.0.abs().max(b_iv.1))
+            };
+            let bits = signed_width((0, m.max(1)));
+            lw.range(r_pos, 0, bits)?;
+            lw.range(lw.add_const(lw.sub(b_abs, r_pos), -1), 0, bits)?;
+            let a_max = a_iv.0.abs().max(a_iv.1.abs());
+            let q_iv = if b_iv.0 >= 0 && a_iv.0 >= 0 { (0, a_max) } else { (-a_max, a_max) };
+            (q_iv, if b_iv.0 >= 0 { (0, m.max(1) - 1) } else { (1 - m.max(1), m.max(1) - 1) })
+        }
+    };
+    let span = q_iv.1 - q_iv.0;
+    if span == 0 {
+        lw.opens_to(q, q_iv.0);
+    } else {
+        lw.range(q, q_iv.0, 128 - span.leading_zeros())?;
+    }
+    Ok(if quotient { (V::Com(q), q_iv) } else { (V::Com(r), r_iv) })
 }
 
 /// `y = table[i]` for a committed `i`: `OR_j (C_i − j·G = ρ·H ∧ C_y − X_j = σ·H)`.
@@ -668,7 +783,7 @@ pub struct Proven {
 /// these inputs and [`Error::Unsupported`] for programs this back end cannot express.
 pub fn prove<R: RngCore + CryptoRng>(p: &Program, inputs: &[Value], rng: &mut R) -> Result<Proven> {
     p.check_values(inputs).map_err(Error::Input)?;
-    let vals = eval::evaluate(p, inputs).map_err(|u| Error::Unsatisfied(u.to_string()))?;
+    let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
     let expected = eval::outputs(p, &vals);
     let ins: Vec<Option<Value>> = inputs.iter().copied().map(Some).collect();
     let mut lw = new_lowering(p, Some(rng as &mut dyn RngCore), &[]);

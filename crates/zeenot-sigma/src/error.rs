@@ -28,10 +28,10 @@ pub enum Error {
     /// An input or public value is malformed, out of range, or of the wrong count.
     #[error("{0}")]
     Input(String),
-    /// The program fails on these inputs (a check, an overflow…), so no proof exists; the
-    /// message carries the source location.
+    /// The program fails on these inputs (a check, an overflow…), so no proof exists; with the
+    /// source location.
     #[error("{0}")]
-    Unsatisfied(String),
+    Unsatisfied(zeenot_circuit::Unsatisfied),
 }
 
 impl From<zeenot_crypto::Error> for Error {

@@ -17,9 +17,11 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod backend;
+pub mod bulletproofs;
 mod error;
 pub mod proof;
 pub mod statement;
+pub mod wire;
 
 pub use error::{Error, Result};
 pub use proof::{batch_verify, prove, verify, Proof, SIGMA_DOMAIN};

@@ -1,0 +1,116 @@
+//! Sigma proofs (`zeenot-sigma`) for `zeenot.sigma`: statements travel as the JSON of
+//! `zeenot_sigma::wire`, witnesses as 64-hex little-endian scalars (or `None`), proofs as bytes.
+//!
+//! Errors: `ValueError` for a malformed statement ("malformed statement: …"), a witness that
+//! does not fit or does not satisfy it ("the witness does not satisfy the statement: …") and
+//! malformed proof bytes ("malformed proof: …"); a proof that does not verify is `False`.
+//! Parsing, proving and verifying run with the GIL released.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use zeenot_crypto::curve::Point;
+use zeenot_sigma::{wire, Error, Proof, Statement};
+
+use super::{bj_point, bj_xy, detached, rng};
+
+fn value_error(e: Error) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Runs `f` without the GIL (panics become `ZeenotError`), then maps a sigma error to
+/// `ValueError`.
+fn run<T: Send>(py: Python<'_>, f: impl FnOnce() -> Result<T, Error> + Send) -> PyResult<T> {
+    detached(py, || Ok(f()))?.map_err(value_error)
+}
+
+/// `Ok(true)` for a valid proof, `Ok(false)` for one that does not verify, errors otherwise.
+fn verdict(r: Result<(), Error>) -> Result<bool, Error> {
+    match r {
+        Ok(()) => Ok(true),
+        Err(Error::InvalidProof) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Prove the statement (wire JSON) with one witness entry per secret (64-hex scalar or None),
+/// bound to `context`. `seed` makes the proof deterministic (tests only).
+#[pyfunction]
+#[pyo3(signature = (statement_json, witness, context, seed=None))]
+pub(crate) fn sigma_prove<'py>(
+    py: Python<'py>,
+    statement_json: &str,
+    witness: Vec<Option<String>>,
+    context: &[u8],
+    seed: Option<u64>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let context = context.to_vec();
+    let proof = run(py, || {
+        let statement = wire::statement_from_json(statement_json)?;
+        let witness = wire::witness_from_hex(&statement, &witness)?;
+        Ok(zeenot_sigma::prove(&statement, &witness, &context, &mut rng(seed))?.encode())
+    })?;
+    Ok(PyBytes::new(py, &proof))
+}
+
+/// Whether `proof` is a valid proof of the statement under `context`.
+#[pyfunction]
+pub(crate) fn sigma_verify(
+    py: Python<'_>,
+    statement_json: &str,
+    proof: &[u8],
+    context: &[u8],
+) -> PyResult<bool> {
+    let (proof, context) = (proof.to_vec(), context.to_vec());
+    run(py, || {
+        let statement = wire::statement_from_json(statement_json)?;
+        let proof = Proof::decode(&statement, &proof)?;
+        verdict(zeenot_sigma::verify(&statement, &proof, &context))
+    })
+}
+
+/// Whether every `(statement_json, proof, context)` verifies (one multi-exponentiation).
+#[pyfunction]
+pub(crate) fn sigma_batch_verify(
+    py: Python<'_>,
+    items: Vec<(String, Bound<'_, PyBytes>, Bound<'_, PyBytes>)>,
+) -> PyResult<bool> {
+    let items: Vec<(String, Vec<u8>, Vec<u8>)> =
+        items.into_iter().map(|(s, p, c)| (s, p.as_bytes().to_vec(), c.as_bytes().to_vec())).collect();
+    run(py, || {
+        let mut parsed: Vec<(Statement, Proof)> = Vec::with_capacity(items.len());
+        for (i, (json, proof, _)) in items.iter().enumerate() {
+            let at = |e: Error| match e {
+                Error::Statement(m) => Error::Statement(format!("item {i}: {m}")),
+                Error::Encoding(m) => Error::Encoding(format!("item {i}: {m}")),
+                other => other,
+            };
+            let statement = wire::statement_from_json(json).map_err(at)?;
+            let proof = Proof::decode(&statement, proof).map_err(at)?;
+            parsed.push((statement, proof));
+        }
+        let refs: Vec<(&Statement, &Proof, &[u8])> =
+            parsed.iter().zip(&items).map(|((s, p), (_, _, c))| (s, p, c.as_slice())).collect();
+        verdict(zeenot_sigma::batch_verify(&refs, &mut rng(None)))
+    })
+}
+
+/// The 32-byte packed encoding (circomlibjs `packPoint`) of a checked point.
+#[pyfunction]
+pub(crate) fn bj_pack<'py>(py: Python<'py>, x: &str, y: &str) -> PyResult<Bound<'py, PyBytes>> {
+    Ok(PyBytes::new(py, &bj_point(x, y)?.encode()))
+}
+
+/// The point of a 32-byte packed encoding, checked (canonical, on the curve, in the subgroup).
+#[pyfunction]
+pub(crate) fn bj_unpack(packed: &[u8]) -> PyResult<(String, String)> {
+    let p = Point::decode_slice(packed)
+        .map_err(|e| PyValueError::new_err(format!("not a packed Baby Jubjub point of the subgroup: {e}")))?;
+    Ok(bj_xy(&p))
+}
+
+/// zeenot's Pedersen blinding base `H = hash_to_curve("zeenot/pedersen/v1", "H")`.
+#[pyfunction]
+pub(crate) fn bj_pedersen_h() -> (String, String) {
+    bj_xy(&zeenot_crypto::pedersen::blinding_generator())
+}

@@ -1,0 +1,65 @@
+//! The sigma back end (`zeenot_sigma::backend`) for `zeenot.api`: prove and verify IR programs
+//! with Pedersen commitments and sigma protocols (no keys).
+//!
+//! Errors: `UnsatisfiedError` (with the failure's location) when the program fails on its
+//! inputs, `UnsupportedError` for operations the back end lacks, `ValueError` for malformed
+//! inputs, public values or proof bytes; a proof that does not verify is `False`.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use zeenot_sigma::{backend, Error};
+
+use super::{detached, program, rng, unsatisfied, ZeenotError};
+
+create_exception!(
+    _native,
+    UnsupportedError,
+    ZeenotError,
+    "The program uses an operation the chosen back end cannot prove."
+);
+
+fn py_err(e: Error) -> PyErr {
+    match e {
+        Error::Unsatisfied(u) => unsatisfied(&u),
+        Error::Unsupported(m) => UnsupportedError::new_err(m),
+        Error::Input(m) => PyValueError::new_err(m),
+        e @ (Error::Encoding(_) | Error::Statement(_)) => PyValueError::new_err(e.to_string()),
+        other => ZeenotError::new_err(format!("internal error in the sigma back end: {other}")),
+    }
+}
+
+/// Prove the program on its input leaves; returns the proof bytes and the public values
+/// (public input leaves, then outputs). `seed` makes the proof deterministic (tests only).
+#[pyfunction]
+#[pyo3(signature = (ir_json, inputs, seed=None))]
+pub(crate) fn sigma_program_prove<'py>(
+    py: Python<'py>,
+    ir_json: &str,
+    inputs: Vec<String>,
+    seed: Option<u64>,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
+    let p = program(ir_json)?;
+    let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
+    let proven = detached(py, || Ok(backend::prove(&p, &values, &mut rng(seed))))?.map_err(py_err)?;
+    Ok((PyBytes::new(py, &proven.proof.encode()), proven.public))
+}
+
+/// Whether `proof` proves the program with these public values (public input leaves, then
+/// outputs).
+#[pyfunction]
+pub(crate) fn sigma_program_verify(
+    py: Python<'_>,
+    ir_json: &str,
+    public: Vec<String>,
+    proof: &[u8],
+) -> PyResult<bool> {
+    let p = program(ir_json)?;
+    let proof = proof.to_vec();
+    match detached(py, || Ok(backend::verify(&p, &public, &proof)))? {
+        Ok(()) => Ok(true),
+        Err(Error::InvalidProof) => Ok(false),
+        Err(e) => Err(py_err(e)),
+    }
+}
