@@ -28,6 +28,7 @@ from zeenot.ir import Program
 from zeenot.lang import compile_function, load_function
 from zeenot.simulate import simulate
 from zeenot.types import (
+    Committed,
     Field,
     MaxSize,
     Private,
@@ -61,6 +62,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "CheckFailure",
+    "Committed",
     "CompileError",
     "Diagnostic",
     "DivisionByZeroFailure",

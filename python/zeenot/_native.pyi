@@ -70,11 +70,20 @@ def setup(ir_json: str, seed: int | None = None) -> tuple[bytes, bytes]:
     """
 
 def prove(
-    ir_json: str, proving_key: bytes, inputs: list[str], seed: int | None = None
-) -> tuple[bytes, list[str]]:
-    """Prove the program on `inputs`: `(proof, public)`, `public` being the public input leaves
-    then the output leaves. Raises `UnsatisfiedError` (with the source location) before any
-    proving work when the program fails on these inputs. `seed`: as for `setup`."""
+    ir_json: str,
+    proving_key: bytes,
+    inputs: list[str],
+    seed: int | None = None,
+    blindings: list[str] | None = None,
+) -> tuple[bytes, list[str], list[str]]:
+    """Prove the program on `inputs`: `(proof, public, out_blindings)`. `public` follows the
+    instance order of docs/ir.md: the public input leaves, `C.x`, `C.y` of each committed
+    input's commitment, then per output its value or, when committed, `C.x`, `C.y` of its
+    commitment. `blindings`: one decimal integer in `[0, l)` per committed input (input order;
+    `None` when there is none), ValueError when malformed or of the wrong count.
+    `out_blindings`: the blindings drawn for the committed outputs (decimal, output order).
+    Raises `UnsatisfiedError` (with the source location) before any proving work when the
+    program fails on these inputs. `seed`: as for `setup`."""
 
 def verify(ir_json: str, verifying_key: bytes, public: list[str], proof: bytes) -> bool:
     """Whether `proof` is valid for the public vector. `False` for a proof that does not verify;
@@ -99,8 +108,12 @@ def prepare_proving_key(proving_key: bytes) -> PreparedProvingKey:
     """Decode and validate a proving key (raises DecodeError)."""
 
 def prove_prepared(
-    ir_json: str, key: PreparedProvingKey, inputs: list[str], seed: int | None = None
-) -> tuple[bytes, list[str]]:
+    ir_json: str,
+    key: PreparedProvingKey,
+    inputs: list[str],
+    seed: int | None = None,
+    blindings: list[str] | None = None,
+) -> tuple[bytes, list[str], list[str]]:
     """`prove` with a prepared key."""
 
 def poseidon(inputs: list[str]) -> str:
@@ -153,10 +166,11 @@ class UnsupportedError(ZeenotError):
     """The program uses an operation the chosen back end cannot prove (named, with its line)."""
 
 def sigma_program_prove(
-    ir_json: str, inputs: list[str], seed: int | None = None
-) -> tuple[bytes, list[str]]:
-    """Prove the program with the sigma back end (no keys). Returns the proof and the public
-    values (public input leaves, then outputs). Raises `UnsatisfiedError` or `UnsupportedError`."""
+    ir_json: str, inputs: list[str], blindings: list[str], seed: int | None = None
+) -> tuple[bytes, list[str], list[str]]:
+    """Prove the program with the sigma back end (no keys). `blindings`: one decimal blinding
+    per committed input. Returns the proof, the public values (docs/ir.md's instance order) and
+    one blinding per committed output. Raises `UnsatisfiedError` or `UnsupportedError`."""
 
 def sigma_program_verify(ir_json: str, public: list[str], proof: bytes) -> bool:
     """Whether a sigma-back-end proof verifies; `ValueError` for malformed values or bytes."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from zeenot import _native
 from zeenot.errors import ZeenotError
 from zeenot.ir import Program
 from zeenot.lang import compile_function, load_function
+from zeenot.types import leaves
 
 PROOF_FORMAT = 1
 BACKENDS = ("groth16", "sigma")
@@ -159,6 +160,8 @@ class Proof:
     outputs: Any
     proof: bytes
     backend: str = "groth16"
+    # The prover's openings of a `Committed` return: secret, never written to the proof file.
+    opening: Opening | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> str:
         doc = {
@@ -236,66 +239,124 @@ def setup(circuit: Circuit, *, seed: int | None = None) -> Keys:
     return Keys(circuit.hash, pk, vk)
 
 
-def _public_inputs(program: Program, inputs: dict[str, Any]) -> dict[str, Any]:
-    public = {p["name"] for p in program.ir["signature"]["params"] if p["vis"] == "public"}
-    return {name: inputs[name] for name in inputs if name in public}
+def _public_inputs(program: Program, inputs: dict[str, Any], public: list[str]) -> dict[str, Any]:
+    """The public parameters' values, and each committed parameter's commitments (taken from
+    the proof's public vector, after the public leaves)."""
+    names = {p["name"] for p in program.params if p["vis"] == "public"}
+    out = {name: inputs[name] for name in inputs if name in names}
+    pos = len(program.public_leaf_names())
+    for p in program.committed_params():
+        n = 2 * len(leaves(p["name"], p["ty"]))
+        pairs = public[pos : pos + n]
+        out[p["name"]] = {"committed": [pairs[i : i + 2] for i in range(0, n, 2)]}
+        pos += n
+    return out
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What the prover keeps of a `Committed` return: the values (shaped like the return type)
+    and one blinding per leaf. Pass them on as the next proof's `Committed` input (`inputs` and
+    `blindings`); never publish them."""
+
+    values: Any
+    blindings: list[int]
+
+    def __repr__(self) -> str:  # secrets stay out of logs
+        return f"Opening(<{len(self.blindings)} committed value(s)>)"
+
+
+def _opening(circuit: Circuit, leaves_in: list[str], blindings: list[str]) -> Opening | None:
+    if not circuit.program.returns_committed:
+        return None
+    values = circuit.program.unflatten_values(_native.evaluate(circuit.ir_json, leaves_in))
+    return Opening(circuit.program.outputs_to_json(values), [int(b) for b in blindings])
 
 
 def prove(
-    circuit: Circuit, keys: Keys, inputs: dict[str, Any], *, seed: int | None = None
+    circuit: Circuit,
+    keys: Keys,
+    inputs: dict[str, Any],
+    *,
+    blindings: dict[str, Any] | None = None,
+    seed: int | None = None,
 ) -> Proof:
-    """Prove the program on `inputs` (JSON-style values keyed by parameter name).
+    """Prove the program on `inputs` (JSON-style values keyed by parameter name) with Groth16.
 
-    Raises `zeenot._native.UnsatisfiedError` when no proof exists (a failed `check`, an
-    overflow, a division by zero), naming the source line.
+    `blindings` holds one blinding per `Committed` parameter (an `Opening`'s `blindings` from
+    the proof that produced it). Raises `zeenot._native.UnsatisfiedError` when no proof exists
+    (a failed `check`, an overflow, a division by zero), naming the source line.
     """
     if keys.program_hash != circuit.hash:
         raise MalformedInput("the keys were made for a different program: run `zeenot setup`")
-    try:
-        leaves = circuit.program.flatten_inputs(inputs)
-    except ValueError as exc:
-        raise MalformedInput(str(exc)) from None
-    proof, public = _native.prove_prepared(circuit.ir_json, keys.prepared, leaves, seed)
-    n_out = len(circuit.program.ir["outputs"])
-    outputs = circuit.program.unflatten_outputs(public[len(public) - n_out :])
-    return Proof(
-        circuit.program.ir["name"],
-        circuit.hash,
-        keys.verifying_key_hash,
-        _public_inputs(circuit.program, inputs),
-        circuit.program.outputs_to_json(outputs),
-        proof,
+    leaves_in, blinds = _leaves(circuit, inputs, blindings)
+    proof, public, out = _native.prove_prepared(
+        circuit.ir_json, keys.prepared, leaves_in, seed, blinds
+    )
+    return _proof(
+        circuit, inputs, leaves_in, public, out, proof, "groth16", keys.verifying_key_hash
     )
 
 
-def prove_sigma(circuit: Circuit, inputs: dict[str, Any], *, seed: int | None = None) -> Proof:
+def prove_sigma(
+    circuit: Circuit,
+    inputs: dict[str, Any],
+    *,
+    blindings: dict[str, Any] | None = None,
+    seed: int | None = None,
+) -> Proof:
     """Prove the program with the sigma back end: no keys, no trusted setup.
 
     Raises `zeenot._native.UnsatisfiedError` when no proof exists and
     `zeenot._native.UnsupportedError` for operations the back end lacks (naming them).
     """
+    leaves_in, blinds = _leaves(circuit, inputs, blindings)
+    proof, public, out = _native.sigma_program_prove(circuit.ir_json, leaves_in, blinds, seed)
+    return _proof(circuit, inputs, leaves_in, public, out, proof, "sigma", None)
+
+
+def _leaves(
+    circuit: Circuit, inputs: dict[str, Any], blindings: dict[str, Any] | None
+) -> tuple[list[str], list[str]]:
     try:
-        leaves = circuit.program.flatten_inputs(inputs)
+        return circuit.program.flatten_inputs(inputs), circuit.program.blinding_leaves(blindings)
     except ValueError as exc:
         raise MalformedInput(str(exc)) from None
-    proof, public = _native.sigma_program_prove(circuit.ir_json, leaves, seed)
-    n_out = len(circuit.program.ir["outputs"])
-    outputs = circuit.program.unflatten_outputs(public[len(public) - n_out :])
+
+
+def _proof(
+    circuit: Circuit,
+    inputs: dict[str, Any],
+    leaves_in: list[str],
+    public: list[str],
+    out_blindings: list[str],
+    proof: bytes,
+    backend: str,
+    vk_hash: str | None,
+) -> Proof:
+    program = circuit.program
+    n_out = len(program.ir["outputs"]) * (2 if program.returns_committed else 1)
+    outputs = program.unflatten_outputs(public[len(public) - n_out :])
     return Proof(
-        circuit.program.ir["name"],
+        program.ir["name"],
         circuit.hash,
-        None,
-        _public_inputs(circuit.program, inputs),
-        circuit.program.outputs_to_json(outputs),
+        vk_hash,
+        _public_inputs(program, inputs, public),
+        program.outputs_to_json(outputs),
         proof,
-        "sigma",
+        backend,
+        _opening(circuit, leaves_in, out_blindings),
     )
 
 
 def public_vector(program: Program, proof: Proof) -> list[str]:
     """The Groth16 public input: public parameter leaves, then output leaves."""
     try:
-        return program.public_values(proof.public_inputs) + program.flatten_outputs(proof.outputs)
+        return (
+            program.public_values(proof.public_inputs)
+            + program.committed_public_values(proof.public_inputs)
+            + program.flatten_outputs(proof.outputs)
+        )
     except ValueError as exc:
         raise MalformedInput(f"proof file: {exc}") from None
 
@@ -333,6 +394,23 @@ def verify(circuit: Circuit, verifying_key: bytes | None, proof: Proof) -> None:
         raise MalformedInput(str(exc)) from None
     if not ok:
         raise ProofRejected("the proof does not verify against these public inputs and outputs")
+
+
+def check_link(producer: Proof, consumer: Proof, param: str) -> None:
+    """Check that `consumer`'s `Committed` parameter `param` is the value `producer` returned
+    as `Committed`: the commitments must be the same points. Verify both proofs as well; then
+    the consumer's statement holds for the producer's (hidden) result. Raises `ProofRejected`
+    otherwise, `MalformedInput` if either side is not committed."""
+    out = producer.outputs
+    if not (isinstance(out, dict) and "committed" in out):
+        raise MalformedInput(f"the proof of `{producer.program}` does not return a Committed value")
+    given = consumer.public_inputs.get(param)
+    if not (isinstance(given, dict) and "committed" in given):
+        raise MalformedInput(f"`{param}` is not a Committed parameter of `{consumer.program}`")
+    if given != out:
+        raise ProofRejected(
+            f"`{param}` of `{consumer.program}` is not the value `{producer.program}` committed to"
+        )
 
 
 def export_snarkjs(circuit: Circuit, verifying_key: bytes, proof: Proof, out: str | Path) -> Path:

@@ -177,7 +177,8 @@ def format_inputs(inputs: dict[str, Any]) -> str:
 
 
 def to_json_value(value: Any) -> Any:
-    """Tuples and lists → lists, records → objects, typed ints → int, bools stay bools."""
+    """Tuples and lists → lists, records → objects, typed ints → int, bools and strings (decimal
+    commitment coordinates) stay as they are."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json_value(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple
@@ -186,7 +187,7 @@ def to_json_value(value: Any) -> Any:
         return {k: to_json_value(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
         return [to_json_value(v) for v in value]
-    if isinstance(value, bool) or value is None:
+    if isinstance(value, (bool, str)) or value is None:
         return value
     if isinstance(value, int):
         return int(value)
@@ -225,7 +226,7 @@ class Program:
         for p in sig["params"]:
             if not isinstance(p, dict) or not isinstance(p.get("name"), str):
                 raise ValueError("`signature.params` entries need a `name`")
-            if p.get("vis") not in ("private", "public"):
+            if p.get("vis") not in ("private", "public", "committed"):
                 raise ValueError(f"parameter `{p['name']}`: bad `vis`")
             type_from_json(p.get("ty"))
         type_from_json(sig.get("returns"))
@@ -292,8 +293,75 @@ class Program:
             out.extend(_flatten(p["ty"], v))
         return out
 
+    @property
+    def returns_committed(self) -> bool:
+        """Whether the return value is `Committed[T]` (its commitments are the outputs)."""
+        return self.ir["signature"].get("returns_vis") == "committed"
+
+    def committed_params(self) -> list[dict[str, Any]]:
+        return [p for p in self.params if p["vis"] == "committed"]
+
+    def commitments_from_json(self, path: str, n: int, value: Any) -> list[str]:
+        """`{"committed": [[x, y], ...]}` (one pair of decimal coordinates per leaf) → 2n
+        decimal strings. The points themselves are checked by the back end."""
+        pairs = value.get("committed") if isinstance(value, dict) else None
+        if not isinstance(pairs, list) or len(pairs) != n:
+            raise ValueError(
+                f'`{path}`: expected {{"committed": [[x, y], ...]}} with {n} commitment(s)'
+            )
+        out: list[str] = []
+        for i, pair in enumerate(pairs):
+            ok = isinstance(pair, list) and len(pair) == 2
+            if not ok or not all(isinstance(c, str) and c.isdigit() for c in pair):
+                raise ValueError(f"`{path}` commitment {i}: expected [x, y] as decimal strings")
+            out.extend(pair)
+        return out
+
+    def committed_public_values(self, values: dict[str, Any]) -> list[str]:
+        """The commitments of the committed parameters, in instance order (docs/ir.md)."""
+        out: list[str] = []
+        for p in self.committed_params():
+            if p["name"] not in values:
+                raise ValueError(f"missing commitment for `{p['name']}`")
+            n = len(_leaf_types(p["ty"]))
+            out.extend(self.commitments_from_json(p["name"], n, values[p["name"]]))
+        return out
+
+    def blinding_leaves(self, blindings: dict[str, Any] | None) -> list[str]:
+        """One blinding per leaf of each committed parameter (an int for a one-leaf value, a
+        list in leaf order otherwise), as decimal strings."""
+        blindings = blindings or {}
+        names = {p["name"] for p in self.committed_params()}
+        for key in blindings:
+            if key not in names:
+                raise ValueError(f"blinding for `{key}`, which is not a Committed parameter")
+        out: list[str] = []
+        for p in self.committed_params():
+            n = len(_leaf_types(p["ty"]))
+            if p["name"] not in blindings:
+                raise ValueError(f"missing blinding for the committed parameter `{p['name']}`")
+            b = blindings[p["name"]]
+            values = [b] if n == 1 and not isinstance(b, list) else b
+            if not isinstance(values, list) or len(values) != n:
+                raise ValueError(f"`{p['name']}`: expected {n} blinding(s)")
+            for r in values:
+                if isinstance(r, bool) or not isinstance(r, int) or r < 0:
+                    raise ValueError(f"`{p['name']}`: a blinding is a non-negative integer")
+                out.append(str(r))
+        return out
+
     def unflatten_outputs(self, leaves: list[str]) -> Any:
-        """Output leaves → a Python value shaped like the return type (tuples, ints, bools)."""
+        """Output leaves → a Python value shaped like the return type (tuples, ints, bools);
+        for a `Committed` return, `{"committed": [[x, y], ...]}`."""
+        t = self.returns
+        if t is not None and self.returns_committed:
+            if len(leaves) % 2:
+                raise ValueError("commitment coordinates come in pairs")
+            return {"committed": [list(leaves[i : i + 2]) for i in range(0, len(leaves), 2)]}
+        return self.unflatten_values(leaves)
+
+    def unflatten_values(self, leaves: list[str]) -> Any:
+        """Output *values* (not commitments, even for a `Committed` return) → a Python value."""
         t = self.returns
         if t is None:
             if leaves:
@@ -315,6 +383,8 @@ class Program:
             if value is not None:
                 raise ValueError("`outputs`: the program returns nothing")
             return []
+        if self.returns_committed:
+            return self.commitments_from_json("outputs", len(_leaf_types(t)), value)
         return _flatten(t, check_value("outputs", t, value))
 
 

@@ -44,6 +44,8 @@ def signature_of(fn: Any) -> tuple[list[dict[str, Any]], Ty | None]:
             raise SignatureError(f"parameter `{p.name}`: {exc}") from None
         params.append({"name": p.name, "ty": ty, "vis": obj.vis, "tier": obj.tier})
     ret = ann.get("return")
+    if isinstance(ret, Visibility) and ret.vis == "committed":
+        ret = ret.ty
     try:
         ret_ty = None if ret is None else type_from_obj(ret)
     except TypeAnnotationError as exc:

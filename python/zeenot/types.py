@@ -469,7 +469,7 @@ SCALAR_CLASSES: dict[str, type] = {**INT_CLASSES, "field": Field, "bool": bool}
 
 
 # --------------------------------------------------------------------------------------------
-# Annotations: Private[T], Public[T], @zk, check
+# Annotations: Private[T], Public[T], Committed[T], @zk, check
 
 
 class Visibility:
@@ -505,6 +505,16 @@ class Public(_VisMarker):
     """`Public[T]`: a parameter the verifier knows too."""
 
     VIS = "public"
+
+
+class Committed(_VisMarker):
+    """`Committed[T]`: a value known only to the prover but bound to a public Pedersen
+    commitment, so that it can cross from one proof (or back end) to another unrevealed. As a
+    parameter, the instance holds the commitment and the prover supplies the value and its
+    blinding; as the return annotation, the proof publishes commitments to the outputs and the
+    prover keeps their openings. `T` must be made of integers and bools."""
+
+    VIS = "committed"
 
 
 class SizedList:

@@ -78,7 +78,7 @@ def test_elements_hidden_in_padding_prove_a_different_statement(circuit, keys):
     leaves = _leaves(circuit, INPUTS)
     leaves[_slot(circuit, "xs.len")] = "2"
     assert _run(circuit, leaves) == [12, 1, 9, 2, [6, 18], 9, 20]
-    proof, public = _native.prove(circuit.ir_json, keys.proving_key, leaves, 3)
+    proof, public, _ = _native.prove(circuit.ir_json, keys.proving_key, leaves, 3)
     honest = api.public_vector(circuit.program, api.prove(circuit, keys, INPUTS, seed=4))
     assert _native.verify(circuit.ir_json, keys.verifying_key, public, proof)
     assert not _native.verify(circuit.ir_json, keys.verifying_key, honest, proof)

@@ -52,9 +52,9 @@ fn bench(c: &mut Criterion) {
             b.iter(|| groth16::decode_proving_key(&pk_bytes).unwrap())
         });
         g.bench_with_input(BenchmarkId::new("prove", n), &n, |b, _| {
-            b.iter(|| groth16::prove(&p, &pk, &inputs, &mut rng).unwrap())
+            b.iter(|| groth16::prove(&p, &pk, &inputs, &[], &mut rng).unwrap())
         });
-        let proven = groth16::prove(&p, &pk, &inputs, &mut rng).unwrap();
+        let proven = groth16::prove(&p, &pk, &inputs, &[], &mut rng).unwrap();
         g.bench_with_input(BenchmarkId::new("verify", n), &n, |b, _| {
             b.iter(|| assert!(groth16::verify(&p, &vk, &proven.public, &proven.proof).unwrap()))
         });

@@ -1,7 +1,7 @@
 //! Groth16 over BN254 for IR programs: setup, prove, verify, and canonical (de)serialisation.
 
 use crate::eval;
-use crate::ir::{Program, Value};
+use crate::ir::{self, Program, Ty, Value, Visibility};
 use crate::synth::{self, ProgramCircuit};
 use crate::Error;
 use ark_bn254::{Bn254, Fr};
@@ -9,7 +9,9 @@ use ark_groth16::{Groth16, PreparedVerifyingKey};
 use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
 use ark_snark::SNARK;
+use ark_std::UniformRand;
 use rand::{CryptoRng, RngCore};
+use zeenot_crypto::{Point, Scalar};
 
 /// Groth16 proving key over BN254.
 pub type ProvingKey = ark_groth16::ProvingKey<Bn254>;
@@ -23,9 +25,10 @@ pub type Proof = ark_groth16::Proof<Bn254>;
 pub struct Stats {
     /// R1CS constraints.
     pub constraints: usize,
-    /// Groth16 public inputs: public input leaves plus output leaves.
+    /// Groth16 public inputs: public input leaves, two coordinates per commitment, and public
+    /// output leaves.
     pub public_inputs: usize,
-    /// Private input leaves.
+    /// Private and committed input leaves.
     pub private_inputs: usize,
     /// All witness variables (private inputs and intermediates).
     pub witnesses: usize,
@@ -36,7 +39,9 @@ pub fn stats(p: &Program) -> Result<Stats, Error> {
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_optimization_goal(OptimizationGoal::Constraints);
     cs.set_mode(SynthesisMode::Setup);
-    ProgramCircuit { program: p, inputs: None }.generate_constraints(cs.clone()).map_err(synthesis)?;
+    ProgramCircuit { program: p, inputs: None, blindings: None }
+        .generate_constraints(cs.clone())
+        .map_err(synthesis)?;
     Ok(Stats {
         constraints: cs.num_constraints(),
         public_inputs: cs.num_instance_variables() - 1,
@@ -56,26 +61,62 @@ fn synthesis(e: ark_relations::r1cs::SynthesisError) -> Error {
 
 /// Circuit-specific Groth16 setup.
 pub fn setup<R: RngCore + CryptoRng>(p: &Program, rng: &mut R) -> Result<(ProvingKey, VerifyingKey), Error> {
-    Groth16::<Bn254>::circuit_specific_setup(ProgramCircuit { program: p, inputs: None }, rng)
-        .map_err(synthesis)
+    Groth16::<Bn254>::circuit_specific_setup(
+        ProgramCircuit { program: p, inputs: None, blindings: None },
+        rng,
+    )
+    .map_err(synthesis)
 }
 
-/// A proof and the public values it is about (typed decimal strings: public input leaves, then
-/// output leaves).
-#[derive(Clone, Debug)]
+/// A proof, the public values it is about, and the blindings of its committed outputs.
+#[derive(Clone)]
 pub struct Proven {
     /// The proof.
     pub proof: Proof,
-    /// Public input leaves then outputs.
+    /// The public values (typed decimal strings) in the instance order of `docs/ir.md`: public
+    /// input leaves; `C.x`, `C.y` of each committed input; then per output its value, or `C.x`,
+    /// `C.y` of its commitment when committed.
     pub public: Vec<String>,
+    /// One blinding per committed output (output order), drawn uniformly in `[0, l)`: the
+    /// commitment in `public` is `v·G + r·H` ([`ir::commit_value`]). Secret: with it, anyone can
+    /// brute-force a small value from its commitment.
+    pub blindings: Vec<Scalar>,
 }
 
-/// Prove the program on input leaf values. Fails with [`Error::Unsatisfied`] (and a source
-/// location) when the program fails on these inputs.
+// The blindings are secrets: `Debug` shows only how many there are.
+impl core::fmt::Debug for Proven {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Proven")
+            .field("public", &self.public)
+            .field("blindings", &format_args!("<{} secret>", self.blindings.len()))
+            .finish_non_exhaustive()
+    }
+}
+
+/// A commitment's coordinates as public values (canonical decimal field elements).
+fn point_decimals(c: &Point) -> [String; 2] {
+    [ir::fr_to_decimal(&c.x()), ir::fr_to_decimal(&c.y())]
+}
+
+/// A committed value's integer (committed values are integers or bools; validation rejects the
+/// rest).
+fn committed_int(v: Value) -> Result<i128, Error> {
+    match v {
+        Value::Int(v) => Ok(v),
+        Value::Field(_) => Err(Error::Input("a committed value must be an integer or bool".into())),
+    }
+}
+
+/// Prove the program on input leaf values, with one blinding per committed input (input order;
+/// the instance then holds `v·G + r·H` for each). The committed outputs' blindings are drawn
+/// from `rng` and returned in [`Proven::blindings`]. Fails with [`Error::Unsatisfied`] (and a
+/// source location) when the program fails on these inputs, [`Error::Input`] for a wrong number
+/// of blindings.
 pub fn prove<R: RngCore + CryptoRng>(
     p: &Program,
     pk: &ProvingKey,
     inputs: &[Value],
+    blindings: &[Scalar],
     rng: &mut R,
 ) -> Result<Proven, Error> {
     let expected = p.instance_types().len() + 1;
@@ -87,36 +128,94 @@ pub fn prove<R: RngCore + CryptoRng>(
         )));
     }
     p.check_values(inputs).map_err(Error::Input)?;
+    let committed: Vec<usize> = p.committed_inputs().collect();
+    if blindings.len() != committed.len() {
+        return Err(Error::Input(format!(
+            "expected {} blindings (one per committed input), got {}",
+            committed.len(),
+            blindings.len()
+        )));
+    }
     let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
+    let out_blindings: Vec<Scalar> = p.committed_outputs().map(|_| Scalar::rand(rng)).collect();
+    let all: Vec<Scalar> = blindings.iter().chain(&out_blindings).copied().collect();
     // Cross-check: the witness must satisfy the circuit (a failure here is a zeenot bug).
     let cs = ConstraintSystem::<Fr>::new_ref();
-    synth::lower(p, Some(inputs), cs.clone()).map_err(synthesis)?;
+    synth::lower_blinded(p, Some(inputs), Some(&all), cs.clone()).map_err(synthesis)?;
     if !cs.is_satisfied().map_err(synthesis)? {
         let which = cs.which_is_unsatisfied().ok().flatten().unwrap_or_default();
         return Err(Error::Synthesis(format!(
             "internal error: witness does not satisfy the circuit ({which})"
         )));
     }
-    let proof = Groth16::<Bn254>::prove(pk, ProgramCircuit { program: p, inputs: Some(inputs) }, rng)
-        .map_err(synthesis)?;
-    let public = p.public_inputs().map(|i| vals[i].to_decimal()).chain(eval::outputs(p, &vals)).collect();
-    Ok(Proven { proof, public })
+    let mut public: Vec<String> = p.public_inputs().map(|i| vals[i].to_decimal()).collect();
+    for (&i, r) in committed.iter().zip(blindings) {
+        public.extend(point_decimals(&ir::commit_value(committed_int(vals[i])?, r)));
+    }
+    let mut out_r = out_blindings.iter();
+    for (&o, &vis) in p.outputs.iter().zip(&p.output_vis) {
+        if vis == Visibility::Committed {
+            let r = out_r.next().expect("one blinding per committed output");
+            public.extend(point_decimals(&ir::commit_value(committed_int(vals[o])?, r)));
+        } else {
+            public.push(vals[o].to_decimal());
+        }
+    }
+    // the public values are the circuit's instance (a mismatch here is a zeenot bug)
+    let x = instance(p, &public)?;
+    let same = cs.borrow().is_some_and(|cs| cs.instance_assignment.get(1..) == Some(&x[..]));
+    if !same {
+        return Err(Error::Synthesis(
+            "internal error: the public values are not the circuit's instance".into(),
+        ));
+    }
+    let circuit = ProgramCircuit { program: p, inputs: Some(inputs), blindings: Some(&all) };
+    let proof = Groth16::<Bn254>::prove(pk, circuit, rng).map_err(synthesis)?;
+    Ok(Proven { proof, public, blindings: out_blindings })
 }
 
-/// Parse the public values (typed decimals) of a program into the Groth16 instance.
+/// Where the commitments are in the instance: the index of each `x` (its `y` follows).
+fn commitment_positions(p: &Program) -> Vec<usize> {
+    let at = p.public_inputs().count();
+    let mut out: Vec<usize> = (0..p.committed_inputs().count()).map(|k| at + 2 * k).collect();
+    let mut at = at + 2 * out.len();
+    for &vis in &p.output_vis {
+        if vis == Visibility::Committed {
+            out.push(at);
+            at += 2;
+        } else {
+            at += 1;
+        }
+    }
+    out
+}
+
+/// Parse the public values (typed decimals) of a program into the Groth16 instance. Each
+/// commitment must be a point of the prime-order subgroup of Baby Jubjub ([`Error::Input`]
+/// otherwise).
 pub fn instance(p: &Program, public: &[String]) -> Result<Vec<Fr>, Error> {
     let types = p.instance_types();
     if public.len() != types.len() {
         return Err(Error::Input(format!("expected {} public values, got {}", types.len(), public.len())));
     }
-    types
+    let x = types
         .iter()
         .zip(public)
         .enumerate()
         .map(|(i, (&ty, v))| {
             Value::parse(ty, v).map(Value::to_fr).map_err(|e| Error::Input(format!("public value {i}: {e}")))
         })
-        .collect()
+        .collect::<Result<Vec<Fr>, Error>>()?;
+    for at in commitment_positions(p) {
+        debug_assert!(types[at] == Ty::Field && types[at + 1] == Ty::Field);
+        Point::from_xy(x[at], x[at + 1]).map_err(|e| {
+            Error::Input(format!(
+                "public values {at} and {}: not a commitment (a point of the prime-order subgroup): {e}",
+                at + 1
+            ))
+        })?;
+    }
+    Ok(x)
 }
 
 /// Verify a proof against the program's public values. `Ok(false)` for a proof that does not

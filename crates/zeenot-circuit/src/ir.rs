@@ -189,6 +189,38 @@ pub fn int_to_fr(v: i128) -> Fr {
     }
 }
 
+/// A committed integer as a Baby Jubjub scalar: `v mod l` (so `-1` is `l - 1`).
+pub fn value_scalar(v: i128) -> zeenot_crypto::Scalar {
+    let s = zeenot_crypto::Scalar::from(v.unsigned_abs());
+    if v < 0 {
+        -s
+    } else {
+        s
+    }
+}
+
+/// The Pedersen commitment `v·G + r·H` of a committed value (`G` = Base8, `H` = zeenot's
+/// Pedersen blinding base), the same in every back end. Constant time in `v` and `r`.
+pub fn commit_value(v: i128, r: &zeenot_crypto::Scalar) -> zeenot_crypto::Point {
+    let h = zeenot_crypto::pedersen::blinding_generator();
+    zeenot_crypto::Point::msm_ct(&[zeenot_crypto::Point::generator(), h], &[value_scalar(v), *r])
+}
+
+/// Parses a blinding factor: a decimal integer in `[0, l)`.
+pub fn parse_blinding(text: &str) -> Result<zeenot_crypto::Scalar, String> {
+    let n: BigUint = text.parse().map_err(|_| format!("blinding `{text}` is not a decimal integer"))?;
+    let l: BigUint = zeenot_crypto::curve::SUBGROUP_ORDER_DEC.parse().expect("constant");
+    if n >= l {
+        return Err(format!("blinding `{text}` is not below the subgroup order"));
+    }
+    Ok(zeenot_crypto::Scalar::from_le_bytes_mod_order(&n.to_bytes_le()))
+}
+
+/// A blinding factor as decimal text.
+pub fn blinding_decimal(r: &zeenot_crypto::Scalar) -> String {
+    BigUint::from_bytes_le(&r.into_bigint().to_bytes_le()).to_string()
+}
+
 /// The canonical decimal representative of a field element.
 pub fn fr_to_decimal(f: &Fr) -> String {
     BigUint::from_bytes_le(&f.into_bigint().to_bytes_le()).to_string()
@@ -212,13 +244,17 @@ pub fn fr_to_int(f: &Fr, ty: Ty) -> Option<i128> {
     }
 }
 
-/// Public or private.
+/// Who sees a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Visibility {
     /// Known only to the prover.
     Private,
     /// Known to the verifier: part of the Groth16 instance.
     Public,
+    /// Known only to the prover, but bound to a public Pedersen commitment
+    /// `C = v·G + r·H` on Baby Jubjub (the instance holds `C`'s coordinates; the prover holds
+    /// `v` and the blinding `r`). How a value crosses from one proof (or back end) to another.
+    Committed,
 }
 
 /// The operation of an instruction.
@@ -370,6 +406,9 @@ pub struct Program {
     pub outputs: Vec<usize>,
     /// Output leaf names.
     pub output_names: Vec<String>,
+    /// Output visibilities: `Public` (the value is in the instance) or `Committed` (a Pedersen
+    /// commitment to it is).
+    pub output_vis: Vec<Visibility>,
     /// Type of every value.
     pub types: Vec<Ty>,
     /// The `signature` section, kept as is (back ends ignore it).
@@ -408,6 +447,14 @@ struct RawInst {
 struct RawOutput {
     name: String,
     value: u64,
+    #[serde(default)]
+    vis: Option<String>,
+}
+
+/// Committed values are integers or bools: a Pedersen commitment binds a scalar modulo the
+/// Baby Jubjub order `l < p`, so a `field` element would not survive the crossing.
+fn committable(ty: Ty) -> bool {
+    ty != Ty::Field
 }
 
 #[derive(Deserialize)]
@@ -493,8 +540,15 @@ impl Program {
             let vis = match r.vis.as_str() {
                 "private" => Visibility::Private,
                 "public" => Visibility::Public,
+                "committed" => Visibility::Committed,
                 other => return Err(invalid(&place, format!("unknown visibility `{other}`"))),
             };
+            if vis == Visibility::Committed && !committable(ty) {
+                return Err(invalid(
+                    &place,
+                    format!("a committed value must be an integer or bool, not `{ty}`"),
+                ));
+            }
             if index.insert(r.id, types.len()).is_some() {
                 return Err(invalid(&place, format!("duplicate id {}", r.id)));
             }
@@ -576,13 +630,27 @@ impl Program {
 
         let mut outputs = Vec::with_capacity(raw.outputs.len());
         let mut output_names = Vec::with_capacity(raw.outputs.len());
+        let mut output_vis = Vec::with_capacity(raw.outputs.len());
         for (i, o) in raw.outputs.into_iter().enumerate() {
+            let place = format!("output {i}");
             let v = index
                 .get(&o.value)
                 .copied()
-                .ok_or_else(|| invalid(format!("output {i}"), format!("undefined id {}", o.value)))?;
+                .ok_or_else(|| invalid(&place, format!("undefined id {}", o.value)))?;
+            let vis = match o.vis.as_deref() {
+                None | Some("public") => Visibility::Public,
+                Some("committed") => Visibility::Committed,
+                Some(other) => return Err(invalid(&place, format!("unknown output visibility `{other}`"))),
+            };
+            if vis == Visibility::Committed && !committable(types[v]) {
+                return Err(invalid(
+                    &place,
+                    format!("a committed value must be an integer or bool, not `{}`", types[v]),
+                ));
+            }
             outputs.push(v);
             output_names.push(o.name);
+            output_vis.push(vis);
         }
         Ok(Program {
             name: raw.name,
@@ -591,6 +659,7 @@ impl Program {
             body,
             outputs,
             output_names,
+            output_vis,
             types,
             signature: raw.signature,
             hash,
@@ -612,12 +681,29 @@ impl Program {
         self.inputs.iter().enumerate().filter(|(_, i)| i.vis == Visibility::Public).map(|(k, _)| k)
     }
 
-    /// Types of the Groth16 instance: public input leaves, then outputs.
+    /// Indices of the committed input leaves, in order.
+    pub fn committed_inputs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.inputs.iter().enumerate().filter(|(_, i)| i.vis == Visibility::Committed).map(|(k, _)| k)
+    }
+
+    /// Positions (in `outputs`) of the committed outputs, in order.
+    pub fn committed_outputs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.output_vis.iter().enumerate().filter(|(_, v)| **v == Visibility::Committed).map(|(k, _)| k)
+    }
+
+    /// Types of the instance (the public values, in order): public input leaves; the `x`, `y`
+    /// of each committed input's commitment; then per output its value, or the `x`, `y` of its
+    /// commitment when committed.
     pub fn instance_types(&self) -> Vec<Ty> {
-        self.public_inputs()
-            .map(|i| self.types[i])
-            .chain(self.outputs.iter().map(|&o| self.types[o]))
-            .collect()
+        let mut types: Vec<Ty> = self.public_inputs().map(|i| self.types[i]).collect();
+        types.extend(self.committed_inputs().flat_map(|_| [Ty::Field, Ty::Field]));
+        for (k, &o) in self.outputs.iter().enumerate() {
+            match self.output_vis[k] {
+                Visibility::Committed => types.extend([Ty::Field, Ty::Field]),
+                _ => types.push(self.types[o]),
+            }
+        }
+        types
     }
 
     /// Parse input leaf values (typed decimal strings, in input order).

@@ -85,13 +85,31 @@ pub fn check_cs_mutations(
 
 /// Mutation-check a whole program on the given inputs: the inputs themselves are exempt (an
 /// input a program ignores is legitimately free); every internal witness and every output must be
-/// pinned. Fails if the program fails on these inputs.
+/// pinned. Fails if the program fails on these inputs. Committed values get blindings drawn from
+/// a fixed seed ([`check_mutations_blinded`]).
 pub fn check_mutations(p: &Program, inputs: &[crate::ir::Value]) -> Result<usize, String> {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(0xb1d);
+    let n = p.committed_inputs().count() + p.committed_outputs().count();
+    let blindings: Vec<zeenot_crypto::Scalar> = (0..n).map(|_| UniformRand::rand(&mut rng)).collect();
+    check_mutations_blinded(p, inputs, &blindings)
+}
+
+/// [`check_mutations`] with the blindings of the committed values (committed inputs', then
+/// committed outputs', as [`synth::lower_blinded`] takes them). The committed input leaves are
+/// exempt like private ones; their blindings, their commitments (instance variables) and every
+/// witness of the commitments must be pinned.
+pub fn check_mutations_blinded(
+    p: &Program,
+    inputs: &[crate::ir::Value],
+    blindings: &[zeenot_crypto::Scalar],
+) -> Result<usize, String> {
     p.check_values(inputs)?;
     eval::evaluate(p, inputs).map_err(|e| e.to_string())?;
     let cs = ConstraintSystem::<Fr>::new_ref();
-    synth::lower(p, Some(inputs), cs.clone()).map_err(|e| format!("synthesis failed: {e}"))?;
+    synth::lower_blinded(p, Some(inputs), Some(blindings), cs.clone())
+        .map_err(|e| format!("synthesis failed: {e}"))?;
     let n_pub = p.inputs.iter().filter(|i| i.vis == Visibility::Public).count();
+    // private and committed input leaves: the first witness variables
     let n_priv = p.inputs.len() - n_pub;
     check_cs_mutations(&cs, &|v| match v {
         Var::Instance(i) => i <= n_pub,

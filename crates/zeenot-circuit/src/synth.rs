@@ -1,22 +1,27 @@
 //! Lowering IR v1 to R1CS.
 //!
-//! Instance variables are the public input leaves in order, then the output leaves. Private
-//! input leaves are the first witness variables. Every integer input is range-checked, every
+//! Instance variables follow the instance order of `docs/ir.md`: the public input leaves in
+//! order; then `C.x`, `C.y` of each committed input's Pedersen commitment; then per output its
+//! value, or `C.x`, `C.y` of its commitment when committed ([`lower_blinded`], "Committed
+//! values"). Private and committed input leaves are the first witness variables, followed by the
+//! committed inputs' blindings. Every integer input is range-checked, every
 //! integer result that could leave its type's range is range-checked (with the guard applied
 //! first, so an operation in an untaken branch cannot fail), and intervals propagated through
 //! the program drop the checks that cannot fail; on a chain of unsigned additions (`sum(xs)`) only
 //! the end of the chain is range-checked ([`chain_adds`]). See `docs/circuits.md` for the cost of
 //! each op and why each encoding is sound.
 
+use crate::gadgets::babyjub::pedersen::PedersenBases;
 use crate::gadgets::babyjub::point::{self, PointWire};
 use crate::gadgets::babyjub::poseidon;
-use crate::gadgets::babyjub::{eddsa, fixed_base, variable_base};
+use crate::gadgets::babyjub::{eddsa, fixed_base, scalar_bits, variable_base, SCALAR_BITS};
 use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, Builder, Wire};
-use crate::ir::{Inst, Op, Program, Ty, Value, Visibility};
+use crate::ir::{self, Inst, Op, Program, Ty, Value, Visibility};
 use ark_bn254::Fr;
-use ark_ff::{One, Zero};
+use ark_ff::{BigInteger, One, PrimeField, Zero};
 use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
 use std::collections::HashMap;
+use zeenot_crypto::Scalar;
 
 /// `index` selectors by (index value, element count, effective guard): lookups of several fields
 /// of one record, or columns of one table row, share a selector.
@@ -31,17 +36,20 @@ struct Selectors {
     scalar_bits: HashMap<usize, Vec<Wire>>,
 }
 
-/// A program as a circuit, with input values when proving (`None` during setup).
+/// A program as a circuit, with input values and blindings when proving (`None` during setup).
 pub struct ProgramCircuit<'a> {
     /// The program.
     pub program: &'a Program,
     /// Input leaf values, in input order.
     pub inputs: Option<&'a [Value]>,
+    /// Blindings of the Pedersen commitments: one per committed input (input order), then one
+    /// per committed output (output order). See [`lower_blinded`].
+    pub blindings: Option<&'a [Scalar]>,
 }
 
 impl ConstraintSynthesizer<Fr> for ProgramCircuit<'_> {
     fn generate_constraints(self, cs: ConstraintSystemRef<Fr>) -> Result<(), SynthesisError> {
-        lower(self.program, self.inputs, cs).map(|_| ())
+        lower_blinded(self.program, self.inputs, self.blindings, cs).map(|_| ())
     }
 }
 
@@ -237,35 +245,176 @@ fn settle_deferred(
     Ok(())
 }
 
-/// Lower the program into `cs`; returns the output wires.
+/// Lower the program into `cs`; returns the output wires. For programs without committed
+/// values: [`lower_blinded`] with no blindings.
 pub fn lower(
     p: &Program,
     inputs: Option<&[Value]>,
     cs: ConstraintSystemRef<Fr>,
 ) -> Result<Vec<Wire>, SynthesisError> {
+    lower_blinded(p, inputs, None, cs)
+}
+
+/// A Baby Jubjub scalar (in `[0, l)`, `l < p`) as the field element of the same integer: what a
+/// fixed-base multiplication reads as its scalar (so `ir::value_scalar(-1)` gives `l − 1`, not
+/// the field's `p − 1`).
+fn scalar_fr(s: &Scalar) -> Fr {
+    Fr::from_le_bytes_mod_order(&s.into_bigint().to_bytes_le())
+}
+
+/// `(lo + Σ 2^i·bits_i)·G + r·H`, the Pedersen commitment of `docs/ir.md` ("Committed values"),
+/// for a value given by little-endian boolean wires over an offset `lo` (booleanity is the
+/// caller's) or by a constant. `r` is decomposed here into 251 bits.
+///
+/// Cost: 252 (`r`'s bits) + 379 (`r·H`) + the fixed-base multiplication of the value's bits
+/// (49 for 32 bits, 97 for 64, 0 for one bit; none for a constant) + 6 (the sum; 3 with a
+/// constant value, 0 when it is 0).
+fn pedersen_commit(
+    b: &Builder,
+    bases: &PedersenBases,
+    value: ValueBits,
+    r: &Wire,
+) -> Result<PointWire, SynthesisError> {
+    let r_bits = scalar_bits(b, r, SCALAR_BITS)?;
+    let rh = fixed_base::mul(b, bases.h(), &r_bits)?;
+    let vg = match value {
+        ValueBits::Const(v) => PointWire::constant(ir::commit_value(v, &Scalar::zero()).xy()),
+        // `mul_plus` adds `e·G` for the integer `e`: `lo mod l`, so a negative offset counts
+        // modulo the group order (the field element of `lo` would be `p + lo`, a different
+        // multiple of `G`)
+        ValueBits::Bits(bits, lo) => {
+            fixed_base::mul_plus(b, bases.g(), &bits, scalar_fr(&ir::value_scalar(lo)))?
+        }
+    };
+    point::add(b, &vg, &rh)
+}
+
+/// Two instance variables holding a point (a commitment; constrained by the caller).
+fn input_point(b: &Builder, c: Option<point::native::Affine>) -> Result<PointWire, SynthesisError> {
+    let x = b.input(c.map(|c| c.0))?;
+    let y = b.input(c.map(|c| c.1))?;
+    Ok(PointWire { x: Wire::var(x, c.map(|c| c.0), None), y: Wire::var(y, c.map(|c| c.1), None) })
+}
+
+/// A committed value as the fixed-base multiplication takes it.
+enum ValueBits {
+    /// `lo + Σ 2^i·bits_i`: boolean wires and the offset.
+    Bits(Vec<Wire>, i128),
+    /// A circuit constant.
+    Const(i128),
+}
+
+/// The bits of a committed output `w` of type `ty`: of `w − lo` over `w`'s interval `[lo, hi]`
+/// (`⌈log2(hi − lo + 1)⌉` bits, `+1` constraint; the interval is an invariant of the lowering,
+/// so honest values always pass, and the decomposition itself proves that `w`'s field value
+/// is the integer `lo + Σ 2^i·b_i`); a bool is its own bit (booleanity is an invariant of
+/// every bool wire, as `and`/`or` rely on).
+fn output_bits(b: &Builder, w: &Wire, ty: Ty) -> Result<ValueBits, SynthesisError> {
+    if let Some(k) = w.konst {
+        return ir::fr_to_int(&k, ty).map(ValueBits::Const).ok_or(SynthesisError::Unsatisfiable);
+    }
+    if ty == Ty::Bool {
+        return Ok(ValueBits::Bits(vec![w.clone()], 0));
+    }
+    let (lo, hi) = w.range.or(ty.range()).ok_or(SynthesisError::Unsatisfiable)?;
+    let bits = bits::to_bits(b, &w.affine(Fr::one(), -fr(lo)), bit_len(hi - lo))?;
+    Ok(ValueBits::Bits(bits, lo))
+}
+
+/// Lower the program into `cs` with the blindings of its committed values (`None` during setup,
+/// or for a program without any): one per committed input in input order, then one per
+/// committed output in output order. Returns the output wires (for a committed output, the
+/// value's wire; the instance holds its commitment).
+///
+/// # Committed values
+///
+/// A committed input is a private witness `v` (range-checked as a private input of its type),
+/// a witness blinding `r`, and two instance variables `C = (x, y)`, allocated after every public
+/// input leaf; the circuit enforces `C = v·G + r·H` ([`pedersen_commit`], `G` = Base8 and `H` =
+/// zeenot's Pedersen `H`, the generators of [`ir::commit_value`]). A committed output is a
+/// witness blinding `r` and two instance variables constrained equal to `v·G + r·H` for the
+/// output's value `v`.
+///
+/// Why a proof binds `C` to `v` (the integer, not just something congruent to it):
+///
+/// * `v`'s bits are those of its range check (`v − lo` for `v ∈ [lo, hi]`, a unique
+///   decomposition as `2^n < p`), so the committed scalar is the integer `v` read modulo `l`
+///   (the offset `lo` enters as `lo mod l`); distinct integers of one type differ by less than
+///   `2^64 < l`, so they are distinct modulo `l`.
+/// * `r` is decomposed into 251 bits (`scalar_bits`): any integer in `[0, 2^251)`, acting as
+///   `r mod l`. The decomposition is not canonical modulo `l` (`r` and `r + l < 2^251` give the
+///   same point), and need not be: both are openings with the same `r mod l`, a choice the
+///   prover has anyway. Every other witness (window lookups, Montgomery sums, the complete
+///   additions) is a function of the bits (see [`fixed_base`], [`point::add`]).
+/// * So a satisfying assignment exhibits `(v, r)` with `C = v·G + r·H`. Opening the same `C` to
+///   another value `v' ≠ v` with some `r'` would give `(v − v')·G = (r' − r)·H` with
+///   `v − v' ≢ 0 (mod l)`, i.e. the discrete logarithm of `H` to the base `G`, unknown since `H`
+///   is hashed to the curve (computational binding). A `C` off the curve or outside the
+///   prime-order subgroup has no opening at all; verifiers reject such public values before
+///   the pairing check (`groth16::instance`).
+pub fn lower_blinded(
+    p: &Program,
+    inputs: Option<&[Value]>,
+    blindings: Option<&[Scalar]>,
+    cs: ConstraintSystemRef<Fr>,
+) -> Result<Vec<Wire>, SynthesisError> {
     let b = Builder::new(cs);
     let mut w: Vec<Wire> = Vec::with_capacity(p.types.len());
-    // Allocate every input before any range-check bit, so that private inputs are the first
-    // witness variables (the mutation checker exempts exactly those).
+    // Allocate every input before any range-check bit, so that private (and committed) inputs
+    // are the first witness variables (the mutation checker exempts exactly those).
     for (i, inp) in p.inputs.iter().enumerate() {
         let value = inputs.map(|v| v[i].to_fr());
         let var = match inp.vis {
             Visibility::Public => b.input(value)?,
-            Visibility::Private => b.witness(value)?,
+            Visibility::Private | Visibility::Committed => b.witness(value)?,
         };
         w.push(Wire::var(var, value, inp.ty.range()));
     }
+    let committed: Vec<usize> = p.committed_inputs().collect();
+    let n_committed_outputs = p.committed_outputs().count();
+    let bases = (!committed.is_empty() || n_committed_outputs > 0).then(|| PedersenBases::new(0));
+    let blinding = |k: usize| blindings.and_then(|r| r.get(k));
+    // the committed inputs' blindings, then their commitments: instance variables after every
+    // public input leaf
+    let mut openings = Vec::with_capacity(committed.len());
+    for k in 0..committed.len() {
+        let rv = blinding(k).map(scalar_fr);
+        openings.push(Wire::var(b.witness(rv)?, rv, None));
+    }
+    let mut commitments = Vec::with_capacity(committed.len());
+    for (k, &i) in committed.iter().enumerate() {
+        let c = inputs.and_then(|v| match v[i] {
+            Value::Int(v) => blinding(k).map(|r| ir::commit_value(v, r).xy()),
+            Value::Field(_) => None,
+        });
+        commitments.push(input_point(&b, c)?);
+    }
+    // range checks; a committed input keeps the bits of its check for its commitment
+    let mut value_bits: Vec<Option<ValueBits>> = Vec::with_capacity(p.inputs.len());
     for (wire, inp) in w.iter().zip(&p.inputs) {
-        match inp.ty {
-            Ty::Field => {}
-            Ty::Bool => b.enforce(
-                wire.lc.clone(),
-                wire.lc.clone() - (Fr::one(), ark_relations::r1cs::Variable::One),
-                ark_relations::lc!(),
-            )?,
-            Ty::U(n) => bits::enforce_range(&b, wire, n)?,
-            Ty::I(n) => bits::enforce_interval(&b, wire, -(1i128 << (n - 1)), n)?,
-        }
+        let bits = match inp.ty {
+            Ty::Field => None,
+            Ty::Bool => {
+                b.enforce(
+                    wire.lc.clone(),
+                    wire.lc.clone() - (Fr::one(), ark_relations::r1cs::Variable::One),
+                    ark_relations::lc!(),
+                )?;
+                Some(ValueBits::Bits(vec![wire.clone()], 0))
+            }
+            Ty::U(n) => Some(ValueBits::Bits(bits::to_bits(&b, wire, n)?, 0)),
+            Ty::I(n) => {
+                let lo = -(1i128 << (n - 1));
+                Some(ValueBits::Bits(bits::to_bits(&b, &wire.affine(Fr::one(), -fr(lo)), n)?, lo))
+            }
+        };
+        value_bits.push(bits.filter(|_| inp.vis == Visibility::Committed));
+    }
+    for ((&i, r), c) in committed.iter().zip(&openings).zip(&commitments) {
+        let bases = bases.as_ref().expect("bases exist when a value is committed");
+        let v = value_bits[i].take().ok_or(SynthesisError::Unsatisfiable)?;
+        let d = pedersen_commit(&b, bases, v, r)?;
+        point::enforce_equal(&b, c, &d)?;
     }
     let mut defs: Vec<Option<&Inst>> = vec![None; p.types.len()];
     for inst in &p.body {
@@ -298,7 +447,21 @@ pub fn lower(
     // every deferred value was consumed by the `add` whose check covers it (`chain_adds`)
     debug_assert!(!pending.contains(&true), "a deferred add was never covered");
     let mut outs = Vec::with_capacity(p.outputs.len());
-    for &o in &p.outputs {
+    let mut k = committed.len();
+    for (&o, &vis) in p.outputs.iter().zip(&p.output_vis) {
+        if vis == Visibility::Committed {
+            let bases = bases.as_ref().expect("bases exist when a value is committed");
+            let r = blinding(k);
+            k += 1;
+            let rv = r.map(scalar_fr);
+            let r = Wire::var(b.witness(rv)?, rv, None);
+            let v = output_bits(&b, &w[o], p.types[o])?;
+            let d = pedersen_commit(&b, bases, v, &r)?;
+            let c = input_point(&b, d.value())?;
+            point::enforce_equal(&b, &c, &d)?;
+            outs.push(w[o].clone());
+            continue;
+        }
         let var = b.input(w[o].value)?;
         let out = Wire::var(var, w[o].value, w[o].range);
         b.enforce_equal(&out, &w[o])?;

@@ -420,7 +420,7 @@ fn a_sum_chain_proves_and_verifies() {
             values[8] = 0;
         }
         let inputs = p.parse_inputs(&text(&values)).unwrap();
-        let proven = groth16::prove(&p, &pk, &inputs, &mut rng).unwrap();
+        let proven = groth16::prove(&p, &pk, &inputs, &[], &mut rng).unwrap();
         assert_eq!(proven.public.last().unwrap(), &out.to_string());
         assert!(groth16::verify(&p, &vk, &proven.public, &proven.proof).unwrap());
         let mut wrong = proven.public.clone();
@@ -429,7 +429,7 @@ fn a_sum_chain_proves_and_verifies() {
     }
     // one more unit anywhere in the chain overflows: no proof, and the interpreter names the add
     let inputs = p.parse_inputs(&text(&[half, half, 1, 0, 0, 0, 0, 1, 1])).unwrap();
-    match groth16::prove(&p, &pk, &inputs, &mut rng) {
+    match groth16::prove(&p, &pk, &inputs, &[], &mut rng) {
         Err(zeenot_circuit::Error::Unsatisfied(u)) => {
             assert_eq!((u.kind, u.index), (FailureKind::Overflow, 6));
         }

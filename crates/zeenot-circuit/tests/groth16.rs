@@ -38,7 +38,7 @@ fn prove_and_verify() {
     let p = program();
     let (pk, vk) = keys(&p);
     let mut rng = ChaCha20Rng::seed_from_u64(2);
-    let proven = groth16::prove(&p, &pk, &inputs(&p, "999", "3"), &mut rng).unwrap();
+    let proven = groth16::prove(&p, &pk, &inputs(&p, "999", "3"), &[], &mut rng).unwrap();
     assert_eq!(proven.public, vec!["3", "3004"]);
     assert!(groth16::verify(&p, &vk, &proven.public, &proven.proof).unwrap());
     // wrong output, wrong public input
@@ -58,14 +58,14 @@ fn failing_inputs_have_no_proof() {
     let p = program();
     let (pk, _) = keys(&p);
     let mut rng = ChaCha20Rng::seed_from_u64(3);
-    match groth16::prove(&p, &pk, &inputs(&p, "1000", "3"), &mut rng) {
+    match groth16::prove(&p, &pk, &inputs(&p, "1000", "3"), &[], &mut rng) {
         Err(Error::Unsatisfied(u)) => {
             assert_eq!(u.kind, FailureKind::Check);
             assert_eq!(u.to_string(), "check failed at app.py:3:4: check(a < 1000)");
         }
         other => panic!("{other:?}"),
     }
-    match groth16::prove(&p, &pk, &inputs(&p, "999", "4299300"), &mut rng) {
+    match groth16::prove(&p, &pk, &inputs(&p, "999", "4299300"), &[], &mut rng) {
         Err(Error::Unsatisfied(u)) => assert_eq!(u.kind, FailureKind::Overflow),
         other => panic!("{other:?}"),
     }
@@ -75,7 +75,8 @@ fn failing_inputs_have_no_proof() {
 fn serialisation_round_trips_and_rejects_garbage() {
     let p = program();
     let (pk, vk) = keys(&p);
-    let proven = groth16::prove(&p, &pk, &inputs(&p, "5", "6"), &mut ChaCha20Rng::seed_from_u64(4)).unwrap();
+    let proven =
+        groth16::prove(&p, &pk, &inputs(&p, "5", "6"), &[], &mut ChaCha20Rng::seed_from_u64(4)).unwrap();
     let bytes = groth16::encode(&proven.proof);
     assert_eq!(bytes.len(), 128);
     let back: Proof = groth16::decode("proof", &bytes).unwrap();
@@ -109,9 +110,13 @@ fn keys_of_another_shape_are_refused() {
     .unwrap();
     let (pk_other, _) = keys(&other);
     let mut rng = ChaCha20Rng::seed_from_u64(5);
-    assert!(matches!(groth16::prove(&p, &pk_other, &inputs(&p, "1", "2"), &mut rng), Err(Error::Key(_))));
+    assert!(matches!(
+        groth16::prove(&p, &pk_other, &inputs(&p, "1", "2"), &[], &mut rng),
+        Err(Error::Key(_))
+    ));
     let proven =
-        groth16::prove(&other, &pk_other, &other.parse_inputs(&["1".into()]).unwrap(), &mut rng).unwrap();
+        groth16::prove(&other, &pk_other, &other.parse_inputs(&["1".into()]).unwrap(), &[], &mut rng)
+            .unwrap();
     assert!(matches!(groth16::verify(&p, &vk, &["1".into(), "2".into()], &proven.proof), Ok(false)));
 }
 
@@ -119,7 +124,8 @@ fn keys_of_another_shape_are_refused() {
 fn snarkjs_shapes() {
     let p = program();
     let (pk, vk) = keys(&p);
-    let proven = groth16::prove(&p, &pk, &inputs(&p, "5", "6"), &mut ChaCha20Rng::seed_from_u64(6)).unwrap();
+    let proven =
+        groth16::prove(&p, &pk, &inputs(&p, "5", "6"), &[], &mut ChaCha20Rng::seed_from_u64(6)).unwrap();
     let v = snarkjs::verification_key(&vk);
     assert_eq!(v["nPublic"], 2);
     assert_eq!(v["IC"].as_array().unwrap().len(), 3);
@@ -182,6 +188,7 @@ fn checks_narrow_later_comparisons() {
         &p,
         &pk,
         &p.parse_inputs(&["1000".into()]).unwrap(),
+        &[],
         &mut ChaCha20Rng::seed_from_u64(9),
     )
     .unwrap();
@@ -191,6 +198,7 @@ fn checks_narrow_later_comparisons() {
         &p,
         &pk,
         &p.parse_inputs(&["1001".into()]).unwrap(),
+        &[],
         &mut ChaCha20Rng::seed_from_u64(9)
     )
     .is_err());
@@ -220,14 +228,14 @@ fn private_lookup_proves_and_fails_out_of_range() {
     let mut rng = ChaCha20Rng::seed_from_u64(10);
     let values = |i: &str| p.parse_inputs(&[i, "500", "600", "0", "1"].map(String::from)).unwrap();
     for (i, price, flag) in [("0", "500", "0"), ("1", "600", "1"), ("2", "700", "1")] {
-        let proven = groth16::prove(&p, &pk, &values(i), &mut rng).unwrap();
+        let proven = groth16::prove(&p, &pk, &values(i), &[], &mut rng).unwrap();
         assert_eq!(proven.public, vec!["0", "1", price, flag]);
         assert!(groth16::verify(&p, &vk, &proven.public, &proven.proof).unwrap());
         let lie: Vec<String> =
             ["0", "1", if price == "600" { "500" } else { "600" }, flag].map(String::from).into();
         assert!(!groth16::verify(&p, &vk, &lie, &proven.proof).unwrap());
     }
-    match groth16::prove(&p, &pk, &values("3"), &mut rng) {
+    match groth16::prove(&p, &pk, &values("3"), &[], &mut rng) {
         Err(Error::Unsatisfied(u)) => {
             assert_eq!((u.kind, u.kind.name()), (FailureKind::Index, "index"));
             assert_eq!(u.to_string(), "index 3 out of range for 3 elements at app.py:7:11");

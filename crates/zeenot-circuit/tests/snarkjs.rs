@@ -81,7 +81,7 @@ fn exported_proof_verifies_with_snarkjs() {
     let p = program();
     let (pk, vk) = groth16::setup(&p, &mut ChaCha20Rng::seed_from_u64(11)).unwrap();
     let inputs = p.parse_inputs(&["-7".into(), "5".into(), "2".into()]).unwrap();
-    let proven = groth16::prove(&p, &pk, &inputs, &mut ChaCha20Rng::seed_from_u64(12)).unwrap();
+    let proven = groth16::prove(&p, &pk, &inputs, &[], &mut ChaCha20Rng::seed_from_u64(12)).unwrap();
     assert_eq!(proven.public, vec!["5", "2", "-37", "-4"]);
     let (vk_json, proof_json, public_json) = snarkjs::export(&p, &vk, &proven.public, &proven.proof).unwrap();
     // negative values appear as canonical field elements
@@ -96,7 +96,7 @@ fn exported_proof_verifies_with_snarkjs() {
     assert!(!snarkjs_verify(&cli, &dir, &vk_json, &serde_json::to_string(&wrong).unwrap(), &proof_json));
     // a proof for other inputs
     let other = p.parse_inputs(&["-8".into(), "5".into(), "2".into()]).unwrap();
-    let other = groth16::prove(&p, &pk, &other, &mut ChaCha20Rng::seed_from_u64(13)).unwrap();
+    let other = groth16::prove(&p, &pk, &other, &[], &mut ChaCha20Rng::seed_from_u64(13)).unwrap();
     let other_json = snarkjs::export(&p, &vk, &other.public, &other.proof).unwrap().1;
     assert!(!snarkjs_verify(&cli, &dir, &vk_json, &public_json, &other_json));
     std::fs::remove_dir_all(&dir).ok();

@@ -306,45 +306,70 @@ fn prepare_proving_key(py: Python<'_>, proving_key: &[u8]) -> PyResult<PreparedP
     Ok(PreparedProvingKey { pk })
 }
 
-/// Prove with a prepared key: (proof bytes, public values).
+/// Blindings of the committed inputs (decimal integers in `[0, l)`, one per committed input in
+/// input order); ValueError when malformed or of the wrong count.
+fn blindings(p: &Program, blindings: Option<Vec<String>>) -> PyResult<Vec<zeenot_crypto::Scalar>> {
+    let texts = blindings.unwrap_or_default();
+    let expected = p.committed_inputs().count();
+    if texts.len() != expected {
+        return Err(PyValueError::new_err(format!(
+            "expected {expected} blindings (one per committed input), got {}",
+            texts.len()
+        )));
+    }
+    texts.iter().map(|t| zeenot_circuit::ir::parse_blinding(t).map_err(PyValueError::new_err)).collect()
+}
+
+/// What a proof returns to Python: proof bytes, public values, and the committed outputs'
+/// blindings (decimal).
+type Proved<'py> = (Bound<'py, PyBytes>, Vec<String>, Vec<String>);
+
+fn proved(proven: groth16::Proven) -> (Vec<u8>, Vec<String>, Vec<String>) {
+    let out = proven.blindings.iter().map(zeenot_circuit::ir::blinding_decimal).collect();
+    (groth16::encode(&proven.proof), proven.public, out)
+}
+
+/// Prove with a prepared key: (proof bytes, public values, committed outputs' blindings).
 #[pyfunction]
-#[pyo3(signature = (ir_json, key, inputs, seed=None))]
+#[pyo3(signature = (ir_json, key, inputs, seed=None, blindings=None))]
 fn prove_prepared<'py>(
     py: Python<'py>,
     ir_json: &str,
     key: &PreparedProvingKey,
     inputs: Vec<String>,
     seed: Option<u64>,
-) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
+    blindings: Option<Vec<String>>,
+) -> PyResult<Proved<'py>> {
     let p = program(ir_json)?;
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
+    let rs = self::blindings(&p, blindings)?;
     let pk = &key.pk;
-    let (proof, public) = detached(py, || {
-        let proven = groth16::prove(&p, pk, &values, &mut rng(seed))?;
-        Ok((groth16::encode(&proven.proof), proven.public))
-    })?;
-    Ok((PyBytes::new(py, &proof), public))
+    let (proof, public, out) =
+        detached(py, || Ok(proved(groth16::prove(&p, pk, &values, &rs, &mut rng(seed))?)))?;
+    Ok((PyBytes::new(py, &proof), public, out))
 }
 
-/// Prove: (proof bytes, public values = public input leaves then outputs).
+/// Prove: (proof bytes, public values in the instance order of `docs/ir.md`, blindings of the
+/// committed outputs).
 #[pyfunction]
-#[pyo3(signature = (ir_json, proving_key, inputs, seed=None))]
+#[pyo3(signature = (ir_json, proving_key, inputs, seed=None, blindings=None))]
 fn prove<'py>(
     py: Python<'py>,
     ir_json: &str,
     proving_key: &[u8],
     inputs: Vec<String>,
     seed: Option<u64>,
-) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
+    blindings: Option<Vec<String>>,
+) -> PyResult<Proved<'py>> {
     let p = program(ir_json)?;
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
+    let rs = self::blindings(&p, blindings)?;
     let key = proving_key.to_vec();
-    let (proof, public) = detached(py, || {
+    let (proof, public, out) = detached(py, || {
         let pk: ProvingKey = groth16::decode_proving_key(&key)?;
-        let proven = groth16::prove(&p, &pk, &values, &mut rng(seed))?;
-        Ok((groth16::encode(&proven.proof), proven.public))
+        Ok(proved(groth16::prove(&p, &pk, &values, &rs, &mut rng(seed))?))
     })?;
-    Ok((PyBytes::new(py, &proof), public))
+    Ok((PyBytes::new(py, &proof), public, out))
 }
 
 /// Verify: True if the proof is valid for these public values.

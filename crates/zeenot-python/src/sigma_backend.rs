@@ -9,6 +9,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use zeenot_circuit::ir;
 use zeenot_sigma::{backend, Error};
 
 use super::{detached, program, rng, unsatisfied, ZeenotError};
@@ -30,20 +31,29 @@ fn py_err(e: Error) -> PyErr {
     }
 }
 
-/// Prove the program on its input leaves; returns the proof bytes and the public values
-/// (public input leaves, then outputs). `seed` makes the proof deterministic (tests only).
+/// Prove the program on its input leaves, with one blinding (decimal) per committed input;
+/// returns the proof bytes, the public values (docs/ir.md's instance order) and one blinding
+/// per committed output. `seed` makes the proof deterministic (tests only).
 #[pyfunction]
-#[pyo3(signature = (ir_json, inputs, seed=None))]
+#[pyo3(signature = (ir_json, inputs, blindings, seed=None))]
 pub(crate) fn sigma_program_prove<'py>(
     py: Python<'py>,
     ir_json: &str,
     inputs: Vec<String>,
+    blindings: Vec<String>,
     seed: Option<u64>,
-) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
+) -> PyResult<(Bound<'py, PyBytes>, Vec<String>, Vec<String>)> {
     let p = program(ir_json)?;
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
-    let proven = detached(py, || Ok(backend::prove(&p, &values, &mut rng(seed))))?.map_err(py_err)?;
-    Ok((PyBytes::new(py, &proven.proof.encode()), proven.public))
+    let blindings = blindings
+        .iter()
+        .map(|b| ir::parse_blinding(b))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(PyValueError::new_err)?;
+    let proven =
+        detached(py, || Ok(backend::prove(&p, &values, &blindings, &mut rng(seed))))?.map_err(py_err)?;
+    let out = proven.blindings.iter().map(ir::blinding_decimal).collect();
+    Ok((PyBytes::new(py, &proven.proof.encode()), proven.public, out))
 }
 
 /// Whether `proof` proves the program with these public values (public input leaves, then

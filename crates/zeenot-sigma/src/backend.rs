@@ -9,7 +9,7 @@
 //! |---|---|
 //! | `add`, `sub`, `neg`, `cast`, a product with a public value, `not` | none: commitments are homomorphic |
 //! | `mul`, `and`, `or`, `select` | a product proof: fresh `C_c`, `C_a = a·G + r_a·H ∧ C_c = a·C_b + t·H` |
-//! | result that may leave its type | a range proof (bit decomposition) on the result |
+//! | result that may leave its type | a range proof on the result |
 //! | `lt`, `le`, `gt`, `ge` | a bit `c`, the product `c·δ`, and a range proof that `c·δ + (1−c)·(−δ−1) ≥ 0` |
 //! | `eq`, `ne` | `c·(a−b) = 0 ∧ u·(a−b) = 1−c` (two linear equations, no range proof) |
 //! | `floordiv`, `mod` | commitments to `q` and `r`, `a = q·b + r`, `b ≠ 0`, range proofs on `r`, `b − 1 − r` and `q` (signs handled) |
@@ -28,8 +28,14 @@
 //! so every committed integer lies within ±2^129 and congruences modulo `l` are equalities of
 //! integers.
 //!
+//! **Range proofs** are aggregated Bulletproofs ([`crate::bulletproofs`]): every obligation
+//! `v − lo ∈ [0, 2^bits)` becomes `u ∈ [0, 2^n)` for the smallest supported `n ≥ bits` (and,
+//! when `bits < n`, also `u + 2^n − 2^bits ∈ [0, 2^n)`), grouped by `n` into a few logarithmic
+//! proofs; wider obligations (over 64 bits) fall back to bit decomposition.
+//!
 //! **What crosses.** The proof carries the auxiliary commitments (inputs, products, bits) in the
-//! order lowering creates them, then one sigma proof of the conjunction of everything above. The
+//! order lowering creates them, then one sigma proof of the conjunction of everything above,
+//! then the range proofs. The
 //! Fiat–Shamir context binds the program hash and every public value; the statement binds every
 //! commitment.
 //!
@@ -37,14 +43,16 @@
 //! field is not the commitment group's scalar field), Poseidon, point and signature operations.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use ark_ff::{Field, One, UniformRand, Zero};
 use rand::{CryptoRng, RngCore};
 use zeenot_circuit::eval;
-use zeenot_circuit::ir::{Op, Program, Ty, Value};
+use zeenot_circuit::ir::{commit_value, fr_to_decimal, Op, Program, Ty, Value, Visibility};
 use zeenot_crypto::pedersen::blinding_generator;
 use zeenot_crypto::{Point, Scalar};
 
+use crate::bulletproofs::{BulletproofGens, RangeProof, SUPPORTED_BITS};
 use crate::error::{Error, Result};
 use crate::proof::{self, Proof};
 use crate::statement::{Builder, Element, Node, Secret, Statement};
@@ -52,23 +60,131 @@ use crate::statement::{Builder, Element, Node, Secret, Statement};
 /// The domain of the back end's Fiat–Shamir context.
 pub const BACKEND_DOMAIN: &[u8] = b"zeenot/sigma-backend/v1";
 
-/// A proof that a program ran: the auxiliary commitments and one sigma proof.
+/// A proof that a program ran: the auxiliary commitments, one sigma proof, and the aggregated
+/// Bulletproofs of its range obligations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgramProof {
     /// Commitments to private inputs and intermediate values, in lowering order.
     pub aux: Vec<Point>,
     /// The sigma proof of the lowered statement.
     pub proof: Proof,
+    /// One Bulletproof per chunk of range obligations ([`range_chunks`] order).
+    pub ranges: Vec<RangeProof>,
 }
 
 impl ProgramProof {
-    /// `len(aux)` (8 bytes, little-endian) ‖ aux points ‖ the sigma proof.
+    /// `len(aux)` ‖ aux points ‖ `len(sigma)` ‖ the sigma proof ‖ `len(ranges)` ‖ per range
+    /// proof `len` ‖ bytes; every length 8 bytes, little-endian.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = (self.aux.len() as u64).to_le_bytes().to_vec();
         out.extend(Point::encode_batch(&self.aux).concat());
-        out.extend(self.proof.encode());
+        let sigma = self.proof.encode();
+        out.extend((sigma.len() as u64).to_le_bytes());
+        out.extend(sigma);
+        out.extend((self.ranges.len() as u64).to_le_bytes());
+        for r in &self.ranges {
+            let bytes = r.encode();
+            out.extend((bytes.len() as u64).to_le_bytes());
+            out.extend(bytes);
+        }
         out
     }
+}
+
+/// Reads length-prefixed pieces of a [`ProgramProof`] encoding.
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn len(&mut self, what: &str, unit: usize) -> Result<usize> {
+        if self.bytes.len() < 8 {
+            return Err(Error::Encoding(format!("truncated before the {what} count")));
+        }
+        let (head, rest) = self.bytes.split_at(8);
+        self.bytes = rest;
+        let n = u64::from_le_bytes(head.try_into().expect("8 bytes"));
+        if n > (self.bytes.len() / unit) as u64 {
+            return Err(Error::Encoding(format!("{n} {what} announced, {} bytes left", self.bytes.len())));
+        }
+        Ok(n as usize)
+    }
+
+    fn take(&mut self, n: usize) -> &'a [u8] {
+        let (head, rest) = self.bytes.split_at(n);
+        self.bytes = rest;
+        head
+    }
+}
+
+/// At most this many Bulletproof generators (`n·m`) per aggregated range proof: bigger sets of
+/// obligations are split, so that generators stay cheap to derive and cache.
+pub const MAX_RANGE_CAPACITY: usize = 1 << 14;
+
+fn gens(capacity: usize) -> Arc<BulletproofGens> {
+    static CACHE: Mutex<Option<Arc<BulletproofGens>>> = Mutex::new(None);
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    match cache.as_ref() {
+        Some(g) if g.capacity() >= capacity => g.clone(),
+        _ => {
+            let g = Arc::new(BulletproofGens::new(capacity.max(MAX_RANGE_CAPACITY / 16)));
+            *cache = Some(g.clone());
+            g
+        }
+    }
+}
+
+/// The aggregated range proofs' statements: for each width `n` (8, 16, 32, 64), the
+/// obligations of that width in lowering order, in chunks of at most `MAX_RANGE_CAPACITY / n`,
+/// each padded to a power of two with the identity (a commitment to 0 with blinding 0).
+fn range_chunks(entries: &[RangeEntry]) -> Vec<(usize, Vec<RangeEntry>)> {
+    let mut out = Vec::new();
+    for n in SUPPORTED_BITS {
+        let of_n: Vec<RangeEntry> = entries.iter().filter(|e| e.n == n).copied().collect();
+        for chunk in of_n.chunks(MAX_RANGE_CAPACITY / n) {
+            let mut chunk = chunk.to_vec();
+            let pad = RangeEntry { n, c: Point::identity(), u: 0, r: Scalar::zero() };
+            chunk.resize(chunk.len().next_power_of_two(), pad);
+            out.push((n, chunk));
+        }
+    }
+    out
+}
+
+fn prove_ranges<R: RngCore + CryptoRng>(
+    entries: &[RangeEntry],
+    ctx: &[u8],
+    rng: &mut R,
+) -> Result<Vec<RangeProof>> {
+    range_chunks(entries)
+        .into_iter()
+        .map(|(n, chunk)| {
+            let values: Vec<u64> = chunk.iter().map(|e| e.u).collect();
+            let blindings: Vec<Scalar> = chunk.iter().map(|e| e.r).collect();
+            let (proof, commitments) =
+                RangeProof::prove(&gens(n * chunk.len()), &values, &blindings, n, ctx, rng)?;
+            if commitments.iter().zip(&chunk).any(|(c, e)| *c != e.c) {
+                return Err(Error::Witness("internal: range commitments disagree".into()));
+            }
+            Ok(proof)
+        })
+        .collect()
+}
+
+fn verify_ranges(entries: &[RangeEntry], proofs: &[RangeProof], ctx: &[u8]) -> Result<()> {
+    let chunks = range_chunks(entries);
+    if chunks.len() != proofs.len() {
+        return Err(Error::Encoding(format!(
+            "{} range proofs, the program needs {}",
+            proofs.len(),
+            chunks.len()
+        )));
+    }
+    for ((n, chunk), proof) in chunks.iter().zip(proofs) {
+        let commitments: Vec<Point> = chunk.iter().map(|e| e.c).collect();
+        proof.verify(&gens(n * chunk.len()), &commitments, *n, ctx)?;
+    }
+    Ok(())
 }
 
 /// Why a program cannot be proved with this back end, or what went wrong.
@@ -133,8 +249,26 @@ struct Lowering<'a> {
     witness: Vec<Option<Scalar>>,
     elements: HashMap<Point, Element>,
     openings: HashMap<Point, (Secret, Secret)>,
+    /// Range obligations proved by aggregated Bulletproofs after the sigma proof.
+    ranges: Vec<RangeEntry>,
     g: Point,
     h: Point,
+}
+
+/// `c` commits to `u ∈ [0, 2^n)` (with blinding `r`; `u` and `r` are the prover's).
+#[derive(Clone, Copy, Debug)]
+struct RangeEntry {
+    n: usize,
+    c: Point,
+    u: u64,
+    r: Scalar,
+}
+
+impl RangeEntry {
+    fn new(n: usize, c: Com) -> Self {
+        // The verifier's `v` is 0; the prover's was checked to be in range.
+        RangeEntry { n, c: c.c, u: u64::try_from(c.v).unwrap_or(0), r: c.r }
+    }
 }
 
 impl<'a> Lowering<'a> {
@@ -264,6 +398,22 @@ impl<'a> Lowering<'a> {
         if self.prover() && !(u >= 0 && (bits >= 127 || u < (1i128 << bits))) {
             return Err(Error::Witness("internal: a range-checked value is out of range".into()));
         }
+        let Some(n) = SUPPORTED_BITS.into_iter().find(|&n| n as u32 >= bits) else {
+            return self.range_bits(a, lo, bits);
+        };
+        // u = v − lo ∈ [0, 2^n); for bits < n also u + 2^n − 2^bits ∈ [0, 2^n), so u < 2^bits.
+        let shifted = self.add_const(a, -lo);
+        self.ranges.push(RangeEntry::new(n, shifted));
+        if (bits as usize) < n {
+            let top = self.add_const(shifted, (1i128 << n) - (1i128 << bits));
+            self.ranges.push(RangeEntry::new(n, top));
+        }
+        Ok(())
+    }
+
+    /// `v − lo ∈ [0, 2^bits)` by committing to each bit (wider than Bulletproofs support).
+    fn range_bits(&mut self, a: Com, lo: i128, bits: u32) -> Result<()> {
+        let u = a.v - lo;
         let mut sum = self.constant(lo);
         let mut weight = 1i128;
         for i in 0..bits {
@@ -335,14 +485,28 @@ impl<'a> Lowering<'a> {
 /// Lowers the program. `inputs`: every input leaf's value (prover) or the public ones only
 /// (verifier, private entries `None`). Returns the statement, the output values (prover) and
 /// the witness.
+/// An output as the instance shows it: a value, or a commitment (with its blinding, for the
+/// prover).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shown {
+    Value(i128),
+    Commitment(Point, Scalar),
+}
+
+/// Lowers the program. `inputs`: every input leaf's value (prover) or the public ones only
+/// (verifier: `None` elsewhere); `committed`: each committed input's commitment and blinding
+/// (the verifier's blindings are unused); `claimed`: the verifier's view of the outputs. Returns
+/// the outputs as shown (the prover draws committed outputs' blindings).
 fn lower(
     lw: &mut Lowering<'_>,
     inputs: &[Option<Value>],
-    claimed_outputs: Option<&[Value]>,
-) -> Result<Vec<i128>> {
+    committed: &[(Point, Scalar)],
+    claimed: Option<&[Shown]>,
+) -> Result<Vec<Shown>> {
     let p = lw.p;
     let mut vals: Vec<V> = Vec::with_capacity(p.types.len());
     let mut ivs: Vec<Interval> = Vec::with_capacity(p.types.len());
+    let mut committed = committed.iter();
     for (k, inp) in p.inputs.iter().enumerate() {
         let Some((lo, hi)) = inp.ty.range() else {
             return Err(Error::Unsupported(format!(
@@ -350,25 +514,30 @@ fn lower(
                 inp.name
             )));
         };
-        let public = inp.vis == zeenot_circuit::ir::Visibility::Public;
         let v = match inputs[k] {
             Some(Value::Int(v)) => v,
-            _ if !lw.prover() && !public => 0,
+            _ if !lw.prover() && inp.vis != Visibility::Public => 0,
             _ => return Err(Error::Input(format!("input `{}` is missing or not an integer", inp.name))),
         };
-        if public {
-            vals.push(V::Pub(v));
-            ivs.push((v, v));
-        } else {
-            let c = lw.fresh(v)?;
-            if inp.ty == Ty::Bool {
-                lw.bit(c)?;
-            } else {
-                lw.range(c, lo, inp.ty.bits())?;
+        let c = match inp.vis {
+            Visibility::Public => {
+                vals.push(V::Pub(v));
+                ivs.push((v, v));
+                continue;
             }
-            vals.push(V::Com(c));
-            ivs.push((lo, hi));
+            Visibility::Private => lw.fresh(v)?,
+            Visibility::Committed => {
+                let &(c, r) = committed.next().ok_or_else(|| Error::Input("too few commitments".into()))?;
+                Com { c, v, r }
+            }
+        };
+        if inp.ty == Ty::Bool {
+            lw.bit(c)?;
+        } else {
+            lw.range(c, lo, inp.ty.bits())?;
         }
+        vals.push(V::Com(c));
+        ivs.push((lo, hi));
     }
 
     for (index, inst) in p.body.iter().enumerate() {
@@ -601,25 +770,48 @@ fn lower(
 
     let mut outputs = Vec::with_capacity(p.outputs.len());
     for (k, &o) in p.outputs.iter().enumerate() {
-        let claimed = claimed_outputs.map(|c| match c[k] {
-            Value::Int(v) => v,
-            Value::Field(_) => 0,
-        });
-        match vals[o] {
-            V::Pub(v) => {
-                if claimed.is_some_and(|c| c != v) {
+        let claim = claimed.map(|c| c[k]);
+        let x = vals[o];
+        let shown = match (p.output_vis[k], x, claim) {
+            (Visibility::Committed, _, Some(Shown::Commitment(c, _))) => {
+                // The published commitment holds the same value: C' − C = ρ·H.
+                equal_commitments(lw, Com { c, v: 0, r: Scalar::zero() }, lw.com(x));
+                Shown::Commitment(c, Scalar::zero())
+            }
+            (Visibility::Committed, _, None) => {
+                let x = lw.com(x);
+                let r = lw.rand();
+                let c = Com { c: commit_value(x.v, &r), v: x.v, r };
+                equal_commitments(lw, c, x);
+                Shown::Commitment(c.c, r)
+            }
+            (_, V::Pub(v), claim) => {
+                if claim.is_some_and(|c| c != Shown::Value(v)) {
                     return Err(Error::InvalidProof);
                 }
-                outputs.push(v);
+                Shown::Value(v)
             }
-            V::Com(c) => {
-                let v = claimed.unwrap_or(c.v);
+            (_, V::Com(c), claim) => {
+                let v = match claim {
+                    Some(Shown::Value(v)) => v,
+                    Some(Shown::Commitment(..)) => return Err(Error::InvalidProof),
+                    None => c.v,
+                };
                 lw.opens_to(c, v);
-                outputs.push(v);
+                Shown::Value(v)
             }
-        }
+        };
+        outputs.push(shown);
     }
     Ok(outputs)
+}
+
+/// Two commitments hold the same value: `A − B = ρ·H`.
+fn equal_commitments(lw: &mut Lowering<'_>, a: Com, b: Com) {
+    let d = lw.sub(a, b);
+    let rho = lw.secret("rho", || d.r);
+    let h = lw.h;
+    lw.require(d.c, &[(rho, h)]);
 }
 
 enum Divisor {
@@ -750,6 +942,7 @@ fn new_lowering<'a>(p: &'a Program, rng: Option<&'a mut dyn RngCore>, aux: &'a [
         witness: Vec::new(),
         elements: HashMap::new(),
         openings: HashMap::new(),
+        ranges: Vec::new(),
         g: Point::generator(),
         h: blinding_generator(),
     }
@@ -770,37 +963,97 @@ fn finish(lw: Lowering<'_>) -> Result<(Statement, Vec<Option<Scalar>>)> {
     Ok((lw.b.build(Node::And(nodes))?, lw.witness))
 }
 
-/// A proved program: the proof and the public values (public input leaves, then outputs).
-#[derive(Clone, Debug)]
+/// A proved program: the proof, the public values (in the instance order of docs/ir.md) and
+/// the blindings of its committed outputs.
+#[derive(Clone)]
 pub struct Proven {
     /// The proof.
     pub proof: ProgramProof,
-    /// Public input leaves then output leaves, as typed decimal strings.
+    /// Public input leaves, committed inputs' commitments (`x`, `y`), then outputs (values, or
+    /// commitments' `x`, `y`), as typed decimal strings.
     pub public: Vec<String>,
+    /// One blinding per committed output, in output order.
+    pub blindings: Vec<Scalar>,
 }
 
-/// Proves `p` on its input leaves. Fails with [`Error::Unsatisfied`] when the program fails on
-/// these inputs and [`Error::Unsupported`] for programs this back end cannot express.
-pub fn prove<R: RngCore + CryptoRng>(p: &Program, inputs: &[Value], rng: &mut R) -> Result<Proven> {
+// The blindings are secrets: `Debug` shows only how many there are.
+impl core::fmt::Debug for Proven {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Proven")
+            .field("public", &self.public)
+            .field("blindings", &format_args!("<{} secret>", self.blindings.len()))
+            .finish_non_exhaustive()
+    }
+}
+
+fn point_decimals(c: &Point) -> [String; 2] {
+    [fr_to_decimal(&c.x()), fr_to_decimal(&c.y())]
+}
+
+/// Proves `p` on its input leaves, with one blinding per committed input. Fails with
+/// [`Error::Unsatisfied`] when the program fails on these inputs and [`Error::Unsupported`] for
+/// programs this back end cannot express.
+pub fn prove<R: RngCore + CryptoRng>(
+    p: &Program,
+    inputs: &[Value],
+    blindings: &[Scalar],
+    rng: &mut R,
+) -> Result<Proven> {
     p.check_values(inputs).map_err(Error::Input)?;
+    let n_committed = p.committed_inputs().count();
+    if blindings.len() != n_committed {
+        return Err(Error::Input(format!(
+            "expected {n_committed} blindings (one per committed input), got {}",
+            blindings.len()
+        )));
+    }
     let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
     let expected = eval::outputs(p, &vals);
+    let committed: Vec<(Point, Scalar)> = p
+        .committed_inputs()
+        .zip(blindings)
+        .map(|(i, r)| match vals[i] {
+            Value::Int(v) => (commit_value(v, r), *r),
+            Value::Field(_) => unreachable!("validated: committed values are integers"),
+        })
+        .collect();
     let ins: Vec<Option<Value>> = inputs.iter().copied().map(Some).collect();
     let mut lw = new_lowering(p, Some(rng as &mut dyn RngCore), &[]);
-    let outputs = lower(&mut lw, &ins, None)?;
-    let outputs: Vec<String> = outputs.iter().map(|v| v.to_string()).collect();
-    if outputs != expected {
-        return Err(Error::Witness("internal: the sigma lowering disagrees with the IR's semantics".into()));
+    let shown = lower(&mut lw, &ins, &committed, None)?;
+    let mut public: Vec<String> = p.public_inputs().map(|i| vals[i].to_decimal()).collect();
+    public.extend(committed.iter().flat_map(|(c, _)| point_decimals(c)));
+    let mut out_blindings = Vec::new();
+    for (k, s) in shown.iter().enumerate() {
+        match s {
+            Shown::Value(v) => {
+                if v.to_string() != expected[k] {
+                    return Err(Error::Witness(
+                        "internal: the sigma lowering disagrees with the IR's semantics".into(),
+                    ));
+                }
+                public.push(v.to_string());
+            }
+            Shown::Commitment(c, r) => {
+                public.extend(point_decimals(c));
+                out_blindings.push(*r);
+            }
+        }
     }
-    let public: Vec<String> = p.public_inputs().map(|i| vals[i].to_decimal()).chain(outputs).collect();
     let aux = std::mem::take(&mut lw.aux_out);
+    let entries = std::mem::take(&mut lw.ranges);
     let ctx = context(p, &public);
     let (statement, witness) = finish(lw)?;
     let proof = proof::prove(&statement, &witness, &ctx, rng)?;
-    Ok(Proven { proof: ProgramProof { aux, proof }, public })
+    let ranges = prove_ranges(&entries, &ctx, rng)?;
+    Ok(Proven { proof: ProgramProof { aux, proof, ranges }, public, blindings: out_blindings })
 }
 
-fn parse_public(p: &Program, public: &[String]) -> Result<(Vec<Option<Value>>, Vec<Value>)> {
+/// Public input values (by input position), committed inputs' commitments, outputs as shown.
+type PublicView = (Vec<Option<Value>>, Vec<(Point, Scalar)>, Vec<Shown>);
+
+/// The verifier's view of the public values: public inputs, committed inputs' commitments and
+/// the outputs as shown; every commitment checked to be a subgroup point.
+fn parse_public(p: &Program, public: &[String]) -> Result<PublicView> {
     let types = p.instance_types();
     if public.len() != types.len() {
         return Err(Error::Input(format!("expected {} public values, got {}", types.len(), public.len())));
@@ -811,39 +1064,72 @@ fn parse_public(p: &Program, public: &[String]) -> Result<(Vec<Option<Value>>, V
         .enumerate()
         .map(|(i, (&ty, v))| Value::parse(ty, v).map_err(|e| Error::Input(format!("public value {i}: {e}"))))
         .collect::<Result<_>>()?;
+    let mut values = parsed.into_iter();
     let mut inputs = vec![None; p.inputs.len()];
-    for (k, i) in p.public_inputs().enumerate() {
-        inputs[i] = Some(parsed[k]);
+    let mut committed = Vec::new();
+    let mut outputs = Vec::new();
+    for i in p.public_inputs() {
+        inputs[i] = values.next();
     }
-    let n_pub = p.public_inputs().count();
-    Ok((inputs, parsed[n_pub..].to_vec()))
+    let take_point = |values: &mut std::vec::IntoIter<Value>, what: String| -> Result<Point> {
+        let (x, y) = (values.next().expect("counted"), values.next().expect("counted"));
+        Point::from_xy(x.to_fr(), y.to_fr())
+            .map_err(|e| Error::Input(format!("{what} is not a valid commitment: {e}")))
+    };
+    for i in p.committed_inputs() {
+        committed.push((take_point(&mut values, format!("input `{}`", p.inputs[i].name))?, Scalar::zero()));
+    }
+    for k in 0..p.outputs.len() {
+        outputs.push(match p.output_vis[k] {
+            Visibility::Committed => Shown::Commitment(
+                take_point(&mut values, format!("output `{}`", p.output_names[k]))?,
+                Scalar::zero(),
+            ),
+            _ => match values.next().expect("counted") {
+                Value::Int(v) => Shown::Value(v),
+                Value::Field(_) => return Err(Error::Unsupported("a field output".into())),
+            },
+        });
+    }
+    Ok((inputs, committed, outputs))
 }
 
 /// Decodes a proof for `p` with these public values and verifies it. `Err(InvalidProof)` when
 /// it does not verify; other errors for malformed values or encodings.
 pub fn verify(p: &Program, public: &[String], bytes: &[u8]) -> Result<()> {
-    let (inputs, outputs) = parse_public(p, public)?;
-    if bytes.len() < 8 {
-        return Err(Error::Encoding("shorter than its length prefix".into()));
-    }
-    let n = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
-    let room = (bytes.len() - 8) / 32;
-    if n > room as u64 {
-        return Err(Error::Encoding(format!("{n} commitments announced, room for at most {room}")));
-    }
-    let n = n as usize;
-    let aux = (0..n)
-        .map(|i| {
-            let chunk: &[u8; 32] = bytes[8 + 32 * i..8 + 32 * (i + 1)].try_into().expect("32 bytes");
-            Point::decode(chunk).map_err(|e| Error::Encoding(format!("commitment {i}: {e}")))
+    let (inputs, committed, outputs) = parse_public(p, public)?;
+    let mut r = Reader { bytes };
+    let n = r.len("commitments", 32)?;
+    let aux = r
+        .take(32 * n)
+        .chunks_exact(32)
+        .enumerate()
+        .map(|(i, c)| {
+            Point::decode(c.try_into().expect("32 bytes"))
+                .map_err(|e| Error::Encoding(format!("commitment {i}: {e}")))
         })
         .collect::<Result<Vec<_>>>()?;
+    let sigma_len = r.len("sigma proof bytes", 1)?;
+    let sigma = r.take(sigma_len);
+    let n_ranges = r.len("range proofs", 8)?;
+    let ranges = (0..n_ranges)
+        .map(|_| {
+            let len = r.len("range proof bytes", 1)?;
+            RangeProof::decode(r.take(len))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if !r.bytes.is_empty() {
+        return Err(Error::Encoding(format!("{} bytes after the proof", r.bytes.len())));
+    }
     let mut lw = new_lowering(p, None, &aux);
-    lower(&mut lw, &inputs, Some(&outputs))?;
+    lower(&mut lw, &inputs, &committed, Some(&outputs))?;
     if lw.aux_in.len() != 0 {
         return Err(Error::Encoding("the proof has too many commitments".into()));
     }
+    let entries = std::mem::take(&mut lw.ranges);
     let (statement, _) = finish(lw)?;
-    let proof = Proof::decode(&statement, &bytes[8 + 32 * n..])?;
-    proof::verify(&statement, &proof, &context(p, public))
+    let proof = Proof::decode(&statement, sigma)?;
+    let ctx = context(p, public);
+    proof::verify(&statement, &proof, &ctx)?;
+    verify_ranges(&entries, &ranges, &ctx)
 }

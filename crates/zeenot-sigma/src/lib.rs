@@ -5,8 +5,14 @@
 //!   composed with AND and OR; a secret used twice is the same value (equality).
 //! * [`proof`]: Fiat–Shamir proofs (Maurer + CDS), encoding with checked decoding, and batch
 //!   verification with one multi-exponentiation.
-//! * [`backend`]: the compiler back end — IR programs proved with Pedersen commitments and
-//!   sigma protocols, no trusted setup.
+//! * [`bulletproofs`]: logarithmic-size (aggregated) range proofs on zeenot's Pedersen
+//!   commitments.
+//! * [`backend`]: the compiler back end — IR programs proved with Pedersen commitments, sigma
+//!   protocols and Bulletproofs, no trusted setup; committed inputs and outputs carry values
+//!   between proofs and back ends.
+//! * [`wire`]: the JSON form of statements and witnesses (the Python proof language's).
+//!
+//! The design, transcript format and the boundary's security argument: `docs/sigma.md`.
 //!
 //! Every point a proof or statement carries is a checked subgroup point (`zeenot_crypto::Point`
 //! cannot hold anything else), and every challenge hashes the whole statement.

@@ -26,7 +26,7 @@ fn check_program(doc: &str, values: &[String], seed: u64) -> bool {
     match eval::evaluate(&p, &inputs) {
         Ok(vals) => {
             let proven =
-                prove(&p, &inputs, &mut rng(seed)).unwrap_or_else(|e| panic!("{e}\n{doc}\n{values:?}"));
+                prove(&p, &inputs, &[], &mut rng(seed)).unwrap_or_else(|e| panic!("{e}\n{doc}\n{values:?}"));
             let outputs = eval::outputs(&p, &vals);
             let n_pub = proven.public.len() - outputs.len();
             assert_eq!(proven.public[n_pub..], outputs[..], "{doc}");
@@ -43,7 +43,7 @@ fn check_program(doc: &str, values: &[String], seed: u64) -> bool {
             true
         }
         Err(u) => {
-            match prove(&p, &inputs, &mut rng(seed)) {
+            match prove(&p, &inputs, &[], &mut rng(seed)) {
                 Err(Error::Unsatisfied(m)) => assert_eq!(m, u),
                 other => panic!("a failing program was proved: {other:?}\n{doc}"),
             }
@@ -90,7 +90,7 @@ const PAYD: &str = r#"{"version": 1, "name": "premium", "source": {"file": "app.
 fn proof_bytes_are_checked_chunk_by_chunk() {
     let p = Program::from_json(PAYD).unwrap();
     let inputs = p.parse_inputs(&["120".into(), "80".into(), "3".into(), "2".into()]).unwrap();
-    let proven = prove(&p, &inputs, &mut rng(1)).unwrap();
+    let proven = prove(&p, &inputs, &[], &mut rng(1)).unwrap();
     assert_eq!(proven.public, ["3", "7800", "0"]);
     let bytes = proven.proof.encode();
     verify(&p, &proven.public, &bytes).unwrap();
@@ -108,14 +108,25 @@ fn proof_bytes_are_checked_chunk_by_chunk() {
     let mut long = bytes.clone();
     long.extend([0u8; 32]);
     assert!(verify(&p, &proven.public, &long).is_err());
+    // Range proofs from another run (other private inputs, same public values), or one fewer.
+    let other = p.parse_inputs(&["150".into(), "50".into(), "3".into(), "2".into()]).unwrap();
+    let other = prove(&p, &other, &[], &mut rng(4)).unwrap();
+    assert_eq!(other.public, proven.public);
+    assert!(!proven.proof.ranges.is_empty());
+    let mut swapped = proven.proof.clone();
+    swapped.ranges = other.proof.ranges.clone();
+    assert_eq!(verify(&p, &proven.public, &swapped.encode()), Err(Error::InvalidProof));
+    let mut fewer = proven.proof.clone();
+    fewer.ranges.pop();
+    assert!(matches!(verify(&p, &proven.public, &fewer.encode()), Err(Error::Encoding(_))));
     // Out-of-range lookups and failing checks cannot be proved.
     let bad_tier = p.parse_inputs(&["120".into(), "80".into(), "3".into(), "3".into()]).unwrap();
     assert!(
-        matches!(prove(&p, &bad_tier, &mut rng(2)), Err(Error::Unsatisfied(m)) if m.to_string().contains("index 3 out of range"))
+        matches!(prove(&p, &bad_tier, &[], &mut rng(2)), Err(Error::Unsatisfied(m)) if m.to_string().contains("index 3 out of range"))
     );
     let too_much = p.parse_inputs(&["40000".into(), "80".into(), "3".into(), "0".into()]).unwrap();
     assert!(
-        matches!(prove(&p, &too_much, &mut rng(3)), Err(Error::Unsatisfied(m)) if m.location == "app.py:5:4")
+        matches!(prove(&p, &too_much, &[], &mut rng(3)), Err(Error::Unsatisfied(m)) if m.location == "app.py:5:4")
     );
 }
 
@@ -127,6 +138,53 @@ fn unsupported_operations_are_named() {
       "outputs": [{"name": "return", "value": 1}]}"#;
     let p = Program::from_json(doc).unwrap();
     let inputs = p.parse_inputs(&["7".into()]).unwrap();
-    let err = prove(&p, &inputs, &mut rng(1)).unwrap_err();
+    let err = prove(&p, &inputs, &[], &mut rng(1)).unwrap_err();
     assert!(matches!(&err, Error::Unsupported(m) if m.contains("field") && m.contains("`x`")), "{err}");
+}
+
+const COMMITTED: &str = r#"{"version": 1, "name": "carry", "source": {"file": "app.py"},
+  "inputs": [
+    {"id": 0, "name": "x", "ty": "i32", "vis": "committed", "tier": null},
+    {"id": 1, "name": "y", "ty": "u8", "vis": "private", "tier": null}],
+  "body": [
+    {"id": 2, "op": "cast", "ty": "i32", "args": [1]},
+    {"id": 3, "op": "add", "ty": "i32", "args": [0, 2]},
+    {"id": 4, "op": "lt", "ty": "bool", "args": [0, 2]}],
+  "outputs": [{"name": "sum", "value": 3, "vis": "committed"}, {"name": "less", "value": 4}]}"#;
+
+#[test]
+fn committed_values_cross_into_and_out_of_a_proof() {
+    use ark_ff::UniformRand;
+    use zeenot_circuit::ir::{commit_value, fr_to_decimal};
+    let p = Program::from_json(COMMITTED).unwrap();
+    let mut r = rng(9);
+    let blinding = zeenot_crypto::Scalar::rand(&mut r);
+    let inputs = p.parse_inputs(&["-5".into(), "7".into()]).unwrap();
+    let proven = prove(&p, &inputs, &[blinding], &mut r).unwrap();
+    let c_in = commit_value(-5, &blinding);
+    let c_out = commit_value(2, &proven.blindings[0]);
+    let dec = |c: zeenot_crypto::Point| [fr_to_decimal(&c.x()), fr_to_decimal(&c.y())];
+    let expected: Vec<String> =
+        [dec(c_in), dec(c_out)].concat().into_iter().chain(["1".to_string()]).collect();
+    assert_eq!(proven.public, expected);
+    let bytes = proven.proof.encode();
+    verify(&p, &proven.public, &bytes).unwrap();
+    // Another commitment (to the same value with another blinding, or to another value) in
+    // either place: rejected. A point off the curve: a malformed public value.
+    let other = dec(commit_value(-5, &zeenot_crypto::Scalar::rand(&mut r)));
+    for at in [0, 2] {
+        let mut public = proven.public.clone();
+        public[at..at + 2].clone_from_slice(&other);
+        assert_eq!(verify(&p, &public, &bytes), Err(Error::InvalidProof), "commitment at {at}");
+        public[at + 1] = "5".into();
+        assert!(matches!(verify(&p, &public, &bytes), Err(Error::Input(_))));
+    }
+    // The wrong blinding for the committed input cannot be proved: its commitment differs and
+    // the proof is about the commitment the prover names, so a verifier holding the real one
+    // rejects it.
+    let wrong = prove(&p, &inputs, &[blinding + zeenot_crypto::Scalar::from(1u64)], &mut r).unwrap();
+    let mut public = wrong.public.clone();
+    public[..2].clone_from_slice(&dec(c_in));
+    assert_eq!(verify(&p, &public, &wrong.proof.encode()), Err(Error::InvalidProof));
+    assert!(matches!(prove(&p, &inputs, &[], &mut r), Err(Error::Input(_))));
 }

@@ -11,6 +11,7 @@ CODES: dict[str, str] = {
     "ZN403": "parameter is not `Private[T]` or `Public[T]`",
     "ZN404": "unsupported parameter kind (*args, **kwargs, keyword-only, defaults on @zk)",
     "ZN405": "argument does not match the helper's parameter annotation",
+    "ZN406": "a `Committed[T]` value has a leaf that is not an integer or bool",
     # statements
     "ZN100": "unsupported statement",
     "ZN101": "`while` loop",

@@ -1823,6 +1823,8 @@ def compile_program(fn: Any) -> dict[str, Any]:
                 f"bound it: `MaxSize[{type_name(loose)}, N]` (the circuit has room for N elements; "
                 "the actual length stays private)",
             )
+        if obj.vis == "committed":
+            _check_committable(c, p.annotation, f"parameter `{p.arg}`", ty)
         wires = []
         for path, leaf_ty in leaves(p.arg, ty):
             inputs.append(
@@ -1834,16 +1836,20 @@ def compile_program(fn: Any) -> dict[str, Any]:
         params.append({"name": p.arg, "ty": type_to_json(ty), "vis": obj.vis})
     for (p, ty, wires), param in zip(shapes, params, strict=True):
         # after all inputs: lists emit their length checks, private points their subgroup checks
-        private = param["vis"] == "private"
+        private = param["vis"] != "public"
         frame.env[p.arg] = c.shape_input(ty, iter(wires), p, p.arg, private)
     ret_ty: Ty | None = None
+    ret_vis = "public"
     if fdef.returns is not None:
         obj = c.eval_annotation(fn, "return", fdef.returns)
-        if isinstance(obj, Visibility):
+        if isinstance(obj, Visibility) and obj.vis == "committed":
+            ret_vis = "committed"
+            obj = obj.ty
+        elif isinstance(obj, Visibility):
             c.err(
                 fdef.returns,
                 "ZN402",
-                "return values are always public; drop "
+                "return values are public (or `Committed[T]`); drop "
                 "`Private`/`Public` from the return annotation",
             )
         ret_ty = None if obj is None else c.resolve_type(obj, fdef.returns)
@@ -1856,8 +1862,13 @@ def compile_program(fn: Any) -> dict[str, Any]:
     if result is not NONE:
         node = frame.ret_node or fdef
         flat = c.flat_output(result, ret_ty, True, node)
+        if ret_vis == "committed":
+            _check_committable(c, fdef.returns or fdef, "the return value", ret_ty)
         for (path, _), w in zip(leaves("return", ret_ty), flat, strict=True):  # type: ignore[arg-type]
-            outputs.append({"name": path, "value": w.id})
+            out = {"name": path, "value": w.id}
+            if ret_vis == "committed":
+                out["vis"] = "committed"
+            outputs.append(out)
     return {
         "version": 1,
         "name": fn.__name__,
@@ -1865,8 +1876,25 @@ def compile_program(fn: Any) -> dict[str, Any]:
         "inputs": inputs,
         "body": c.body,
         "outputs": outputs,
-        "signature": {"params": params, "returns": type_to_json(ret_ty)},
+        "signature": {
+            "params": params,
+            "returns": type_to_json(ret_ty),
+            **({"returns_vis": "committed"} if ret_vis == "committed" else {}),
+        },
     }
+
+
+def _check_committable(c: Compiler, node: ast.AST, what: str, ty: Ty | None) -> None:
+    bad = [t for _, t in leaves("", ty)] if ty is not None else []
+    bad = [t for t in bad if t == "field"]
+    if bad or ty is None:
+        c.err(
+            node,
+            "ZN406",
+            f"{what} is `Committed[...]` but holds a `Field` (or point) value",
+            "a commitment binds a value modulo the Baby Jubjub group order: commit integers "
+            "and bools (u8 … u64, i8 … i64, bool) only",
+        )
 
 
 def _infer(c: Compiler, v: Any, node: ast.AST) -> Ty:
