@@ -217,6 +217,17 @@ fn sc(v: i128) -> Scalar {
     }
 }
 
+/// `k·P` for a public integer `k`: as `−(|k|·P)` for negative `k`, so that the cost follows the
+/// bits of `|k|` (typically ≤ 64), not of `l − |k|` (251).
+fn mul_small(p: &Point, k: i128) -> Point {
+    let m = p.mul_vartime(&Scalar::from(k.unsigned_abs()));
+    if k < 0 {
+        -m
+    } else {
+        m
+    }
+}
+
 type Interval = (i128, i128);
 
 fn iv_add(a: Interval, b: Interval) -> Option<Interval> {
@@ -317,7 +328,7 @@ impl<'a> Lowering<'a> {
     }
 
     fn constant(&self, k: i128) -> Com {
-        Com { c: self.g.mul_vartime(&sc(k)), v: k, r: Scalar::zero() }
+        Com { c: mul_small(&self.g, k), v: k, r: Scalar::zero() }
     }
 
     fn com(&self, x: V) -> Com {
@@ -336,7 +347,7 @@ impl<'a> Lowering<'a> {
     }
 
     fn scale(&self, a: Com, k: i128) -> Com {
-        Com { c: a.c.mul_vartime(&sc(k)), v: a.v * k, r: a.r * sc(k) }
+        Com { c: mul_small(&a.c, k), v: a.v * k, r: a.r * sc(k) }
     }
 
     fn add_const(&self, a: Com, k: i128) -> Com {
@@ -372,7 +383,7 @@ impl<'a> Lowering<'a> {
     fn opens_to(&mut self, a: Com, k: i128) {
         let r = self.secret("r", || a.r);
         let h = self.h;
-        self.require(a.c - self.g.mul_vartime(&sc(k)), &[(r, h)]);
+        self.require(a.c - mul_small(&self.g, k), &[(r, h)]);
     }
 
     /// `C` opens to 0 or 1: `C = r₀·H ∨ C − G = r₁·H`.

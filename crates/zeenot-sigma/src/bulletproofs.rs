@@ -276,7 +276,9 @@ fn ipa_prove(
         scalars.extend((0..half).map(|i| a[i] * gf[half + i]));
         scalars.extend((0..half).map(|i| b[half + i] * hf[i]));
         scalars.push(c_l);
-        let l = Point::msm_ct(&bases, &scalars);
+        // Variable time is safe here: `a` and `b` are `l(x)` and `r(x)`, blinded by `s_L·x` and
+        // `s_R·x` — the paper's Protocol 1 sends them in the clear.
+        let l = Point::msm_vartime(&bases, &scalars);
 
         bases.clear();
         bases.extend_from_slice(&g[..half]);
@@ -286,7 +288,7 @@ fn ipa_prove(
         scalars.extend((0..half).map(|i| a[half + i] * gf[i]));
         scalars.extend((0..half).map(|i| b[i] * hf[half + i]));
         scalars.push(c_r);
-        let r = Point::msm_ct(&bases, &scalars);
+        let r = Point::msm_vartime(&bases, &scalars);
         scalars.zeroize();
 
         t.append_point(b"L", &l);

@@ -88,12 +88,14 @@ fn root_challenge(statement: &Statement, context: &[u8], commitments: &[Point]) 
 }
 
 /// Which scopes hold under `witness` (computed bottom-up: a scope holds when its own
-/// equations do and each of its ORs has a child that holds).
+/// equations do and each of its ORs has a child that holds). The root scope's own equations
+/// are not evaluated here: `prove` verifies the finished proof instead, which checks them all
+/// in one variable-time multi-exponentiation over public values (cheaper, and it leaks nothing).
 fn scopes_that_hold(statement: &Statement, witness: &[Option<Scalar>]) -> Vec<bool> {
     let l = &statement.layout;
     let mut holds = vec![true; l.n_scopes];
     for (i, &s) in l.eq_scope.iter().enumerate() {
-        if holds[s] && !statement.equation_holds(i, witness) {
+        if s != 0 && holds[s] && !statement.equation_holds(i, witness) {
             holds[s] = false;
         }
     }
@@ -211,7 +213,15 @@ pub fn prove<R: RngCore + CryptoRng>(
         .iter()
         .flat_map(|or| or.children[..or.children.len() - 1].iter().map(|&c| challenge[c].expect("set")))
         .collect::<Vec<_>>();
-    Ok(Proof { commitments, challenges, responses })
+    let proof = Proof { commitments, challenges, responses };
+    // A proof verifies exactly when every equation of the proved scopes holds.
+    match verify(statement, &proof, context) {
+        Ok(()) => Ok(proof),
+        Err(Error::InvalidProof) => {
+            Err(Error::Witness("the statement does not hold for these secrets".into()))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// The terms of one proof's verification equation, weighted by `weight(e)` per equation,
