@@ -174,3 +174,13 @@ def sigma_program_prove(
 
 def sigma_program_verify(ir_json: str, public: list[str], proof: bytes) -> bool:
     """Whether a sigma-back-end proof verifies; `ValueError` for malformed values or bytes."""
+
+def bp_range_prove(
+    values: list[int], blindings: list[str], bits: int, context: bytes, seed: int | None = None
+) -> tuple[bytes, list[bytes]]:
+    """An aggregated Bulletproof that each value (blinding: 64 hex digits, little-endian) lies in
+    `[0, 2^bits)`, bits in {8, 16, 32, 64}, a power-of-two count; returns the proof and the
+    packed commitments `v·G + γ·H`. `ValueError` for out-of-range values or bad shapes."""
+
+def bp_range_verify(commitments: list[bytes], proof: bytes, bits: int, context: bytes) -> bool:
+    """Whether the Bulletproof shows every packed commitment opens below `2^bits`."""

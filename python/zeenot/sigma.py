@@ -946,6 +946,109 @@ class PlaintextInRange:
         return f"<PlaintextInRange: ct encrypts m in [0, 2^{self.bits})>"
 
 
+@dataclass(frozen=True)
+class LogRangeProof:
+    """A logarithmic-size range proof of a plaintext: a Pedersen commitment `C = m·G + s·H`, the
+    sigma proof that `C` and the ciphertext hold the same `m`, and the Bulletproof that `C`
+    opens to a value in range.
+
+    `to_bytes()`: `C` (32 bytes), the sigma proof's length (4 bytes, little-endian), the sigma
+    proof, then the Bulletproof.
+    """
+
+    commitment: Point
+    proof: bytes
+    range_proof: bytes
+
+    def to_bytes(self) -> bytes:
+        head = bytes.fromhex(_packed(self.commitment)) + len(self.proof).to_bytes(4, "little")
+        return head + self.proof + self.range_proof
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> LogRangeProof:
+        data = _proof_bytes(data)
+        if len(data) < 36:
+            raise ValueError("a truncated log-size range proof")
+        n = int.from_bytes(data[32:36], "little")
+        if len(data) < 36 + n:
+            raise ValueError("a truncated log-size range proof")
+        return cls(_unpack(data[:32]), data[36 : 36 + n], data[36 + n :])
+
+
+LOG_RANGE_BITS = (8, 16, 32, 64)
+
+
+class PlaintextInLogRange:
+    """`ct` encrypts an `m` with `0 ≤ m < 2^bits`, `bits` ∈ {8, 16, 32, 64}, with a Bulletproof:
+    `32·(9 + 2·log2(bits))` bytes for the range (672 for 64 bits) against one commitment and
+    an OR proof per bit for `PlaintextInRange`. The prover commits `C = m·G + s·H`; the sigma
+    statement `C = m·G + s·H ∧ ct = (r·G, m·G + r·pk)` ties it to the ciphertext (the same
+    secret `m`), and the Bulletproof shows `C` opens to a value below `2^bits`. Both are bound to
+    `context` and to `C`."""
+
+    def __init__(
+        self,
+        ct: Ciphertext,
+        pk: Point,
+        bits: int,
+        *,
+        message: Secret | None = None,
+        randomness: Secret | None = None,
+    ):
+        self.ciphertext = _ciphertext(ct, "the ciphertext")
+        self.public_key = _point(pk, "the public key")
+        if bits not in LOG_RANGE_BITS:
+            raise ValueError(f"bits must be one of {LOG_RANGE_BITS} for Bulletproofs, got {bits}")
+        self.bits = bits
+        self.message = _secret(message, "m")
+        self.randomness = _secret(randomness, "r")
+        self.blinding = Secret("s")
+
+    def statement(self, commitment: Point) -> Statement:
+        """The sigma statement linking `commitment` to the ciphertext."""
+        G, H = Element.generator(), Element.blinding()
+        c = Element("C", _point(commitment, "the commitment"))
+        link = DLRep(c, self.message * G + self.blinding * H)
+        return And(
+            link, *_encryption(self.ciphertext, self.public_key, self.message, self.randomness)
+        )
+
+    def prove(
+        self, message: int, randomness: int, *, context: bytes = b"", seed: int | None = None
+    ) -> LogRangeProof:
+        """A proof for `ct = encrypt(message, pk, randomness)`; `WitnessError` if `message` is out
+        of range or the ciphertext does not encrypt it. `seed`: deterministic, tests only."""
+        m = _int(message, "message")
+        if not 0 <= m < 1 << self.bits:
+            raise WitnessError(f"the message {m} is not in [0, 2^{self.bits})")
+        draw = random.Random(seed).randrange if seed is not None else _random.randbelow
+        s = draw(SUBGROUP_ORDER)
+        ctx = _context(context)
+        range_proof, (packed,) = _native().bp_range_prove(
+            [m], [s.to_bytes(32, "little").hex()], self.bits, ctx, seed
+        )
+        commitment = _unpack(bytes(packed))
+        witness = {self.message: m, self.randomness: randomness, self.blinding: s}
+        proof = self.statement(commitment).prove(witness, context=ctx, seed=seed)
+        return LogRangeProof(commitment, proof, bytes(range_proof))
+
+    def verify(self, proof: LogRangeProof | bytes, *, context: bytes = b"") -> bool:
+        """Whether `proof` (a `LogRangeProof` or its bytes) shows the plaintext is in range;
+        `False` for malformed bytes."""
+        try:
+            parsed = proof if isinstance(proof, LogRangeProof) else LogRangeProof.from_bytes(proof)
+            ctx = _context(context)
+            if not self.statement(parsed.commitment).verify(parsed.proof, context=ctx):
+                return False
+            packed = bytes.fromhex(_packed(parsed.commitment))
+            return bool(_native().bp_range_verify([packed], parsed.range_proof, self.bits, ctx))
+        except ValueError:
+            return False
+
+    def __repr__(self) -> str:
+        return f"<PlaintextInLogRange: ct encrypts m in [0, 2^{self.bits}) (Bulletproofs)>"
+
+
 def plaintext_in_range(
     ct: Ciphertext,
     pk: Point,
@@ -953,6 +1056,13 @@ def plaintext_in_range(
     *,
     message: Secret | None = None,
     randomness: Secret | None = None,
-) -> PlaintextInRange:
-    """`ct` encrypts some `m` with `0 ≤ m < 2^bits` under `pk` (1 ≤ bits ≤ 250)."""
+    method: str = "bits",
+) -> PlaintextInRange | PlaintextInLogRange:
+    """`ct` encrypts some `m` with `0 ≤ m < 2^bits` under `pk`. `method="bits"` (1 ≤ bits ≤ 250):
+    bit decomposition, a commitment and an OR per bit; `method="bulletproofs"` (bits 8, 16, 32
+    or 64): one commitment and a logarithmic-size Bulletproof."""
+    if method == "bulletproofs":
+        return PlaintextInLogRange(ct, pk, bits, message=message, randomness=randomness)
+    if method != "bits":
+        raise ValueError(f"method must be 'bits' or 'bulletproofs', not {method!r}")
     return PlaintextInRange(ct, pk, bits, message=message, randomness=randomness)

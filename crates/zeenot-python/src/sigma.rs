@@ -10,6 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zeenot_crypto::curve::Point;
+use zeenot_sigma::bulletproofs::{BulletproofGens, RangeProof};
 use zeenot_sigma::{wire, Error, Proof, Statement};
 
 use super::{bj_point, bj_xy, detached, rng};
@@ -113,4 +114,56 @@ pub(crate) fn bj_unpack(packed: &[u8]) -> PyResult<(String, String)> {
 #[pyfunction]
 pub(crate) fn bj_pedersen_h() -> (String, String) {
     bj_xy(&zeenot_crypto::pedersen::blinding_generator())
+}
+
+/// An aggregated Bulletproof that each `values[j]` (with blinding `blindings[j]`, 64-hex
+/// little-endian) lies in `[0, 2^bits)`, bits in {8, 16, 32, 64}, the count a power of two.
+/// Returns the proof and the commitments `v·G + γ·H` (packed). `seed`: tests only.
+#[pyfunction]
+#[pyo3(signature = (values, blindings, bits, context, seed=None))]
+pub(crate) fn bp_range_prove<'py>(
+    py: Python<'py>,
+    values: Vec<u64>,
+    blindings: Vec<String>,
+    bits: usize,
+    context: &[u8],
+    seed: Option<u64>,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<Bound<'py, PyBytes>>)> {
+    let context = context.to_vec();
+    let (proof, commitments) = run(py, || {
+        let blindings = blindings
+            .iter()
+            .enumerate()
+            .map(|(i, h)| wire::scalar_from_hex(h).map_err(|e| Error::Range(format!("blinding {i}: {e}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let gens = BulletproofGens::new(bits * values.len().max(1));
+        let (proof, commitments) =
+            RangeProof::prove(&gens, &values, &blindings, bits, &context, &mut rng(seed))?;
+        Ok((proof.encode(), commitments))
+    })?;
+    let packed = commitments.iter().map(|c| PyBytes::new(py, &c.encode())).collect();
+    Ok((PyBytes::new(py, &proof), packed))
+}
+
+/// Whether `proof` shows every packed commitment opens to a value in `[0, 2^bits)`. `False`
+/// for a proof that does not verify; `ValueError` for malformed bytes or an unsupported shape.
+#[pyfunction]
+pub(crate) fn bp_range_verify(
+    py: Python<'_>,
+    commitments: Vec<Vec<u8>>,
+    proof: &[u8],
+    bits: usize,
+    context: &[u8],
+) -> PyResult<bool> {
+    let (proof, context) = (proof.to_vec(), context.to_vec());
+    run(py, || {
+        let points = commitments
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Point::decode_slice(c).map_err(|e| Error::Encoding(format!("commitment {i}: {e}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let proof = RangeProof::decode(&proof)?;
+        let gens = BulletproofGens::new(bits * points.len().max(1));
+        verdict(proof.verify(&gens, &points, bits, &context))
+    })
 }

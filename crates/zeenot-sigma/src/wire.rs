@@ -125,6 +125,13 @@ pub fn witness_from_hex<S: AsRef<str>>(
         .collect()
 }
 
+/// One scalar in the witness format: 64 hex digits, little-endian, below `l`.
+pub fn scalar_from_hex(text: &str) -> Result<Scalar> {
+    hex32(text).and_then(|b| decode_scalar(&b).ok()).ok_or_else(|| {
+        Error::Encoding("not 64 hex digits of a canonical scalar (little-endian, below l)".into())
+    })
+}
+
 /// The wire form of a witness (lowercase hex, `None` kept).
 pub fn witness_to_hex(witness: &[Option<Scalar>]) -> Vec<Option<String>> {
     witness.iter().map(|w| w.as_ref().map(|s| hex::encode(encode_scalar(s)))).collect()
