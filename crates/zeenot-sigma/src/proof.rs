@@ -87,15 +87,19 @@ fn root_challenge(statement: &Statement, context: &[u8], commitments: &[Point]) 
     t.challenge_scalar(b"sigma/challenge")
 }
 
+/// Up to this many root-scope equations, the prover checks each with a constant-time MSM; beyond
+/// it, it verifies the finished proof instead (one variable-time MSM over public values, which
+/// is cheaper for big statements and leaks nothing about the witness).
+const CHECK_EACH_UP_TO: usize = 8;
+
 /// Which scopes hold under `witness` (computed bottom-up: a scope holds when its own
-/// equations do and each of its ORs has a child that holds). The root scope's own equations
-/// are not evaluated here: `prove` verifies the finished proof instead, which checks them all
-/// in one variable-time multi-exponentiation over public values (cheaper, and it leaks nothing).
-fn scopes_that_hold(statement: &Statement, witness: &[Option<Scalar>]) -> Vec<bool> {
+/// equations do and each of its ORs has a child that holds). With `root_equations` false the
+/// root scope's own equations are left to the final verification.
+fn scopes_that_hold(statement: &Statement, witness: &[Option<Scalar>], root_equations: bool) -> Vec<bool> {
     let l = &statement.layout;
     let mut holds = vec![true; l.n_scopes];
     for (i, &s) in l.eq_scope.iter().enumerate() {
-        if s != 0 && holds[s] && !statement.equation_holds(i, witness) {
+        if (s != 0 || root_equations) && holds[s] && !statement.equation_holds(i, witness) {
             holds[s] = false;
         }
     }
@@ -125,7 +129,8 @@ pub fn prove<R: RngCore + CryptoRng>(
             witness.len()
         )));
     }
-    let holds = scopes_that_hold(statement, witness);
+    let check_each = l.eq_scope.iter().filter(|&&s| s == 0).count() <= CHECK_EACH_UP_TO;
+    let holds = scopes_that_hold(statement, witness, check_each);
     if !holds[0] {
         return Err(Error::Witness("the statement does not hold for these secrets".into()));
     }
@@ -214,6 +219,9 @@ pub fn prove<R: RngCore + CryptoRng>(
         .flat_map(|or| or.children[..or.children.len() - 1].iter().map(|&c| challenge[c].expect("set")))
         .collect::<Vec<_>>();
     let proof = Proof { commitments, challenges, responses };
+    if check_each {
+        return Ok(proof);
+    }
     // A proof verifies exactly when every equation of the proved scopes holds.
     match verify(statement, &proof, context) {
         Ok(()) => Ok(proof),

@@ -237,3 +237,23 @@ fn malformed_statements_are_rejected() {
     b.equation(gen, &[(x, gen)]);
     assert!(b.build_and().unwrap_err().to_string().contains("not used"));
 }
+
+#[test]
+fn wrong_witness_rejected_in_big_statements_too() {
+    // Past a few equations the prover checks its witness by verifying the finished proof.
+    let mut r = rng(7);
+    let ks: Vec<Scalar> = (0..12).map(|_| Scalar::rand(&mut r)).collect();
+    let mut b = Builder::new();
+    let gen = b.element("G", g());
+    for (i, k) in ks.iter().enumerate() {
+        let s = b.secret(format!("k{i}"));
+        let e = b.element(format!("P{i}"), Point::mul_base(k));
+        b.equation(e, &[(s, gen)]);
+    }
+    let st = b.build_and().unwrap();
+    let mut w: Vec<Option<Scalar>> = ks.iter().copied().map(Some).collect();
+    let p = prove(&st, &w, b"big", &mut r).unwrap();
+    verify(&st, &p, b"big").unwrap();
+    w[5] = Some(ks[5] + Scalar::one());
+    assert!(matches!(prove(&st, &w, b"big", &mut r), Err(Error::Witness(_))));
+}
