@@ -258,7 +258,7 @@ impl Point {
 
     /// Checks the prime-order subgroup (`l·P = 0`) for a point known to be on the curve.
     fn from_curve_affine(p: BabyJubjubAffine) -> Result<Self> {
-        if !p.is_in_correct_subgroup_assuming_on_curve() {
+        if !crate::ct::in_prime_subgroup(&p) {
             return Err(Error::NotInSubgroup);
         }
         Ok(Point(p.into()))
@@ -321,19 +321,25 @@ impl Point {
         Point(BabyJubjubConfig::mul_projective(&self.0, s.into_bigint().as_ref()))
     }
 
-    /// `Σ scalars[i]·bases[i]` by Pippenger's method, in variable time: only for *public*
-    /// scalars (verification). Extra scalars or bases beyond the shorter slice are ignored.
+    /// `Σ scalars[i]·bases[i]` in variable time: only for *public* scalars (verification).
+    /// Up to [`crate::ct::STRAUS_MAX_TERMS`] terms by Straus' method over wNAF digits (precomputed
+    /// tables for `Base8` and Pedersen's `H`, see [`crate::ct`]), more by Pippenger's.
+    /// Extra scalars or bases beyond the shorter slice are ignored.
     pub fn msm_vartime(bases: &[Point], scalars: &[Scalar]) -> Self {
         use ark_ec::VariableBaseMSM;
         let n = bases.len().min(scalars.len());
+        if n <= crate::ct::STRAUS_MAX_TERMS {
+            return crate::ct::straus_vartime(&bases[..n], &scalars[..n]);
+        }
         let proj: Vec<BabyJubjubProjective> = bases[..n].iter().map(|p| p.0).collect();
         let affine = BabyJubjubProjective::normalize_batch(&proj);
         // The sum of subgroup multiples stays in the subgroup.
         Point(BabyJubjubProjective::msm_unchecked(&affine, &scalars[..n]))
     }
 
-    /// `Σ scalars[i]·bases[i]` in constant time (Straus with shared doublings and 4-bit
-    /// windows selected without secret-dependent branches or indices): for secret scalars.
+    /// `Σ scalars[i]·bases[i]` in constant time (Straus with shared doublings and signed 4-bit
+    /// windows selected without secret-dependent branches or indices; `Base8` and Pedersen's
+    /// `H` through precomputed combs, see [`crate::ct`]): for secret scalars.
     pub fn msm_ct(bases: &[Point], scalars: &[Scalar]) -> Self {
         crate::ct::multi_mul(bases, scalars)
     }
@@ -356,9 +362,29 @@ impl Point {
 
     /// Encodes many points with one batched inversion.
     pub fn encode_batch(points: &[Point]) -> Vec<[u8; 32]> {
-        let proj: Vec<BabyJubjubProjective> = points.iter().map(|p| p.0).collect();
-        BabyJubjubProjective::normalize_batch(&proj).iter().map(encode_affine).collect()
+        affine_batch(points).iter().map(encode_affine).collect()
     }
+}
+
+/// Affine forms of many points with one field inversion (Montgomery's trick), serially:
+/// arkworks' `normalize_batch` goes through rayon when the `parallel` feature is on, which
+/// costs more than the whole batch for the handful of points a proof encodes.
+fn affine_batch(points: &[Point]) -> Vec<BabyJubjubAffine> {
+    let mut prefix = Vec::with_capacity(points.len());
+    let mut acc = Base::ONE;
+    for p in points {
+        prefix.push(acc);
+        acc *= p.0.z;
+    }
+    // Every z is non-zero (extended coordinates of curve points), so `acc` is invertible.
+    let mut inv = acc.inverse().unwrap_or(Base::ZERO);
+    let mut out = vec![BabyJubjubAffine::zero(); points.len()];
+    for (i, p) in points.iter().enumerate().rev() {
+        let z_inv = inv * prefix[i];
+        inv *= p.0.z;
+        out[i] = BabyJubjubAffine::new_unchecked(p.0.x * z_inv, p.0.y * z_inv);
+    }
+    out
 }
 
 /// `√a` in `Fq` with the root chosen canonically (the one `≤ (p-1)/2`).

@@ -281,6 +281,8 @@ proptest! {
         let scalars: Vec<Scalar> = (0..n).map(|_| Scalar::rand(&mut r)).collect();
         let naive: Point = bases.iter().zip(&scalars).map(|(b, s)| b.mul_vartime(s)).sum();
         prop_assert_eq!(Point::msm_vartime(&bases, &scalars), naive);
+        let one_by_one: Vec<[u8; 32]> = bases.iter().map(Point::encode).collect();
+        prop_assert_eq!(Point::encode_batch(&bases), one_by_one);
         prop_assert_eq!(Point::msm_ct(&bases, &scalars), naive);
     }
 
