@@ -657,6 +657,25 @@ pub fn in_prime_subgroup(p: &crate::curve::BabyJubjubAffine) -> bool {
     acc.x.is_zero() && acc.y == acc.z
 }
 
+/// `Σ points[i]` over the `i` with `bits[i] = 1` (bits 0 or 1), in constant time: every point
+/// is added, replaced by the identity where its bit is 0 without a secret-dependent branch or
+/// index (arkworks' twisted Edwards addition is unified and branch-free).
+pub(crate) fn masked_sum(points: &[Point], bits: &[u8]) -> Point {
+    let id = BabyJubjubProjective::zero();
+    let mut acc = id;
+    for (p, &b) in points.iter().zip(bits) {
+        let c = Choice::from(b & 1);
+        let q = BabyJubjubProjective::new_unchecked(
+            select_base(&id.x, &p.0.x, c),
+            select_base(&id.y, &p.0.y, c),
+            select_base(&id.t, &p.0.t, c),
+            select_base(&id.z, &p.0.z, c),
+        );
+        acc += q;
+    }
+    Point(acc)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

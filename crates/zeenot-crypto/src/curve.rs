@@ -337,6 +337,12 @@ impl Point {
         Point(BabyJubjubProjective::msm_unchecked(&affine, &scalars[..n]))
     }
 
+    /// `Σ bases[i]` over the `i` with `bits[i] = 1` (each bit 0 or 1), in constant time: for
+    /// sums selected by secret bits (a Bulletproof's `⟨a_L, G⟩`). Extra entries are ignored.
+    pub fn masked_sum(bases: &[Point], bits: &[u8]) -> Self {
+        crate::ct::masked_sum(bases, bits)
+    }
+
     /// `Σ scalars[i]·bases[i]` in constant time (Straus with shared doublings and signed 4-bit
     /// windows selected without secret-dependent branches or indices; `Base8` and Pedersen's
     /// `H` through precomputed combs, see [`crate::ct`]): for secret scalars.

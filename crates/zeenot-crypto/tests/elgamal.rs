@@ -281,6 +281,9 @@ proptest! {
         let scalars: Vec<Scalar> = (0..n).map(|_| Scalar::rand(&mut r)).collect();
         let naive: Point = bases.iter().zip(&scalars).map(|(b, s)| b.mul_vartime(s)).sum();
         prop_assert_eq!(Point::msm_vartime(&bases, &scalars), naive);
+        let bits: Vec<u8> = scalars.iter().map(|s| (ark_ff::PrimeField::into_bigint(*s).0[0] & 1) as u8).collect();
+        let picked: Point = bases.iter().zip(&bits).filter(|(_, b)| **b == 1).map(|(p, _)| *p).sum();
+        prop_assert_eq!(Point::masked_sum(&bases, &bits), picked);
         let one_by_one: Vec<[u8; 32]> = bases.iter().map(Point::encode).collect();
         prop_assert_eq!(Point::encode_batch(&bases), one_by_one);
         prop_assert_eq!(Point::msm_ct(&bases, &scalars), naive);

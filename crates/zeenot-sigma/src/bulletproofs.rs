@@ -400,11 +400,26 @@ impl RangeProof {
         let mut a_r: Vec<Scalar> = a_l.iter().map(|a| *a - Scalar::one()).collect();
         let mut alpha = Scalar::rand(rng);
         let mut scalars: Vec<Scalar> = Vec::with_capacity(2 * nn + 1);
-        scalars.push(alpha);
-        scalars.extend_from_slice(a_l);
-        scalars.extend_from_slice(&a_r);
-        let a_commit = Point::msm_ct(&vector_bases, &scalars);
-        scalars.zeroize();
+        // With binary a_L (always, except in soundness tests): ⟨a_L, G⟩ + ⟨a_L − 1, H⟩ =
+        // Σ_{a_i = 1} (G_i + H_i) − Σ H_i, a constant-time masked sum of N additions instead of
+        // a 2N-term multi-scalar multiplication.
+        let binary = a_l.iter().all(|a| a.is_zero() || a.is_one());
+        let a_commit = if binary {
+            let mut bits: Vec<u8> = a_l.iter().map(|a| u8::from(a.is_one())).collect();
+            let sums: Vec<Point> = g_vec.iter().zip(h_vec).map(|(g, h)| *g + *h).collect();
+            let h_total: Point = h_vec.iter().copied().sum();
+            let out =
+                gens.pedersen.commit(&Scalar::zero(), &alpha).0 + Point::masked_sum(&sums, &bits) - h_total;
+            bits.zeroize();
+            out
+        } else {
+            scalars.push(alpha);
+            scalars.extend_from_slice(a_l);
+            scalars.extend_from_slice(&a_r);
+            let a = Point::msm_ct(&vector_bases, &scalars);
+            scalars.zeroize();
+            a
+        };
         let mut s_l = random_vec(nn, rng);
         let mut s_r = random_vec(nn, rng);
         let mut rho = Scalar::rand(rng);
