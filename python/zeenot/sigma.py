@@ -840,7 +840,19 @@ class RangeProof:
         return cls(commitments, data[1 + 32 * n :])
 
 
-class PlaintextInRange:
+class _PlaintextRange:
+    """What both range statements share: the ciphertext, the key and the linkable secrets."""
+
+    def __init__(
+        self, ct: Ciphertext, pk: Point, message: Secret | None, randomness: Secret | None
+    ):
+        self.ciphertext = _ciphertext(ct, "the ciphertext")
+        self.public_key = _point(pk, "the public key")
+        self.message = _secret(message, "m")
+        self.randomness = _secret(randomness, "r")
+
+
+class PlaintextInRange(_PlaintextRange):
     """`ct` encrypts an `m` with `0 ≤ m < 2^bits`, by bit decomposition.
 
     The prover commits to each bit, `C_i = b_i·G + s_i·H`, and proves: each `C_i` opens to 0 or 1
@@ -861,14 +873,11 @@ class PlaintextInRange:
         message: Secret | None = None,
         randomness: Secret | None = None,
     ):
-        self.ciphertext = _ciphertext(ct, "the ciphertext")
-        self.public_key = _point(pk, "the public key")
+        super().__init__(ct, pk, message, randomness)
         bits = _int(bits, "bits")
         if not 1 <= bits <= MAX_RANGE_BITS:
             raise ValueError(f"bits must be between 1 and {MAX_RANGE_BITS}, got {bits}")
         self.bits = bits
-        self.message = _secret(message, "m")
-        self.randomness = _secret(randomness, "r")
         self.blinding = Secret("s")
         self._bit_secrets = tuple((Secret(f"s{i}_0"), Secret(f"s{i}_1")) for i in range(bits))
 
@@ -978,7 +987,7 @@ class LogRangeProof:
 LOG_RANGE_BITS = (8, 16, 32, 64)
 
 
-class PlaintextInLogRange:
+class PlaintextInLogRange(_PlaintextRange):
     """`ct` encrypts an `m` with `0 ≤ m < 2^bits`, `bits` ∈ {8, 16, 32, 64}, with a Bulletproof:
     `32·(9 + 2·log2(bits))` bytes for the range (672 for 64 bits) against one commitment and
     an OR proof per bit for `PlaintextInRange`. The prover commits `C = m·G + s·H`; the sigma
@@ -995,13 +1004,10 @@ class PlaintextInLogRange:
         message: Secret | None = None,
         randomness: Secret | None = None,
     ):
-        self.ciphertext = _ciphertext(ct, "the ciphertext")
-        self.public_key = _point(pk, "the public key")
+        super().__init__(ct, pk, message, randomness)
         if bits not in LOG_RANGE_BITS:
             raise ValueError(f"bits must be one of {LOG_RANGE_BITS} for Bulletproofs, got {bits}")
         self.bits = bits
-        self.message = _secret(message, "m")
-        self.randomness = _secret(randomness, "r")
         self.blinding = Secret("s")
 
     def statement(self, commitment: Point) -> Statement:
