@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything and runs the pay-as-you-drive demo end to end:
 # simulate → compile → setup → prove → verify, then a tampered proof is rejected and the proof is
-# checked again by the independent snarkjs verifier. Then the same for a list program, ZØ's
-# loyalty card (a private purchase history driving the retailer's automaton).
+# checked again by the independent snarkjs verifier, and proved again with the sigma back end
+# (no setup). Then the same for a list program, ZØ's loyalty card (a private purchase history
+# driving the retailer's automaton).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
@@ -40,6 +41,9 @@ if [ -x node_modules/.bin/snarkjs ]; then
   node_modules/.bin/snarkjs groth16 verify "$OUT/snarkjs/verification_key.json" \
     "$OUT/snarkjs/public.json" "$OUT/snarkjs/proof.json"
 fi
+step "the same program with the sigma back end: no setup, no keys"
+zeenot prove "$OUT" --inputs "$IN" -o "$OUT/sigma.json" --backend sigma
+zeenot verify "$OUT" "$OUT/sigma.json"
 LAPP=examples/loyalty/app.py:discount
 LIN=examples/loyalty/inputs.json
 LOUT=out/loyalty
