@@ -68,35 +68,8 @@ pub fn setup<R: RngCore + CryptoRng>(p: &Program, rng: &mut R) -> Result<(Provin
     .map_err(synthesis)
 }
 
-/// A proof, the public values it is about, and the blindings of its committed outputs.
-#[derive(Clone)]
-pub struct Proven {
-    /// The proof.
-    pub proof: Proof,
-    /// The public values (typed decimal strings) in the instance order of `docs/ir.md`: public
-    /// input leaves; `C.x`, `C.y` of each committed input; then per output its value, or `C.x`,
-    /// `C.y` of its commitment when committed.
-    pub public: Vec<String>,
-    /// One blinding per committed output (output order), drawn uniformly in `[0, l)`: the
-    /// commitment in `public` is `v·G + r·H` ([`ir::commit_value`]). Secret: with it, anyone can
-    /// brute-force a small value from its commitment.
-    pub blindings: Vec<Scalar>,
-}
-
-// The blindings are secrets: `Debug` shows only how many there are.
-impl core::fmt::Debug for Proven {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Proven")
-            .field("public", &self.public)
-            .field("blindings", &format_args!("<{} secret>", self.blindings.len()))
-            .finish_non_exhaustive()
-    }
-}
-
-/// A commitment's coordinates as public values (canonical decimal field elements).
-fn point_decimals(c: &Point) -> [String; 2] {
-    [ir::fr_to_decimal(&c.x()), ir::fr_to_decimal(&c.y())]
-}
+/// A Groth16 proof with its public values and output blindings.
+pub type Proven = ir::Proven<Proof>;
 
 /// A committed value's integer (committed values are integers or bools; validation rejects the
 /// rest).
@@ -150,13 +123,13 @@ pub fn prove<R: RngCore + CryptoRng>(
     }
     let mut public: Vec<String> = p.public_inputs().map(|i| vals[i].to_decimal()).collect();
     for (&i, r) in committed.iter().zip(blindings) {
-        public.extend(point_decimals(&ir::commit_value(committed_int(vals[i])?, r)));
+        public.extend(ir::commitment_decimals(&ir::commit_value(committed_int(vals[i])?, r)));
     }
     let mut out_r = out_blindings.iter();
     for (&o, &vis) in p.outputs.iter().zip(&p.output_vis) {
         if vis == Visibility::Committed {
             let r = out_r.next().expect("one blinding per committed output");
-            public.extend(point_decimals(&ir::commit_value(committed_int(vals[o])?, r)));
+            public.extend(ir::commitment_decimals(&ir::commit_value(committed_int(vals[o])?, r)));
         } else {
             public.push(vals[o].to_decimal());
         }

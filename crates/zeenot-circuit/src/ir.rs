@@ -206,6 +206,37 @@ pub fn commit_value(v: i128, r: &zeenot_crypto::Scalar) -> zeenot_crypto::Point 
     zeenot_crypto::Point::msm_ct(&[zeenot_crypto::Point::generator(), h], &[value_scalar(v), *r])
 }
 
+/// A commitment's coordinates as public values (canonical decimal field elements).
+pub fn commitment_decimals(c: &zeenot_crypto::Point) -> [String; 2] {
+    [fr_to_decimal(&c.x()), fr_to_decimal(&c.y())]
+}
+
+/// A proof (of either back end), the public values it is about, and the blindings of its
+/// committed outputs.
+#[derive(Clone)]
+pub struct Proven<P> {
+    /// The proof.
+    pub proof: P,
+    /// The public values (typed decimal strings) in the instance order of `docs/ir.md`: public
+    /// input leaves; `C.x`, `C.y` of each committed input; then per output its value, or `C.x`,
+    /// `C.y` of its commitment when committed.
+    pub public: Vec<String>,
+    /// One blinding per committed output (output order), drawn uniformly in `[0, l)`: the
+    /// commitment in `public` is `v·G + r·H` ([`commit_value`]). Secret: with it, anyone can
+    /// brute-force a small value from its commitment.
+    pub blindings: Vec<zeenot_crypto::Scalar>,
+}
+
+// The blindings are secrets: `Debug` shows only how many there are.
+impl<P> fmt::Debug for Proven<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Proven")
+            .field("public", &self.public)
+            .field("blindings", &format_args!("<{} secret>", self.blindings.len()))
+            .finish_non_exhaustive()
+    }
+}
+
 /// Parses a blinding factor: a decimal integer in `[0, l)`.
 pub fn parse_blinding(text: &str) -> Result<zeenot_crypto::Scalar, String> {
     let n: BigUint = text.parse().map_err(|_| format!("blinding `{text}` is not a decimal integer"))?;

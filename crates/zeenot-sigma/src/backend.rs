@@ -48,7 +48,7 @@ use std::sync::{Arc, Mutex};
 use ark_ff::{Field, One, UniformRand, Zero};
 use rand::{CryptoRng, RngCore};
 use zeenot_circuit::eval;
-use zeenot_circuit::ir::{commit_value, fr_to_decimal, Op, Program, Ty, Value, Visibility};
+use zeenot_circuit::ir::{commit_value, commitment_decimals, Op, Program, Ty, Value, Visibility};
 use zeenot_crypto::pedersen::blinding_generator;
 use zeenot_crypto::{Point, Scalar};
 
@@ -963,32 +963,8 @@ fn finish(lw: Lowering<'_>) -> Result<(Statement, Vec<Option<Scalar>>)> {
     Ok((lw.b.build(Node::And(nodes))?, lw.witness))
 }
 
-/// A proved program: the proof, the public values (in the instance order of docs/ir.md) and
-/// the blindings of its committed outputs.
-#[derive(Clone)]
-pub struct Proven {
-    /// The proof.
-    pub proof: ProgramProof,
-    /// Public input leaves, committed inputs' commitments (`x`, `y`), then outputs (values, or
-    /// commitments' `x`, `y`), as typed decimal strings.
-    pub public: Vec<String>,
-    /// One blinding per committed output, in output order.
-    pub blindings: Vec<Scalar>,
-}
-
-// The blindings are secrets: `Debug` shows only how many there are.
-impl core::fmt::Debug for Proven {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Proven")
-            .field("public", &self.public)
-            .field("blindings", &format_args!("<{} secret>", self.blindings.len()))
-            .finish_non_exhaustive()
-    }
-}
-
-fn point_decimals(c: &Point) -> [String; 2] {
-    [fr_to_decimal(&c.x()), fr_to_decimal(&c.y())]
-}
+/// A proved program: the sigma proof, its public values and output blindings.
+pub type Proven = zeenot_circuit::ir::Proven<ProgramProof>;
 
 /// Proves `p` on its input leaves, with one blinding per committed input. Fails with
 /// [`Error::Unsatisfied`] when the program fails on these inputs and [`Error::Unsupported`] for
@@ -1021,7 +997,7 @@ pub fn prove<R: RngCore + CryptoRng>(
     let mut lw = new_lowering(p, Some(rng as &mut dyn RngCore), &[]);
     let shown = lower(&mut lw, &ins, &committed, None)?;
     let mut public: Vec<String> = p.public_inputs().map(|i| vals[i].to_decimal()).collect();
-    public.extend(committed.iter().flat_map(|(c, _)| point_decimals(c)));
+    public.extend(committed.iter().flat_map(|(c, _)| commitment_decimals(c)));
     let mut out_blindings = Vec::new();
     for (k, s) in shown.iter().enumerate() {
         match s {
@@ -1034,7 +1010,7 @@ pub fn prove<R: RngCore + CryptoRng>(
                 public.push(v.to_string());
             }
             Shown::Commitment(c, r) => {
-                public.extend(point_decimals(c));
+                public.extend(commitment_decimals(c));
                 out_blindings.push(*r);
             }
         }
