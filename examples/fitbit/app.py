@@ -66,6 +66,23 @@ def donation(
     cap_cents: Public[u32],
 ) -> tuple[u64, u64, bool]:
     """The donation in cents, the steps it pays for, and whether the cap applied."""
+    return due_for(trace, cents_per_1000_steps, cap_cents)
+
+
+@zk
+def donation_any_length(
+    trace: Private[list[Sample]],
+    cents_per_1000_steps: Public[u32],
+    cap_cents: Public[u32],
+) -> tuple[u64, u64, bool]:
+    """`donation` for a trace of any length: no `MaxSize`, so it is proved with the sigma
+    back end at the trace's actual length, which the proof reveals (and nothing else)."""
+    return due_for(trace, cents_per_1000_steps, cap_cents)
+
+
+def due_for(
+    trace: list[Sample], cents_per_1000_steps: u32, cap_cents: u32
+) -> tuple[u64, u64, bool]:
     later = trace[1:]
     # a u32 subtraction: a timestamp before its predecessor overflows, and no proof exists
     gaps = [b.t - a.t for a, b in zip(trace, later)]

@@ -18,9 +18,10 @@ and the program's signature; it never trusts a pre-flattened list.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,8 @@ from zeenot import _native
 from zeenot.errors import ZeenotError
 from zeenot.ir import Program
 from zeenot.lang import compile_function, load_function
-from zeenot.types import leaves
+from zeenot.simulate import signature_of
+from zeenot.types import ListTy, leaves
 
 PROOF_FORMAT = 1
 BACKENDS = ("groth16", "sigma")
@@ -160,6 +162,8 @@ class Proof:
     outputs: Any
     proof: bytes
     backend: str = "groth16"
+    # For a `Template`'s proof: the length of each unbounded list (public; picks the circuit).
+    lengths: dict[str, int] | None = None
     # The prover's openings of a `Committed` return: secret, never written to the proof file.
     opening: Opening | None = field(default=None, repr=False, compare=False)
 
@@ -174,6 +178,8 @@ class Proof:
             "outputs": self.outputs,
             "proof": self.proof.hex(),
         }
+        if self.lengths is not None:
+            doc["lengths"] = self.lengths
         return json.dumps(doc, indent=2)
 
     @classmethod
@@ -205,6 +211,12 @@ class Proof:
             raw = bytes.fromhex(doc["proof"])
         except ValueError:
             raise MalformedInput("proof file: `proof` is not hex") from None
+        lengths = doc.get("lengths")
+        if lengths is not None and not (
+            isinstance(lengths, dict)
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in lengths.values())
+        ):
+            raise MalformedInput("proof file: `lengths` must map parameter names to integers")
         return cls(
             doc["program"],
             doc["program_hash"],
@@ -213,16 +225,148 @@ class Proof:
             doc["outputs"],
             raw,
             backend,
+            lengths,
         )
 
 
-def compile(target: str | Callable[..., Any]) -> Circuit:  # noqa: A001 - mirrors the CLI verb
-    """Compile a `@zk` function, given as the function itself or as `"path/app.py:name"`."""
+class BackendMismatch(ZeenotError):
+    """A program that the chosen back end cannot prove as written (with a hint)."""
+
+
+MAX_LIST_LENGTH = 1 << 16  # elements of one unbounded list: bounds the verifier's compile work
+TEMPLATE_FILE = "template.json"
+SOURCE_FILE = "program.py"
+
+
+@dataclass(frozen=True)
+class Template:
+    """A program whose list parameters have no `MaxSize` (`xs: Private[list[u32]]`): a family
+    of circuits, one per length of those lists.
+
+    The sigma back end proves it at the lengths of the inputs (`at(lengths)`, IR v1 with lists
+    of exactly that length: no padding slots, so proofs cover just the actual elements); the
+    proof records the lengths, which are therefore public, as a sigma proof's size reveals them
+    anyway. The verifier specialises the same source at the recorded lengths and checks the
+    program hash. The groth16 back end needs `MaxSize` bounds (one setup per circuit)."""
+
+    fn: Callable[..., Any]
+    unbounded: tuple[str, ...]
+    _circuits: dict[tuple[int, ...], Circuit] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    @property
+    def name(self) -> str:
+        return str(self.fn.__name__)
+
+    def at(self, lengths: dict[str, int]) -> Circuit:
+        """The circuit for these lengths (compiled once per lengths)."""
+        if not isinstance(lengths, dict) or set(lengths) != set(self.unbounded):
+            raise MalformedInput(
+                f"`{self.name}` needs the length of exactly: {', '.join(self.unbounded)}"
+            )
+        for name, n in lengths.items():
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_LIST_LENGTH:
+                raise MalformedInput(
+                    f"`{name}`: length {n!r} is not an integer in 0..{MAX_LIST_LENGTH}"
+                )
+        key = tuple(lengths[n] for n in self.unbounded)
+        if key not in self._circuits:
+            self._circuits[key] = Circuit(compile_function(self.fn, lengths))
+        return self._circuits[key]
+
+    def lengths_of(self, inputs: dict[str, Any]) -> dict[str, int]:
+        """The length of each unbounded list in `inputs` (JSON-style values)."""
+        if not isinstance(inputs, dict):
+            raise MalformedInput("inputs must be a JSON object keyed by parameter name")
+        out = {}
+        for name in self.unbounded:
+            v = inputs.get(name)
+            if not isinstance(v, list):
+                raise MalformedInput(f"`{name}`: expected a list, got {type(v).__name__}")
+            out[name] = len(v)
+        return out
+
+    def needs_bounds(self) -> BackendMismatch:
+        lists = ", ".join(f"`{n}`" for n in self.unbounded)
+        return BackendMismatch(
+            f"`{self.name}` has lists without a maximum size ({lists}): the groth16 back end "
+            "needs `MaxSize[list[T], N]` on them; prove with `--backend sigma`, or bound them"
+        )
+
+    def save(self, directory: str | Path) -> Path:
+        """Write the program's source file and `template.json`: a verifier specialises the
+        source at each proof's lengths, so it must be self-contained (zeenot and the standard
+        library only)."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        source = Path(inspect.getsourcefile(self.fn) or "").read_bytes()
+        (out / SOURCE_FILE).write_bytes(source)
+        meta = {
+            "zeenot_template": 1,
+            "function": self.name,
+            "unbounded": list(self.unbounded),
+            "source_sha256": _sha256(source),
+        }
+        (out / TEMPLATE_FILE).write_text(json.dumps(meta, indent=2) + "\n")
+        for stale in (IR_FILE, CIRCUIT_FILE):  # a directory holds one program
+            (out / stale).unlink(missing_ok=True)
+        return out
+
+    @classmethod
+    def load(cls, directory: str | Path) -> Template:
+        d = Path(directory)
+        try:
+            meta = json.loads((d / TEMPLATE_FILE).read_text())
+            source = (d / SOURCE_FILE).read_bytes()
+        except (OSError, ValueError) as exc:
+            raise MalformedInput(f"cannot read the program template in `{d}`: {exc}") from None
+        if not isinstance(meta, dict) or meta.get("zeenot_template") != 1:
+            raise MalformedInput(f"`{d / TEMPLATE_FILE}` is not a zeenot template")
+        if meta.get("source_sha256") != _sha256(source):
+            raise MalformedInput(f"`{d / SOURCE_FILE}` does not match `{TEMPLATE_FILE}`")
+        template = _template(load_function(str(d / SOURCE_FILE), str(meta.get("function"))))
+        if template is None or list(template.unbounded) != meta.get("unbounded"):
+            raise MalformedInput(f"`{d / TEMPLATE_FILE}` does not match its program")
+        return template
+
+
+def _unbounded_params(fn: Callable[..., Any]) -> tuple[str, ...]:
+    """Parameters that are lists without `MaxSize` (empty when the signature is malformed:
+    compiling reports that with a diagnostic)."""
+    try:
+        params, _ = signature_of(fn)
+    except ZeenotError:
+        return ()
+    return tuple(p["name"] for p in params if isinstance(p["ty"], ListTy) and p["ty"].max is None)
+
+
+def _template(fn: Callable[..., Any]) -> Template | None:
+    names = _unbounded_params(fn)
+    return Template(fn, names) if names else None
+
+
+def compile(target: str | Callable[..., Any]) -> Circuit | Template:  # noqa: A001 - the CLI verb
+    """Compile a `@zk` function, given as the function itself or as `"path/app.py:name"`.
+
+    A function with unbounded list parameters gives a `Template` (compiled here at length 1,
+    so that errors in its body are reported now)."""
     fn = load_target(target) if isinstance(target, str) else target
+    template = _template(fn)
+    if template is not None:
+        template.at(dict.fromkeys(template.unbounded, 1))
+        return template
     program = compile_function(fn)
     circuit = Circuit(program)
     circuit.stats  # noqa: B018 - synthesize now: compiling reports size and synthesis errors
     return circuit
+
+
+def load(directory: str | Path) -> Circuit | Template:
+    """What `compile` saved in `directory`: a circuit, or a template for unbounded lists."""
+    if (Path(directory) / TEMPLATE_FILE).exists():
+        return Template.load(directory)
+    return Circuit.load(directory)
 
 
 def load_target(target: str) -> Callable[..., Any]:
@@ -233,8 +377,10 @@ def load_target(target: str) -> Callable[..., Any]:
     return load_function(path, name)
 
 
-def setup(circuit: Circuit, *, seed: int | None = None) -> Keys:
+def setup(circuit: Circuit | Template, *, seed: int | None = None) -> Keys:
     """Run the Groth16 setup. `seed` makes it deterministic: insecure, for tests only."""
+    if isinstance(circuit, Template):
+        raise circuit.needs_bounds()
     pk, vk = _native.setup(circuit.ir_json, seed)
     return Keys(circuit.hash, pk, vk)
 
@@ -274,7 +420,7 @@ def _opening(circuit: Circuit, leaves_in: list[str], blindings: list[str]) -> Op
 
 
 def prove(
-    circuit: Circuit,
+    circuit: Circuit | Template,
     keys: Keys,
     inputs: dict[str, Any],
     *,
@@ -287,6 +433,8 @@ def prove(
     the proof that produced it). Raises `zeenot._native.UnsatisfiedError` when no proof exists
     (a failed `check`, an overflow, a division by zero), naming the source line.
     """
+    if isinstance(circuit, Template):
+        raise circuit.needs_bounds()
     if keys.program_hash != circuit.hash:
         raise MalformedInput("the keys were made for a different program: run `zeenot setup`")
     leaves_in, blinds = _leaves(circuit, inputs, blindings)
@@ -299,17 +447,22 @@ def prove(
 
 
 def prove_sigma(
-    circuit: Circuit,
+    circuit: Circuit | Template,
     inputs: dict[str, Any],
     *,
     blindings: dict[str, Any] | None = None,
     seed: int | None = None,
 ) -> Proof:
-    """Prove the program with the sigma back end: no keys, no trusted setup.
+    """Prove the program with the sigma back end: no keys, no trusted setup. A `Template` is
+    proved at the lengths of its inputs' lists; the proof records them.
 
     Raises `zeenot._native.UnsatisfiedError` when no proof exists and
     `zeenot._native.UnsupportedError` for operations the back end lacks (naming them).
     """
+    if isinstance(circuit, Template):
+        lengths = circuit.lengths_of(inputs)
+        proof = prove_sigma(circuit.at(lengths), inputs, blindings=blindings, seed=seed)
+        return replace(proof, lengths=lengths)
     leaves_in, blinds = _leaves(circuit, inputs, blindings)
     proof, public, out = _native.sigma_program_prove(circuit.ir_json, leaves_in, blinds, seed)
     return _proof(circuit, inputs, leaves_in, public, out, proof, "sigma", None)
@@ -361,12 +514,22 @@ def public_vector(program: Program, proof: Proof) -> list[str]:
         raise MalformedInput(f"proof file: {exc}") from None
 
 
-def verify(circuit: Circuit, verifying_key: bytes | None, proof: Proof) -> None:
+def verify(circuit: Circuit | Template, verifying_key: bytes | None, proof: Proof) -> None:
     """Return normally if `proof` is valid; raise `ProofRejected` with the reason otherwise.
 
-    The proof names its back end; a sigma proof needs no verifying key (pass `None`).
+    The proof names its back end; a sigma proof needs no verifying key (pass `None`). A
+    `Template`'s proof is checked against the template specialised at the proof's lengths.
     Malformed keys, proofs or public values raise `MalformedInput`.
     """
+    if isinstance(circuit, Template):
+        if proof.lengths is None or proof.backend != "sigma":
+            raise ProofRejected(
+                f"`{circuit.name}` has unbounded lists: expected a sigma proof that records "
+                "their lengths"
+            )
+        circuit = circuit.at(proof.lengths)
+    elif proof.lengths is not None:
+        raise ProofRejected("the proof is for a program with unbounded lists, not this circuit")
     if proof.program_hash != circuit.hash:
         raise ProofRejected(
             f"the proof is for program `{proof.program}` ({proof.program_hash[:12]}…), "

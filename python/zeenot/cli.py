@@ -61,6 +61,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_compile(args: argparse.Namespace) -> int:
     circuit = api.compile(args.target)
     circuit.save(args.output)
+    if isinstance(circuit, api.Template):
+        lists = ", ".join(circuit.unbounded)
+        if args.json:
+            _print_json({"name": circuit.name, "template": True, "unbounded": lists})
+        else:
+            print(
+                f"compiled `{circuit.name}` as a template: its lists ({lists}) have no maximum "
+                f"size, so it is proved with `--backend sigma` at each input's length -> "
+                f"{args.output}"
+            )
+        return EXIT_OK
     if args.json:
         _print_json(circuit.summary())
     else:
@@ -74,7 +85,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
-    circuit = api.Circuit.load(args.dir)
+    circuit = api.load(args.dir)
     keys = api.setup(circuit)
     keys.save(args.dir)
     print(f"keys written to {args.dir} (verifying key sha256 {keys.verifying_key_hash})")
@@ -82,9 +93,11 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
-    circuit = api.Circuit.load(args.dir)
+    circuit = api.load(args.dir)
     if args.backend == "sigma":
         proof = api.prove_sigma(circuit, _read_inputs(args.inputs))
+    elif isinstance(circuit, api.Template):
+        raise circuit.needs_bounds()
     else:
         keys = api.Keys.load(args.dir)
         proof = api.prove(circuit, keys, _read_inputs(args.inputs))
@@ -102,7 +115,7 @@ def _load_proof(path: str) -> api.Proof:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    circuit = api.Circuit.load(args.dir)
+    circuit = api.load(args.dir)
     proof = _load_proof(args.proof)
     # The proof names its back end; only groth16 has a verifying key.
     vk = None
@@ -116,10 +129,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     if args.format != "snarkjs":
         raise _Usage(f"unknown export format `{args.format}` (supported: `snarkjs`)")
-    circuit = api.Circuit.load(args.dir)
     proof = _load_proof(args.proof)
     if proof.backend != "groth16":
         raise _Usage(f"snarkjs verifies Groth16 proofs only; this is a {proof.backend} proof")
+    circuit = api.Circuit.load(args.dir)
     keys = api.Keys.load(args.dir, proving=False)
     out = api.export_snarkjs(circuit, keys.verifying_key, proof, args.output)
     print(f"wrote {out}/verification_key.json, proof.json, public.json")

@@ -32,6 +32,10 @@ def check_value(path: str, t: Ty, v: Any) -> Any:
     if isinstance(t, ListTy):
         if not isinstance(v, (list, tuple)):
             raise ValueError(f"`{path}`: expected a list of at most {t.max} values, got {_show(v)}")
+        if t.exact and len(v) != t.max:
+            raise ValueError(
+                f"`{path}`: {len(v)} values, but this program was specialised for exactly {t.max}"
+            )
         if t.max is not None and len(v) > t.max:
             raise ValueError(
                 f"`{path}`: {len(v)} values, more than the maximum size {t.max} "

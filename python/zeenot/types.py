@@ -44,10 +44,15 @@ POINT_KIND, CIPHERTEXT_KIND = RECORD_KINDS[
 
 @dataclass(frozen=True)
 class ListTy:
-    """`list[elem]` holding at most `max` elements (`None`: no bound given, helpers only)."""
+    """`list[elem]` holding at most `max` elements (`None`: no bound given).
+
+    `exact`: the list holds exactly `max` elements. An unbounded list parameter becomes one
+    when a program is specialised at its inputs' lengths (`zeenot.api.Template`): the length
+    is then part of the program, and so public."""
 
     elem: Any
     max: int | None
+    exact: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,8 @@ def type_name(t: Ty) -> str:
         return "tuple[" + ", ".join(type_name(e) for e in t) + "]"
     if isinstance(t, ListTy):
         inner = f"list[{type_name(t.elem)}]"
+        if t.exact:
+            return f"{inner} (exactly {t.max} elements)"
         return inner if t.max is None else f"MaxSize[{inner}, {t.max}]"
     if isinstance(t, RecordTy):
         return t.name
@@ -104,7 +111,10 @@ def type_to_json(t: Ty | None) -> Any:
     if isinstance(t, tuple):
         return {"tuple": [type_to_json(e) for e in t]}
     if isinstance(t, ListTy):
-        return {"list": type_to_json(t.elem), "max": t.max}
+        j = {"list": type_to_json(t.elem), "max": t.max}
+        if t.exact:
+            j["exact"] = True
+        return j
     if isinstance(t, RecordTy):
         j = {"record": t.name, "fields": [[n, type_to_json(f)] for n, f in t.fields]}
         if t.kind:
@@ -120,11 +130,13 @@ def type_from_json(j: Any) -> Ty | None:
         return j
     if isinstance(j, dict) and set(j) == {"tuple"} and isinstance(j["tuple"], list):
         return tuple(type_from_json(e) for e in j["tuple"])  # type: ignore[misc]
-    if isinstance(j, dict) and set(j) == {"list", "max"}:
+    if isinstance(j, dict) and set(j) - {"exact"} == {"list", "max"}:
         n = j["max"]
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 1 << 20:
             raise ValueError(f"invalid list bound {n!r}")
-        return ListTy(type_from_json(j["list"]), n)
+        if j.get("exact", True) is not True:
+            raise ValueError(f"invalid list type {j!r}")
+        return ListTy(type_from_json(j["list"]), n, "exact" in j)
     if (
         isinstance(j, dict)
         and set(j) - {"kind"} == {"record", "fields"}

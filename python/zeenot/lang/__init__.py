@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from zeenot.errors import CompileError, LoadError
@@ -12,12 +13,13 @@ from zeenot.ir import Program
 from zeenot.lang.compiler import compile_program
 
 
-def compile_function(fn: Any) -> Program:
-    """Compile a `@zk` function (or any annotated function) to a `Program`.
+def compile_function(fn: Any, lengths: Mapping[str, int] | None = None) -> Program:
+    """Compile a `@zk` function (or any annotated function) to a `Program`; `lengths`
+    specialises its unbounded list parameters (see `zeenot.api.Template`).
 
     Raises `CompileError` with a `Diagnostic` when the function is outside the subset.
     """
-    return Program(compile_program(fn))
+    return Program(compile_program(fn, lengths))
 
 
 _counter = [0]

@@ -12,6 +12,7 @@ import builtins
 import functools
 import inspect
 import types as _pytypes
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -146,6 +147,9 @@ class Compiler(ListOps):
         self.guard: Wire | None = None
         self.stack: list[Any] = []
         self.frame: Frame = None  # type: ignore[assignment]
+        # Compiling a template at its inputs' lengths: list lengths are known constants, but
+        # they are the inputs', so an index past the end fails at run time, as in Python.
+        self.specialised = False
 
     # -- diagnostics --------------------------------------------------------------------------
 
@@ -1771,12 +1775,16 @@ _CMP_FOLD = {
 # -- entry point ------------------------------------------------------------------------------
 
 
-def compile_program(fn: Any) -> dict[str, Any]:
-    """Compile a `@zk` function to an IR v1 document (a JSON-ready dict)."""
+def compile_program(fn: Any, lengths: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """Compile a `@zk` function to an IR v1 document (a JSON-ready dict).
+
+    `lengths` specialises the program: each parameter named there must be an unbounded list
+    (`list[T]`, no `MaxSize`) and is compiled as a list of exactly that many elements."""
     fn = inspect.unwrap(fn)
     fsrc = function_source(fn)
     fdef = fsrc.node
     c = Compiler()
+    c.specialised = lengths is not None
     frame = Frame(fn, fsrc.file, fsrc.text, fn.__globals__)
     c.frame = frame
     a = fdef.args
@@ -1796,6 +1804,7 @@ def compile_program(fn: Any) -> dict[str, Any]:
     inputs: list[dict[str, Any]] = []
     params: list[dict[str, Any]] = []
     shapes: list[tuple[ast.arg, Ty, list[Wire]]] = []
+    specialised: set[str] = set()
     for p in a.args:
         if p.annotation is None:
             c.err(
@@ -1815,13 +1824,25 @@ def compile_program(fn: Any) -> dict[str, Any]:
             )
         ty = c.resolve_type(obj.ty, p.annotation)
         loose = unbounded_list(ty)
-        if loose is not None:
+        if loose is not None and loose is ty and unbounded_list(loose.elem) is None:
+            if lengths is None or p.arg not in lengths:
+                c.err(
+                    p.annotation,
+                    "ZN402",
+                    f"parameter `{p.arg}`: `{type_name(loose)}` has no maximum size",
+                    f"bound it, `MaxSize[{type_name(loose)}, N]`, for the groth16 back end (the "
+                    "length stays private); unbounded, it takes its length from the inputs and "
+                    "the sigma back end proves it (`zeenot.api.Template`; the length is public)",
+                )
+            ty = ListTy(loose.elem, lengths[p.arg], exact=True)
+            specialised.add(p.arg)
+        elif loose is not None:
             c.err(
                 p.annotation,
                 "ZN402",
                 f"parameter `{p.arg}`: `{type_name(loose)}` has no maximum size",
-                f"bound it: `MaxSize[{type_name(loose)}, N]` (the circuit has room for N elements; "
-                "the actual length stays private)",
+                f"bound it: `MaxSize[{type_name(loose)}, N]`; only a parameter that is itself a "
+                "list may leave its size open",
             )
         if obj.vis == "committed":
             _check_committable(c, p.annotation, f"parameter `{p.arg}`", ty)
@@ -1834,6 +1855,9 @@ def compile_program(fn: Any) -> dict[str, Any]:
             c.next_id += 1
         shapes.append((p, ty, wires))
         params.append({"name": p.arg, "ty": type_to_json(ty), "vis": obj.vis})
+    if lengths is not None and set(lengths) != specialised:
+        extra = ", ".join(sorted(set(lengths) - specialised))
+        raise ValueError(f"lengths given for parameters that are not unbounded lists: {extra}")
     for (p, ty, wires), param in zip(shapes, params, strict=True):
         # after all inputs: lists emit their length checks, private points their subgroup checks
         private = param["vis"] != "public"
@@ -1858,6 +1882,8 @@ def compile_program(fn: Any) -> dict[str, Any]:
     result = c.run_body(fdef)
     if ret_ty is None and result is not NONE:
         ret_ty = _infer(c, result, frame.ret_node or fdef)
+    if ret_ty is not None and unbounded_list(ret_ty) is not None:
+        ret_ty = _exact_return(c, result, ret_ty, fdef.returns or fdef, lengths is not None)
     outputs: list[dict[str, Any]] = []
     if result is not NONE:
         node = frame.ret_node or fdef
@@ -1882,6 +1908,22 @@ def compile_program(fn: Any) -> dict[str, Any]:
             **({"returns_vis": "committed"} if ret_vis == "committed" else {}),
         },
     }
+
+
+def _exact_return(c: Compiler, v: Any, ty: Ty, node: ast.AST, specialised: bool) -> Ty:
+    """An unbounded returned list is as long as the value returned, when that length is known
+    at compile time (a map over a specialised list)."""
+    loose = unbounded_list(ty)
+    full = isinstance(v, SymList) and all(a is True for a in v.active)
+    if not (specialised and loose is ty and full and unbounded_list(loose.elem) is None):
+        c.err(
+            node,
+            "ZN402",
+            f"the return type `{type_name(ty)}` has no maximum size",
+            f"annotate `-> MaxSize[{type_name(loose)}, N]`; an unbounded list may be returned "
+            "only when its length is known from the inputs' lengths",
+        )
+    return ListTy(loose.elem, v.slots, exact=True)
 
 
 def _check_committable(c: Compiler, node: ast.AST, what: str, ty: Ty | None) -> None:

@@ -62,6 +62,7 @@ class ListOps:
     body: list[dict[str, Any]]
     len_cache: dict[int, tuple[SymList, Any]]
     len_source: dict[int, SymList]
+    specialised: bool
 
     if TYPE_CHECKING:
 
@@ -96,6 +97,14 @@ class ListOps:
         return next(wires)
 
     def input_list(self, n: Wire, elems: list[Any], ty: ListTy, node: ast.AST, name: str) -> Any:
+        if ty.exact:
+            # A specialised list: its length is the program's, so every slot holds an element
+            # and `len(xs)` is a compile-time constant (loops over `range(len(xs))` unroll).
+            limit = self.const(LEN_TYPE, ty.max)
+            self.emit_check(
+                self.emit("eq", "bool", [n, limit], node), node, f"len({name}) == {ty.max}"
+            )
+            return SymList(tuple(elems), (True,) * len(elems), len(elems), ty.elem, True)
         limit = self.const(LEN_TYPE, ty.max)
         self.emit_check(self.emit("le", "bool", [n, limit], node), node, f"len({name}) <= {ty.max}")
         active: list[Any] = []
@@ -634,6 +643,10 @@ class ListOps:
                         "write `xs[len(xs) - 1]`",
                     )
             if not 0 <= idx < xs.slots:
+                if self.specialised and xs.elem_ty is not None:
+                    bad = f"{self.src(node)}: index out of range"
+                    self.emit_check(self.const("bool", False), node, bad)
+                    return self.zero_of(xs.elem_ty)
                 self.err(
                     node.slice,
                     "ZN209",
