@@ -3,7 +3,8 @@
 # simulate → compile → setup → prove → verify, then a tampered proof is rejected and the proof is
 # checked again by the independent snarkjs verifier, and proved again with the sigma back end
 # (no setup). Then the same for a list program, ZØ's loyalty card (a private purchase history
-# driving the retailer's automaton).
+# driving the retailer's automaton), and a list of any length (FitBit's step trace without a
+# MaxSize, proved by the sigma back end at its actual length).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
@@ -54,4 +55,12 @@ zeenot compile "$LAPP" -o "$LOUT" --json
 zeenot setup "$LOUT"
 zeenot prove "$LOUT" --inputs "$LIN" -o "$LOUT/proof.json"
 zeenot verify "$LOUT" "$LOUT/proof.json"
+FAPP=examples/fitbit/app.py:donation_any_length
+FIN=examples/fitbit/inputs.json
+FOUT=out/fitbit_any
+rm -rf "$FOUT"
+step "a list of any length: a step trace without MaxSize, proved at its length (sigma)"
+zeenot compile "$FAPP" -o "$FOUT"
+zeenot prove "$FOUT" --inputs "$FIN" -o "$FOUT/proof.json" --backend sigma
+zeenot verify "$FOUT" "$FOUT/proof.json"
 step "done"

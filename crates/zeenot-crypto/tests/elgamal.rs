@@ -2,6 +2,8 @@
 
 use std::sync::OnceLock;
 
+use ark_ec::CurveGroup;
+
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -271,6 +273,8 @@ proptest! {
         let p = Point::mul_base(&Scalar::rand(&mut r));
         prop_assert_eq!(p.mul_ct(&s), p.mul_vartime(&s));
         prop_assert_eq!(Point::mul_base(&s), Point::generator().mul_vartime(&s));
+        prop_assert_eq!(arkworks_mul(&p, &s), p.mul_vartime(&s));
+        prop_assert_eq!(arkworks_mul(&Point::generator(), &s), Point::mul_base(&s));
     }
 
     #[test]
@@ -279,7 +283,7 @@ proptest! {
         let mut r = rng(seed);
         let bases: Vec<Point> = (0..n).map(|_| Point::mul_base(&Scalar::rand(&mut r))).collect();
         let scalars: Vec<Scalar> = (0..n).map(|_| Scalar::rand(&mut r)).collect();
-        let naive: Point = bases.iter().zip(&scalars).map(|(b, s)| b.mul_vartime(s)).sum();
+        let naive: Point = bases.iter().zip(&scalars).map(|(b, s)| arkworks_mul(b, s)).sum();
         prop_assert_eq!(Point::msm_vartime(&bases, &scalars), naive);
         let bits: Vec<u8> = scalars.iter().map(|s| (ark_ff::PrimeField::into_bigint(*s).0[0] & 1) as u8).collect();
         let picked: Point = bases.iter().zip(&bits).filter(|(_, b)| **b == 1).map(|(p, _)| *p).sum();
@@ -297,4 +301,10 @@ proptest! {
         prop_assert_eq!(Point::decode(&p.encode()).unwrap(), p);
         prop_assert_eq!(Point::decode(&(-p).encode()).unwrap(), -p);
     }
+}
+
+/// `s·p` by arkworks' own double-and-add on its `ed_on_bn254` model of the same curve: a
+/// reference independent of zeenot's wNAF, window and comb code.
+fn arkworks_mul(p: &Point, s: &Scalar) -> Point {
+    Point::from_ed_on_bn254(&(p.to_ed_on_bn254() * s).into_affine()).unwrap()
 }
