@@ -86,6 +86,11 @@ class Circuit:
 
     @classmethod
     def load(cls, directory: str | Path) -> Circuit:
+        if (Path(directory) / TEMPLATE_FILE).exists():
+            raise MalformedInput(
+                f"`{directory}` holds a template (lists without MaxSize), not a circuit: "
+                "load it with `zeenot.api.load`"
+            )
         path = Path(directory) / IR_FILE
         try:
             text = path.read_text()
@@ -235,7 +240,6 @@ class BackendMismatch(ZeenotError):
 
 MAX_LIST_LENGTH = 1 << 16  # elements of one unbounded list: bounds the verifier's compile work
 TEMPLATE_FILE = "template.json"
-SOURCE_FILE = "program.py"
 
 
 @dataclass(frozen=True)
@@ -272,8 +276,16 @@ class Template:
                 )
         key = tuple(lengths[n] for n in self.unbounded)
         if key not in self._circuits:
-            self._circuits[key] = Circuit(compile_function(self.fn, lengths))
+            program = compile_function(self.fn, lengths)
+            # The hash must not depend on where each party keeps the source: the file's name
+            # only (`save` keeps it).
+            program.ir["source"]["file"] = self.source_name
+            self._circuits[key] = Circuit(program)
         return self._circuits[key]
+
+    @property
+    def source_name(self) -> str:
+        return Path(inspect.getsourcefile(self.fn) or "program.py").name
 
     def lengths_of(self, inputs: dict[str, Any]) -> dict[str, int]:
         """The length of each unbounded list in `inputs` (JSON-style values)."""
@@ -301,9 +313,10 @@ class Template:
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         source = Path(inspect.getsourcefile(self.fn) or "").read_bytes()
-        (out / SOURCE_FILE).write_bytes(source)
+        (out / self.source_name).write_bytes(source)
         meta = {
             "zeenot_template": 1,
+            "source": self.source_name,
             "function": self.name,
             "unbounded": list(self.unbounded),
             "source_sha256": _sha256(source),
@@ -318,14 +331,18 @@ class Template:
         d = Path(directory)
         try:
             meta = json.loads((d / TEMPLATE_FILE).read_text())
-            source = (d / SOURCE_FILE).read_bytes()
         except (OSError, ValueError) as exc:
             raise MalformedInput(f"cannot read the program template in `{d}`: {exc}") from None
-        if not isinstance(meta, dict) or meta.get("zeenot_template") != 1:
+        name = meta.get("source") if isinstance(meta, dict) else None
+        if meta.get("zeenot_template") != 1 or not isinstance(name, str) or Path(name).name != name:
             raise MalformedInput(f"`{d / TEMPLATE_FILE}` is not a zeenot template")
+        try:
+            source = (d / name).read_bytes()
+        except OSError as exc:
+            raise MalformedInput(f"cannot read `{d / name}`: {exc.strerror}") from None
         if meta.get("source_sha256") != _sha256(source):
-            raise MalformedInput(f"`{d / SOURCE_FILE}` does not match `{TEMPLATE_FILE}`")
-        template = _template(load_function(str(d / SOURCE_FILE), str(meta.get("function"))))
+            raise MalformedInput(f"`{d / name}` does not match `{TEMPLATE_FILE}`")
+        template = _template(load_function(str(d / name), str(meta.get("function"))))
         if template is None or list(template.unbounded) != meta.get("unbounded"):
             raise MalformedInput(f"`{d / TEMPLATE_FILE}` does not match its program")
         return template

@@ -64,7 +64,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
     if isinstance(circuit, api.Template):
         lists = ", ".join(circuit.unbounded)
         if args.json:
-            _print_json({"name": circuit.name, "template": True, "unbounded": lists})
+            _print_json({"name": circuit.name, "template": True, "unbounded": circuit.unbounded})
         else:
             print(
                 f"compiled `{circuit.name}` as a template: its lists ({lists}) have no maximum "

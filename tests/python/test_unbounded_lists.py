@@ -196,6 +196,8 @@ def test_cli_compile_prove_verify(tmp_path):
     d = tmp_path / "fitbit_any"
     out = zeenot("compile", ANY, "-o", str(d))
     assert "template" in out.stdout and (d / "template.json").exists()
+    with pytest.raises(api.MalformedInput, match="holds a template"):
+        api.Circuit.load(d)
     inputs = tmp_path / "in.json"
     inputs.write_text(json.dumps(_fitbit_inputs(4)))
     zeenot("setup", str(d), check=2)
@@ -205,6 +207,11 @@ def test_cli_compile_prove_verify(tmp_path):
     zeenot("prove", str(d), "--inputs", str(inputs), "--backend", "sigma", "-o", str(proof))
     assert json.loads(proof.read_text())["lengths"] == {"trace": 4}
     assert zeenot("verify", str(d), str(proof)).stdout.strip() == "valid"
+    # the verifier's copy of the directory elsewhere, and the API on the original source
+    elsewhere = tmp_path / "verifier" / "copy"
+    shutil.copytree(d, elsewhere)
+    assert zeenot("verify", str(elsewhere), str(proof)).stdout.strip() == "valid"
+    api.verify(api.compile(ANY), None, api.Proof.from_json(proof.read_text()))
     # another length in the proof file: the verifier compiles another program
     doc = json.loads(proof.read_text())
     doc["lengths"] = {"trace": 5}
@@ -214,6 +221,6 @@ def test_cli_compile_prove_verify(tmp_path):
     # a changed source in the directory is refused before anything runs
     edited = tmp_path / "edited"
     shutil.copytree(d, edited)
-    src = edited / "program.py"
+    src = edited / "app.py"
     src.write_text(src.read_text().replace("MAX_CADENCE = 4", "MAX_CADENCE = 40"))
     assert "does not match" in zeenot("verify", str(edited), str(proof), check=2).stderr
