@@ -108,12 +108,13 @@ impl BulletproofGens {
     /// Derives `G_0 … G_{capacity−1}`, `H_0 … H_{capacity−1}` and `U` (two hashes to the curve
     /// per index: derive once and reuse).
     pub fn new(capacity: usize) -> Self {
+        use rayon::prelude::*;
         BulletproofGens {
             pedersen: PedersenGenerators::new(0),
             h: blinding_generator(),
             u: hash_to_curve(GENERATORS_DOMAIN, b"U"),
-            g_vec: (0..capacity as u64).map(|i| indexed_generator(b'G', i)).collect(),
-            h_vec: (0..capacity as u64).map(|i| indexed_generator(b'H', i)).collect(),
+            g_vec: (0..capacity as u64).into_par_iter().map(|i| indexed_generator(b'G', i)).collect(),
+            h_vec: (0..capacity as u64).into_par_iter().map(|i| indexed_generator(b'H', i)).collect(),
         }
     }
 
@@ -261,35 +262,38 @@ fn ipa_prove(
     let mut n = a.len();
     let mut ls = Vec::new();
     let mut rs = Vec::new();
-    let mut scalars: Vec<Scalar> = Vec::with_capacity(n + 1);
-    let mut bases: Vec<Point> = Vec::with_capacity(n + 1);
+    let (mut l_scalars, mut r_scalars) = (Vec::with_capacity(n + 1), Vec::with_capacity(n + 1));
+    let (mut l_bases, mut r_bases) = (Vec::with_capacity(n + 1), Vec::with_capacity(n + 1));
     while n > 1 {
         let half = n / 2;
         let c_l = inner_product(&a[..half], &b[half..n]);
         let c_r = inner_product(&a[half..n], &b[..half]);
 
-        bases.clear();
-        bases.extend_from_slice(&g[half..n]);
-        bases.extend_from_slice(&h[..half]);
-        bases.push(q);
-        scalars.zeroize();
-        scalars.extend((0..half).map(|i| a[i] * gf[half + i]));
-        scalars.extend((0..half).map(|i| b[half + i] * hf[i]));
-        scalars.push(c_l);
+        l_bases.clear();
+        l_bases.extend_from_slice(&g[half..n]);
+        l_bases.extend_from_slice(&h[..half]);
+        l_bases.push(q);
+        l_scalars.zeroize();
+        l_scalars.extend((0..half).map(|i| a[i] * gf[half + i]));
+        l_scalars.extend((0..half).map(|i| b[half + i] * hf[i]));
+        l_scalars.push(c_l);
+
+        r_bases.clear();
+        r_bases.extend_from_slice(&g[..half]);
+        r_bases.extend_from_slice(&h[half..n]);
+        r_bases.push(q);
+        r_scalars.zeroize();
+        r_scalars.extend((0..half).map(|i| a[half + i] * gf[i]));
+        r_scalars.extend((0..half).map(|i| b[i] * hf[half + i]));
+        r_scalars.push(c_r);
         // Variable time is safe here: `a` and `b` are `l(x)` and `r(x)`, blinded by `s_L·x` and
         // `s_R·x` — the paper's Protocol 1 sends them in the clear.
-        let l = Point::msm_vartime(&bases, &scalars);
-
-        bases.clear();
-        bases.extend_from_slice(&g[..half]);
-        bases.extend_from_slice(&h[half..n]);
-        bases.push(q);
-        scalars.zeroize();
-        scalars.extend((0..half).map(|i| a[half + i] * gf[i]));
-        scalars.extend((0..half).map(|i| b[i] * hf[half + i]));
-        scalars.push(c_r);
-        let r = Point::msm_vartime(&bases, &scalars);
-        scalars.zeroize();
+        let (l, r) = rayon::join(
+            || Point::msm_vartime(&l_bases, &l_scalars),
+            || Point::msm_vartime(&r_bases, &r_scalars),
+        );
+        l_scalars.zeroize();
+        r_scalars.zeroize();
 
         t.append_point(b"L", &l);
         t.append_point(b"R", &r);
@@ -312,14 +316,14 @@ fn ipa_prove(
             let mut h_lo_inv = hf[..half].to_vec();
             batch_inversion(&mut g_lo_inv);
             batch_inversion(&mut h_lo_inv);
-            for i in 0..half {
-                let g_hi = g[half + i].mul_vartime(&(u2 * gf[half + i] * g_lo_inv[i]));
-                g[i] += g_hi;
-                gf[i] *= u_inv;
-                let h_hi = h[half + i].mul_vartime(&(u2_inv * hf[half + i] * h_lo_inv[i]));
-                h[i] += h_hi;
-                hf[i] *= u;
-            }
+            // One variable-base multiplication per generator: most of the prover's time, and
+            // independent across generators, so spread over the cores.
+            let g_k: Vec<Scalar> = (0..half).map(|i| u2 * gf[half + i] * g_lo_inv[i]).collect();
+            let h_k: Vec<Scalar> = (0..half).map(|i| u2_inv * hf[half + i] * h_lo_inv[i]).collect();
+            fold(&mut g[..n], &g_k);
+            fold(&mut h[..n], &h_k);
+            gf[..half].iter_mut().for_each(|f| *f *= u_inv);
+            hf[..half].iter_mut().for_each(|f| *f *= u);
         }
         n = half;
     }
@@ -327,6 +331,15 @@ fn ipa_prove(
     a.zeroize();
     b.zeroize();
     Ok(out)
+}
+
+/// `lo_i += k_i·hi_i` for the two halves of `points`, in parallel.
+fn fold(points: &mut [Point], k: &[Scalar]) {
+    use rayon::prelude::*;
+    let (lo, hi) = points.split_at_mut(k.len());
+    lo.par_iter_mut().zip(hi.par_iter()).zip(k.par_iter()).for_each(|((lo, hi), k)| {
+        *lo += hi.mul_vartime(k);
+    });
 }
 
 impl RangeProof {
