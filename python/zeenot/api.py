@@ -515,7 +515,7 @@ def _proof(
         program.outputs_to_json(outputs),
         proof,
         backend,
-        _opening(circuit, leaves_in, out_blindings),
+        opening=_opening(circuit, leaves_in, out_blindings),
     )
 
 
