@@ -30,8 +30,9 @@
 //!
 //! **Range proofs** are aggregated Bulletproofs ([`crate::bulletproofs`]): every obligation
 //! `v − lo ∈ [0, 2^bits)` becomes `u ∈ [0, 2^n)` for the smallest supported `n ≥ bits` (and,
-//! when `bits < n`, also `u + 2^n − 2^bits ∈ [0, 2^n)`), grouped by `n` into a few logarithmic
-//! proofs; wider obligations (over 64 bits) fall back to bit decomposition.
+//! when `bits < n`, also `u + 2^n − 2^bits ∈ [0, 2^n)`), or is split into supported pieces
+//! (`u = low + 2^n·high`, one fresh commitment) when that is cheaper, as for 34 or over 64 bits;
+//! obligations are grouped by `n` into a few logarithmic proofs.
 //!
 //! **What crosses.** The proof carries the auxiliary commitments (inputs, products, bits) in the
 //! order lowering creates them, then one sigma proof of the conjunction of everything above,
@@ -185,6 +186,47 @@ fn verify_ranges(entries: &[RangeEntry], proofs: &[RangeProof], ctx: &[u8]) -> R
         proof.verify(&gens(n * chunk.len()), &commitments, *n, ctx)?;
     }
     Ok(())
+}
+
+/// How [`Lowering::range`] proves `u ∈ [0, 2^bits)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    /// One obligation of `n ≥ bits` bits, and a second (shifted) one when `n > bits`.
+    Whole(usize),
+    /// Split off the low `n` bits (a supported width) and prove the rest separately.
+    Split(u32),
+}
+
+/// What a fresh commitment costs, in Bulletproof bits (prover and verifier work alike).
+const SPLIT_COST: usize = 8;
+
+/// The cheapest way to prove `u ∈ [0, 2^bits)` and its cost in Bulletproof bits: a width the
+/// range proofs support is one obligation; another takes two of the next supported width
+/// (34 bits: 2 × 64) or a split into supported pieces (34 = 32 + 2: 32 + 2 × 8 + a commitment),
+/// whichever is cheaper. A 1-bit rest is a sigma OR proof.
+fn range_plan(bits: u32) -> (usize, Plan) {
+    if bits == 1 {
+        return (SPLIT_COST, Plan::Whole(SUPPORTED_BITS[0]));
+    }
+    let whole = SUPPORTED_BITS
+        .into_iter()
+        .find(|&n| n as u32 >= bits)
+        .map(|n| (if n as u32 == bits { n } else { 2 * n }, Plan::Whole(n)));
+    let split = SUPPORTED_BITS
+        .into_iter()
+        .rev()
+        .find(|&n| (n as u32) < bits)
+        .map(|n| (n + range_plan(bits - n as u32).0 + SPLIT_COST, Plan::Split(n as u32)));
+    match (whole, split) {
+        (Some(w), Some(s)) => {
+            if s.0 < w.0 {
+                s
+            } else {
+                w
+            }
+        }
+        (w, s) => w.or(s).expect("a width is either at most 64 bits or has a 64-bit piece"),
+    }
 }
 
 /// Why a program cannot be proved with this back end, or what went wrong.
@@ -400,7 +442,7 @@ impl<'a> Lowering<'a> {
         Ok(())
     }
 
-    /// `v − lo ∈ [0, 2^bits)` by committing to the bits of `v − lo`.
+    /// `v − lo ∈ [0, 2^bits)`: Bulletproof obligations, planned by [`range_plan`].
     fn range(&mut self, a: Com, lo: i128, bits: u32) -> Result<()> {
         if bits == 1 && lo == 0 {
             return self.bit(a);
@@ -409,36 +451,26 @@ impl<'a> Lowering<'a> {
         if self.prover() && !(u >= 0 && (bits >= 127 || u < (1i128 << bits))) {
             return Err(Error::Witness("internal: a range-checked value is out of range".into()));
         }
-        let Some(n) = SUPPORTED_BITS.into_iter().find(|&n| n as u32 >= bits) else {
-            return self.range_bits(a, lo, bits);
-        };
-        // u = v − lo ∈ [0, 2^n); for bits < n also u + 2^n − 2^bits ∈ [0, 2^n), so u < 2^bits.
         let shifted = self.add_const(a, -lo);
-        self.ranges.push(RangeEntry::new(n, shifted));
-        if (bits as usize) < n {
-            let top = self.add_const(shifted, (1i128 << n) - (1i128 << bits));
-            self.ranges.push(RangeEntry::new(n, top));
+        match range_plan(bits).1 {
+            Plan::Split(n) => {
+                // u = low + 2^n·high, low ∈ [0, 2^n) and high ∈ [0, 2^(bits−n)), so u < 2^bits;
+                // one fresh commitment, `low`'s follows from it.
+                let high = self.fresh(u >> n)?;
+                let low = self.sub(shifted, self.scale(high, 1i128 << n));
+                self.range(low, 0, n)?;
+                self.range(high, 0, bits - n)
+            }
+            Plan::Whole(n) => {
+                // u ∈ [0, 2^n); for bits < n also u + 2^n − 2^bits ∈ [0, 2^n), so u < 2^bits.
+                self.ranges.push(RangeEntry::new(n, shifted));
+                if (bits as usize) < n {
+                    let top = self.add_const(shifted, (1i128 << n) - (1i128 << bits));
+                    self.ranges.push(RangeEntry::new(n, top));
+                }
+                Ok(())
+            }
         }
-        Ok(())
-    }
-
-    /// `v − lo ∈ [0, 2^bits)` by committing to each bit (wider than Bulletproofs support).
-    fn range_bits(&mut self, a: Com, lo: i128, bits: u32) -> Result<()> {
-        let u = a.v - lo;
-        let mut sum = self.constant(lo);
-        let mut weight = 1i128;
-        for i in 0..bits {
-            let bi = self.fresh((u >> i) & 1)?;
-            self.bit(bi)?;
-            sum = self.add(sum, self.scale(bi, weight));
-            weight = weight.wrapping_shl(1);
-        }
-        // C − (lo·G + Σ 2^i·C_i) = ρ·H with ρ = r − Σ 2^i·r_i.
-        let d = self.sub(a, sum);
-        let rho = self.secret("rho", || d.r);
-        let h = self.h;
-        self.require(d.c, &[(rho, h)]);
-        Ok(())
     }
 
     /// A fresh commitment to `a·b` with a product proof.
@@ -1108,4 +1140,29 @@ pub fn verify(p: &Program, public: &[String], bytes: &[u8]) -> Result<()> {
     let ctx = context(p, public);
     proof::verify(&statement, &proof, &ctx)?;
     verify_ranges(&entries, &ranges, &ctx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{range_plan, Plan};
+
+    #[test]
+    fn range_plans_are_the_cheapest_covering_ones() {
+        assert_eq!(range_plan(32), (32, Plan::Whole(32)));
+        assert_eq!(range_plan(3), (16, Plan::Whole(8)));
+        assert_eq!(range_plan(34), (32 + 16 + 8, Plan::Split(32)));
+        assert_eq!(range_plan(17), (16 + 8 + 8, Plan::Split(16)));
+        assert_eq!(range_plan(10), (32, Plan::Whole(16)));
+        assert_eq!(range_plan(130).1, Plan::Split(64));
+        // Every plan covers exactly `bits`: the pieces' widths add up.
+        fn covered(bits: u32) -> u32 {
+            match range_plan(bits).1 {
+                Plan::Whole(_) => bits,
+                Plan::Split(n) => n + covered(bits - n),
+            }
+        }
+        for bits in 1..=200 {
+            assert_eq!(covered(bits), bits);
+        }
+    }
 }

@@ -130,6 +130,45 @@ fn proof_bytes_are_checked_chunk_by_chunk() {
     );
 }
 
+/// Extreme `i64` comparisons, and a `u64` comparison whose difference needs 34 bits: a range
+/// obligation split into supported widths (32 + 2 bits).
+const WIDE: &str = r#"{"version": 1, "name": "wide", "source": {"file": "app.py"},
+  "inputs": [
+    {"id": 0, "name": "a", "ty": "i64", "vis": "private", "tier": null},
+    {"id": 1, "name": "b", "ty": "i64", "vis": "private", "tier": null},
+    {"id": 2, "name": "x", "ty": "u32", "vis": "private", "tier": null},
+    {"id": 3, "name": "y", "ty": "u32", "vis": "private", "tier": null}],
+  "body": [
+    {"id": 4, "op": "lt", "ty": "bool", "args": [0, 1]},
+    {"id": 5, "op": "cast", "ty": "u64", "args": [2]},
+    {"id": 6, "op": "cast", "ty": "u64", "args": [3]},
+    {"id": 7, "op": "add", "ty": "u64", "args": [5, 6]},
+    {"id": 8, "op": "add", "ty": "u64", "args": [7, 7]},
+    {"id": 9, "op": "gt", "ty": "bool", "args": [8, 5]}],
+  "outputs": [{"name": "return[0]", "value": 4}, {"name": "return[1]", "value": 9}]}"#;
+
+#[test]
+fn split_range_obligations_bind_their_pieces() {
+    let p = Program::from_json(WIDE).unwrap();
+    for values in [
+        ["-9223372036854775808", "9223372036854775807", "4294967295", "4294967295"],
+        ["9223372036854775807", "-9223372036854775808", "0", "0"],
+        ["5", "5", "1", "0"],
+    ] {
+        let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        assert!(check_program(WIDE, &values, 9));
+        let inputs = p.parse_inputs(&values).unwrap();
+        let proven = prove(&p, &inputs, &[], &mut rng(5)).unwrap();
+        // Every auxiliary commitment (inputs, products, bits and the split-off high parts)
+        // moved to a commitment to its value plus one is rejected.
+        for k in 0..proven.proof.aux.len() {
+            let mut bad = proven.proof.clone();
+            bad.aux[k] += zeenot_crypto::Point::generator();
+            assert!(verify(&p, &proven.public, &bad.encode()).is_err(), "aux {k} moved");
+        }
+    }
+}
+
 #[test]
 fn unsupported_operations_are_named() {
     let doc = r#"{"version": 1, "name": "h", "source": {"file": "app.py"},
