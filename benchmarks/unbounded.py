@@ -19,12 +19,11 @@ Writes benchmarks/results/unbounded.json and unbounded.md.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import statistics
-import time
 from pathlib import Path
 from typing import Any
+
+from lists import load_data, timed  # benchmarks/lists.py: the same timing and data loading
 
 from zeenot import api
 from zeenot.simulate import simulate
@@ -36,28 +35,15 @@ SIZES = [4, 8, 16, 32, 64]
 
 
 def generate(n: int, seed: int) -> dict[str, Any]:
-    spec = importlib.util.spec_from_file_location("fitbit_data", FITBIT / "data.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.generate(n, seed)
-
-
-def median_time(fn, reps: int) -> tuple[float, Any]:
-    times, out = [], None
-    for _ in range(reps):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), out
+    return load_data("fitbit").generate(n, seed)
 
 
 def measure(n: int, reps: int, seed: int) -> dict[str, Any]:
     inputs = generate(n, seed)
     bounded = api.compile(f"{FITBIT / 'app.py'}:donation")
     row: dict[str, Any] = {"n": n}
-    t, proof = median_time(lambda: api.prove_sigma(bounded, inputs), reps)
-    v, _ = median_time(lambda: api.verify(bounded, None, proof), reps)
+    t, proof = timed(lambda: api.prove_sigma(bounded, inputs), reps)
+    v, _ = timed(lambda: api.verify(bounded, None, proof), reps)
     row["bounded"] = {"prove_s": t, "verify_s": v, "proof_bytes": len(proof.proof)}
     expected = simulate(api.load_target(f"{FITBIT / 'app.py'}:donation"), inputs)
     assert proof.outputs == expected, (proof.outputs, expected)
@@ -67,9 +53,9 @@ def measure(n: int, reps: int, seed: int) -> dict[str, Any]:
         assert isinstance(template, api.Template)
         return template
 
-    t, proof = median_time(lambda: api.prove_sigma(fresh(), inputs), reps)
-    v, _ = median_time(lambda: api.verify(fresh(), None, proof), reps)
-    c, _ = median_time(lambda: fresh().at({"trace": n}), reps)
+    t, proof = timed(lambda: api.prove_sigma(fresh(), inputs), reps)
+    v, _ = timed(lambda: api.verify(fresh(), None, proof), reps)
+    c, _ = timed(lambda: fresh().at({"trace": n}), reps)
     row["template"] = {
         "prove_s": t,
         "verify_s": v,
