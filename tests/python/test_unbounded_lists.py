@@ -27,7 +27,17 @@ ANY = f"{FITBIT}:donation_any_length"
 BOUNDED = f"{FITBIT}:donation"
 
 PROGRAMS = """
-from zeenot import MaxSize, Private, Public, check, u32, u64, zk
+from zeenot import Committed, MaxSize, Private, Public, check, u32, u64, zk
+
+
+@zk
+def total(days: Private[list[u32]]) -> Committed[u32]:
+    return u32(sum(days))
+
+
+@zk
+def premium(total_km: Committed[u32], rate: Public[u32]) -> u64:
+    return u64(total_km) * u64(rate)
 
 
 @zk
@@ -151,6 +161,26 @@ def test_len_is_a_constant_and_lists_of_different_lengths(programs):
     api.verify(dot, None, proof)
     with pytest.raises(_native.UnsatisfiedError, match="one weight per value"):
         api.prove_sigma(dot, {"xs": [3, 4], "ws": [1]})
+
+
+def test_any_length_total_crosses_into_groth16(programs):
+    """A month of any length summed by the sigma back end, the committed total consumed by a
+    Groth16 proof: the boundary works for templates too."""
+    total = api.compile(f"{programs}:total")
+    first = api.prove_sigma(total, {"days": [12, 0, 31, 7, 5]}, seed=6)
+    api.verify(total, None, api.Proof.from_json(first.to_json()))
+    assert first.opening is not None and first.opening.values == 55
+    premium = api.compile(f"{programs}:premium")
+    keys = api.setup(premium, seed=6)
+    second = api.prove(
+        premium,
+        keys,
+        {"total_km": first.opening.values, "rate": 3},
+        blindings={"total_km": first.opening.blindings},
+    )
+    api.verify(premium, keys.verifying_key, second)
+    api.check_link(first, second, "total_km")
+    assert second.outputs == 165
 
 
 def test_unbounded_list_of_bounded_lists(programs):
