@@ -180,15 +180,22 @@ pub fn prove<R: RngCore + CryptoRng>(
         .iter()
         .zip(&l.eq_scope)
         .map(|(eq, &scope)| {
-            let bases: Vec<Point> = eq.terms.iter().map(|(_, e)| elements[e.0]).collect();
-            if real[scope] {
+            let mut bases: Vec<Point> = eq.terms.iter().map(|(_, e)| elements[e.0]).collect();
+            if scope == 0 {
+                // Always real: `Σ k_i·B_i`.
                 let ks: Vec<Scalar> = eq.terms.iter().map(|(s, _)| nonces[s.0]).collect();
-                Point::msm_ct(&bases, &ks)
-            } else {
-                let zs: Vec<Scalar> = eq.terms.iter().map(|(s, _)| responses[s.0]).collect();
-                let c = challenge[scope].expect("simulated challenges are set");
-                Point::msm_vartime(&bases, &zs) - elements[eq.lhs.0].mul_vartime(&c)
+                return Point::msm_ct(&bases, &ks);
             }
+            // Inside an OR, which branch is real is secret, so a real commitment
+            // (`Σ k_i·B_i − 0·P`) and a simulated one (`Σ z_i·B_i − c·P`) cost the same
+            // constant-time multi-exponentiation. A secret has a nonce or a response, never
+            // both (the other is zero), so no branch picks between them.
+            let mut ks: Vec<Scalar> = eq.terms.iter().map(|(s, _)| nonces[s.0] + responses[s.0]).collect();
+            bases.push(elements[eq.lhs.0]);
+            ks.push(-challenge[scope].unwrap_or_else(Scalar::zero));
+            let c = Point::msm_ct(&bases, &ks);
+            ks.zeroize();
+            c
         })
         .collect();
 
