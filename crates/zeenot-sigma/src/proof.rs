@@ -99,7 +99,9 @@ fn scopes_that_hold(statement: &Statement, witness: &[Option<Scalar>], root_equa
     let l = &statement.layout;
     let mut holds = vec![true; l.n_scopes];
     for (i, &s) in l.eq_scope.iter().enumerate() {
-        if (s != 0 || root_equations) && holds[s] && !statement.equation_holds(i, witness) {
+        // Every equation is checked, even in a scope already known to fail: skipping would
+        // show which OR branches are true.
+        if (s != 0 || root_equations) && !statement.equation_holds(i, witness) {
             holds[s] = false;
         }
     }

@@ -16,6 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 use zeenot_crypto::{Point, Transcript};
+use zeroize::Zeroize;
 
 use crate::error::{Error, Result};
 
@@ -223,16 +224,18 @@ impl Statement {
         let eq = &self.equations[i];
         let mut bases = Vec::with_capacity(eq.terms.len());
         let mut scalars = Vec::with_capacity(eq.terms.len());
+        let mut known = true;
         for (s, e) in &eq.terms {
-            match witness.get(s.0).copied().flatten() {
-                Some(x) => {
-                    scalars.push(x);
-                    bases.push(self.elements[e.0]);
-                }
-                None => return false,
-            }
+            // A secret the prover cannot open (an OR branch that is false) still costs its
+            // multiplication, so that the check's time does not show which branch is true.
+            let x = witness.get(s.0).copied().flatten();
+            known &= x.is_some();
+            scalars.push(x.unwrap_or_else(ark_ff::Zero::zero));
+            bases.push(self.elements[e.0]);
         }
-        Point::msm_ct(&bases, &scalars) == self.elements[eq.lhs.0]
+        let holds = Point::msm_ct(&bases, &scalars) == self.elements[eq.lhs.0];
+        scalars.zeroize();
+        known & holds
     }
 
     /// Absorbs the whole statement: sizes, every element, every equation and the tree's shape
