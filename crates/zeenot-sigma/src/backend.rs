@@ -250,6 +250,15 @@ struct Com {
     r: Scalar,
 }
 
+/// `1/x` (0 for 0) as `x^(l−2)`: a fixed exponent, so the time does not depend on the secret
+/// `x` (arkworks' `inverse` runs a binary extended Euclid, whose time does).
+fn inverse_ct(x: Scalar) -> Scalar {
+    use ark_ff::{BigInteger, PrimeField};
+    let mut e = Scalar::MODULUS;
+    e.sub_with_borrow(&2u64.into());
+    x.pow(e)
+}
+
 fn sc(v: i128) -> Scalar {
     let s = Scalar::from(v.unsigned_abs());
     if v < 0 {
@@ -504,8 +513,8 @@ impl<'a> Lowering<'a> {
     fn is_zero(&mut self, d: Com) -> Result<Com> {
         let c = self.fresh(i128::from(d.v == 0))?;
         self.product_zero(c, d);
-        let u = self.secret("u", || sc(d.v).inverse().unwrap_or_else(Scalar::zero));
-        let uv = if self.prover() { sc(d.v).inverse().unwrap_or_else(Scalar::zero) } else { Scalar::zero() };
+        let u = self.secret("u", || inverse_ct(sc(d.v)));
+        let uv = if self.prover() { inverse_ct(sc(d.v)) } else { Scalar::zero() };
         let t = self.secret("t", || -c.r - uv * d.r);
         let h = self.h;
         self.require(self.g - c.c, &[(u, d.c), (t, h)]);
@@ -897,8 +906,7 @@ fn divide(
         }
         Divisor::Private(c, b_iv) => {
             // b ≠ 0: G = u·C_b + t·H with u = 1/b.
-            let inv =
-                if lw.prover() { sc(c.v).inverse().unwrap_or_else(Scalar::zero) } else { Scalar::zero() };
+            let inv = if lw.prover() { inverse_ct(sc(c.v)) } else { Scalar::zero() };
             let u = lw.secret("u", || inv);
             let t = lw.secret("t", || -(inv * c.r));
             let (g, h) = (lw.g, lw.h);
@@ -1144,7 +1152,19 @@ pub fn verify(p: &Program, public: &[String], bytes: &[u8]) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{range_plan, Plan};
+    use super::{inverse_ct, range_plan, Plan};
+    use ark_ff::{Field, Zero};
+    use zeenot_crypto::Scalar;
+
+    #[test]
+    fn constant_time_inverse_is_the_inverse() {
+        assert!(inverse_ct(Scalar::zero()).is_zero());
+        for x in [1u64, 2, 3, 255, 1 << 40, u64::MAX] {
+            let x = Scalar::from(x);
+            assert_eq!(inverse_ct(x), x.inverse().unwrap());
+            assert_eq!(inverse_ct(-x), (-x).inverse().unwrap());
+        }
+    }
 
     #[test]
     fn range_plans_are_the_cheapest_covering_ones() {
