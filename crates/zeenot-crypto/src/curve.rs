@@ -35,7 +35,7 @@ use core::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 use ark_ec::models::CurveConfig;
 use ark_ec::twisted_edwards::{Affine, MontCurveConfig, Projective, TECurveConfig};
 use ark_ec::{AdditiveGroup, AffineRepr, CurveGroup};
-use ark_ff::{BigInteger, Field, MontFp, PrimeField, Zero};
+use ark_ff::{BigInteger, Field, MontFp, PrimeField, UniformRand, Zero};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
@@ -241,7 +241,7 @@ impl Point {
 
     /// circomlibjs `packPoint`: see the module documentation.
     pub fn encode(&self) -> [u8; 32] {
-        encode_affine(&self.0.into_affine())
+        encode_affine(&self.to_affine())
     }
 
     /// Checked inverse of [`Point::encode`]: rejects non-canonical `y`, off-curve points, the
@@ -275,23 +275,23 @@ impl Point {
 
     /// The affine x-coordinate (circomlib's model).
     pub fn x(&self) -> Base {
-        self.0.into_affine().x
+        self.to_affine().x
     }
 
     /// The affine y-coordinate.
     pub fn y(&self) -> Base {
-        self.0.into_affine().y
+        self.to_affine().y
     }
 
     /// The affine coordinates `(x, y)`.
     pub fn xy(&self) -> (Base, Base) {
-        let a = self.0.into_affine();
+        let a = self.to_affine();
         (a.x, a.y)
     }
 
     /// The arkworks affine point in circomlib's model ([`BabyJubjubConfig`]).
     pub fn to_affine(&self) -> BabyJubjubAffine {
-        self.0.into_affine()
+        affine_batch(std::slice::from_ref(self))[0]
     }
 
     /// The arkworks projective point in circomlib's model.
@@ -384,8 +384,16 @@ fn affine_batch(points: &[Point]) -> Vec<BabyJubjubAffine> {
         prefix.push(acc);
         acc *= p.0.z;
     }
-    // Every z is non-zero (extended coordinates of curve points), so `acc` is invertible.
-    let mut inv = acc.inverse().unwrap_or(Base::ZERO);
+    // Every z is non-zero (extended coordinates of curve points), so `acc` is invertible. The
+    // z of a point computed from a secret scalar depends on it, and the inversion's time on its
+    // input, so a random factor blinds what is inverted (two multiplications).
+    let blind = loop {
+        let b = Base::rand(&mut rand::thread_rng());
+        if !b.is_zero() {
+            break b;
+        }
+    };
+    let mut inv = (acc * blind).inverse().unwrap_or(Base::ZERO) * blind;
     let mut out = vec![BabyJubjubAffine::zero(); points.len()];
     for (i, p) in points.iter().enumerate().rev() {
         let z_inv = inv * prefix[i];
