@@ -49,7 +49,20 @@ from zeenot.types import (
 
 # The proving API needs the native extension; load it on first use so that `import zeenot`
 # (and `simulate`) works without it.
-_API = ("compile", "setup", "prove", "verify", "export_snarkjs", "Circuit", "Keys", "Proof")
+_API = (
+    "compile",
+    "setup",
+    "prove",
+    "prove_sigma",
+    "verify",
+    "load",
+    "check_link",
+    "export_snarkjs",
+    "Circuit",
+    "Template",
+    "Keys",
+    "Proof",
+)
 
 
 def __getattr__(name: str):
