@@ -159,15 +159,11 @@ lines += [
     "- zeenot's prover checks the witness against every equation with a constant-time MSM "
     "before proving, doubling the prover's group work (most visible in DLEQ, whose second base "
     "is not a precomputed generator).",
-    "- zeenot's transcript encodes the statement and the commitments with `Point::encode_batch` "
-    "(and `Proof::encode` once more), whose `normalize_batch` arkworks' `parallel` feature "
-    "(enabled in the workspace through zeenot-circuit) hands to rayon even for three points: "
-    "even with `RAYON_NUM_THREADS=1` each call wakes the pool's thread and waits for it, tens of "
-    "microseconds on this machine against about 5 µs for a serial batch inversion. This is most "
-    "of zeenot's time in the protocol rows.",
-    "- *from bytes*: `Point::decode` checks subgroup membership with arkworks' "
-    "`is_in_correct_subgroup_assuming_on_curve` (a 251-bit double-and-add); "
-    "`zeenot_crypto::ct::in_prime_subgroup` does the same check about twice as fast.",
+    "- *from bytes*: every decoded point is checked to be in the prime-order subgroup "
+    "(`zeenot_crypto::ct::in_prime_subgroup`, a scalar multiplication by the group order), "
+    "which ristretto255's encoding makes unnecessary; decompression also takes a square root.",
+    "- Noise: the machine is shared, and sigma-proofs' own times move by 20–30% between "
+    "sessions; read the range column before a single ratio.",
     "",
 ]
 with open(out, "w") as f:
