@@ -284,8 +284,15 @@ class Template:
         return self._circuits[key]
 
     @property
+    def source_path(self) -> Path:
+        path = inspect.getsourcefile(self.fn)
+        if path is None:
+            raise MalformedInput(f"`{self.name}` has no source file")
+        return Path(path)
+
+    @property
     def source_name(self) -> str:
-        return Path(inspect.getsourcefile(self.fn) or "program.py").name
+        return self.source_path.name
 
     def lengths_of(self, inputs: dict[str, Any]) -> dict[str, int]:
         """The length of each unbounded list in `inputs` (JSON-style values)."""
@@ -312,7 +319,7 @@ class Template:
         library only)."""
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
-        source = Path(inspect.getsourcefile(self.fn) or "").read_bytes()
+        source = self.source_path.read_bytes()
         (out / self.source_name).write_bytes(source)
         meta = {
             "zeenot_template": 1,
@@ -333,9 +340,11 @@ class Template:
             meta = json.loads((d / TEMPLATE_FILE).read_text())
         except (OSError, ValueError) as exc:
             raise MalformedInput(f"cannot read the program template in `{d}`: {exc}") from None
-        name = meta.get("source") if isinstance(meta, dict) else None
-        if meta.get("zeenot_template") != 1 or not isinstance(name, str) or Path(name).name != name:
+        if not isinstance(meta, dict) or meta.get("zeenot_template") != 1:
             raise MalformedInput(f"`{d / TEMPLATE_FILE}` is not a zeenot template")
+        name = meta.get("source")
+        if not isinstance(name, str) or Path(name).name != name:
+            raise MalformedInput(f"`{d / TEMPLATE_FILE}`: `source` must be a file name")
         try:
             source = (d / name).read_bytes()
         except OSError as exc:

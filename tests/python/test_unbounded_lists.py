@@ -248,6 +248,11 @@ def test_cli_compile_prove_verify(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc))
     zeenot("verify", str(d), str(bad), check=1)
+    # a template.json that is not an object is a clear error, not a crash
+    broken = tmp_path / "broken"
+    shutil.copytree(d, broken)
+    (broken / "template.json").write_text("[1]")
+    assert "not a zeenot template" in zeenot("verify", str(broken), str(proof), check=2).stderr
     # a changed source in the directory is refused before anything runs
     edited = tmp_path / "edited"
     shutil.copytree(d, edited)

@@ -217,16 +217,12 @@ fn range_plan(bits: u32) -> (usize, Plan) {
         .rev()
         .find(|&n| (n as u32) < bits)
         .map(|n| (n + range_plan(bits - n as u32).0 + SPLIT_COST, Plan::Split(n as u32)));
-    match (whole, split) {
-        (Some(w), Some(s)) => {
-            if s.0 < w.0 {
-                s
-            } else {
-                w
-            }
-        }
-        (w, s) => w.or(s).expect("a width is either at most 64 bits or has a 64-bit piece"),
-    }
+    // On a tie the whole obligation wins: no extra commitment.
+    [whole, split]
+        .into_iter()
+        .flatten()
+        .min_by_key(|plan| plan.0)
+        .expect("a width is either at most 64 bits or has a 64-bit piece")
 }
 
 /// Why a program cannot be proved with this back end, or what went wrong.

@@ -337,7 +337,8 @@ fn ipa_prove(
 fn fold(points: &mut [Point], k: &[Scalar]) {
     use rayon::prelude::*;
     let (lo, hi) = points.split_at_mut(k.len());
-    lo.par_iter_mut().zip(hi.par_iter()).zip(k.par_iter()).for_each(|((lo, hi), k)| {
+    // At least 16 multiplications (~1 ms) per task: small proofs' last rounds stay serial.
+    lo.par_iter_mut().zip(hi.par_iter()).zip(k.par_iter()).with_min_len(16).for_each(|((lo, hi), k)| {
         *lo += hi.mul_vartime(k);
     });
 }

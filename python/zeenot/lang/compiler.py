@@ -1804,7 +1804,7 @@ def compile_program(fn: Any, lengths: Mapping[str, int] | None = None) -> dict[s
     inputs: list[dict[str, Any]] = []
     params: list[dict[str, Any]] = []
     shapes: list[tuple[ast.arg, Ty, list[Wire]]] = []
-    specialised: set[str] = set()
+    exact_params: set[str] = set()
     for p in a.args:
         if p.annotation is None:
             c.err(
@@ -1835,7 +1835,7 @@ def compile_program(fn: Any, lengths: Mapping[str, int] | None = None) -> dict[s
                     "the sigma back end proves it (`zeenot.api.Template`; the length is public)",
                 )
             ty = ListTy(loose.elem, lengths[p.arg], exact=True)
-            specialised.add(p.arg)
+            exact_params.add(p.arg)
         elif loose is not None:
             c.err(
                 p.annotation,
@@ -1855,8 +1855,8 @@ def compile_program(fn: Any, lengths: Mapping[str, int] | None = None) -> dict[s
             c.next_id += 1
         shapes.append((p, ty, wires))
         params.append({"name": p.arg, "ty": type_to_json(ty), "vis": obj.vis})
-    if lengths is not None and set(lengths) != specialised:
-        extra = ", ".join(sorted(set(lengths) - specialised))
+    if lengths is not None and set(lengths) != exact_params:
+        extra = ", ".join(sorted(set(lengths) - exact_params))
         raise ValueError(f"lengths given for parameters that are not unbounded lists: {extra}")
     for (p, ty, wires), param in zip(shapes, params, strict=True):
         # after all inputs: lists emit their length checks, private points their subgroup checks
@@ -1883,7 +1883,7 @@ def compile_program(fn: Any, lengths: Mapping[str, int] | None = None) -> dict[s
     if ret_ty is None and result is not NONE:
         ret_ty = _infer(c, result, frame.ret_node or fdef)
     if ret_ty is not None and unbounded_list(ret_ty) is not None:
-        ret_ty = _exact_return(c, result, ret_ty, fdef.returns or fdef, lengths is not None)
+        ret_ty = _exact_return(c, result, ret_ty, fdef.returns or fdef)
     outputs: list[dict[str, Any]] = []
     if result is not NONE:
         node = frame.ret_node or fdef
@@ -1910,12 +1910,12 @@ def compile_program(fn: Any, lengths: Mapping[str, int] | None = None) -> dict[s
     }
 
 
-def _exact_return(c: Compiler, v: Any, ty: Ty, node: ast.AST, specialised: bool) -> Ty:
+def _exact_return(c: Compiler, v: Any, ty: Ty, node: ast.AST) -> Ty:
     """An unbounded returned list is as long as the value returned, when that length is known
     at compile time (a map over a specialised list)."""
     loose = unbounded_list(ty)
     full = isinstance(v, SymList) and all(a is True for a in v.active)
-    if not (specialised and loose is ty and full and unbounded_list(loose.elem) is None):
+    if not (c.specialised and loose is ty and full and unbounded_list(loose.elem) is None):
         c.err(
             node,
             "ZN402",

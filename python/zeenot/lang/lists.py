@@ -97,15 +97,14 @@ class ListOps:
         return next(wires)
 
     def input_list(self, n: Wire, elems: list[Any], ty: ListTy, node: ast.AST, name: str) -> Any:
+        limit = self.const(LEN_TYPE, ty.max)
         if ty.exact:
             # A specialised list: its length is the program's, so every slot holds an element
             # and `len(xs)` is a compile-time constant (loops over `range(len(xs))` unroll).
-            limit = self.const(LEN_TYPE, ty.max)
             self.emit_check(
                 self.emit("eq", "bool", [n, limit], node), node, f"len({name}) == {ty.max}"
             )
             return SymList(tuple(elems), (True,) * len(elems), len(elems), ty.elem, True)
-        limit = self.const(LEN_TYPE, ty.max)
         self.emit_check(self.emit("le", "bool", [n, limit], node), node, f"len({name}) <= {ty.max}")
         active: list[Any] = []
         prev: Any = True
