@@ -20,6 +20,8 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -27,9 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from zeenot import _native
-from zeenot.errors import ZeenotError
-from zeenot.ir import Program
+from zeenot.errors import CompileError, MalformedInput, ProofRejected, UsageError, ZeenotError
+from zeenot.files import check_output_dir, make_dir, parse_json, read_json, read_text, write_atomic
+from zeenot.ir import Program, check_value, to_json_value
 from zeenot.lang import compile_function, load_function
+from zeenot.lang.compiler import MAX_INSTRUCTIONS
 from zeenot.simulate import signature_of
 from zeenot.types import ListTy, leaves
 
@@ -41,14 +45,6 @@ CIRCUIT_FILE = "circuit.json"
 PROVING_KEY_FILE = "proving.key"
 VERIFYING_KEY_FILE = "verifying.key"
 KEYS_FILE = "keys.json"
-
-
-class MalformedInput(ZeenotError):
-    """A file, key, proof or input value that cannot be parsed or has the wrong shape."""
-
-
-class ProofRejected(ZeenotError):
-    """A well-formed proof that does not verify, with the reason."""
 
 
 def _sha256(data: bytes) -> str:
@@ -78,24 +74,22 @@ class Circuit:
         return {"name": self.program.ir["name"], "program_hash": self.hash, **self.stats}
 
     def save(self, directory: str | Path) -> Path:
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / IR_FILE).write_text(self.ir_json + "\n")
-        (out / CIRCUIT_FILE).write_text(json.dumps(self.summary(), indent=2) + "\n")
+        out = make_dir(_path(directory, "directory"))
+        (out / TEMPLATE_FILE).unlink(missing_ok=True)  # a directory holds one program
+        write_atomic(out / IR_FILE, self.ir_json + "\n")
+        write_atomic(out / CIRCUIT_FILE, json.dumps(self.summary(), indent=2) + "\n")
         return out
 
     @classmethod
     def load(cls, directory: str | Path) -> Circuit:
+        directory = _path(directory, "directory")
         if (Path(directory) / TEMPLATE_FILE).exists():
             raise MalformedInput(
                 f"`{directory}` holds a template (lists without MaxSize), not a circuit: "
                 "load it with `zeenot.api.load`"
             )
         path = Path(directory) / IR_FILE
-        try:
-            text = path.read_text()
-        except OSError as exc:
-            raise MalformedInput(f"cannot read `{path}`: {exc.strerror}") from None
+        text = read_text(path, "the program")
         try:
             _native.validate(text)
             program = Program.from_json(text)
@@ -124,31 +118,48 @@ class Keys:
         except _native.DecodeError as exc:
             raise MalformedInput(f"malformed proving key: {exc}") from None
 
-    def save(self, directory: str | Path) -> None:
-        out = Path(directory)
-        (out / PROVING_KEY_FILE).write_bytes(self.proving_key)
-        (out / VERIFYING_KEY_FILE).write_bytes(self.verifying_key)
+    def save(self, directory: str | Path, *, overwrite: bool = False) -> None:
+        """Write the keys into a circuit directory. Keys already there are replaced only with
+        `overwrite=True`: proofs made with them would no longer verify. Each file is replaced
+        atomically and `keys.json`, which pins both keys, last: a reader sees either the old
+        set or the new one, or a hash mismatch it reports, never half a key."""
+        out = _path(directory, "directory")
+        if not out.is_dir():
+            raise MalformedInput(f"`{out}` is not a circuit directory (run `zeenot compile`)")
+        existing = [
+            n for n in (PROVING_KEY_FILE, VERIFYING_KEY_FILE, KEYS_FILE) if (out / n).exists()
+        ]
+        if existing and not overwrite:
+            raise MalformedInput(
+                f"`{out}` already has keys ({', '.join(existing)}); proofs made with them would "
+                "no longer verify. Replace them with `zeenot setup --force` (API: overwrite=True)"
+            )
         meta = {
             "program_hash": self.program_hash,
             "proving_key_sha256": _sha256(self.proving_key),
             "verifying_key_sha256": self.verifying_key_hash,
         }
-        (out / KEYS_FILE).write_text(json.dumps(meta, indent=2) + "\n")
+        (out / KEYS_FILE).unlink(missing_ok=True)  # while the keys change, nothing pins them
+        write_atomic(out / PROVING_KEY_FILE, self.proving_key)
+        write_atomic(out / VERIFYING_KEY_FILE, self.verifying_key)
+        write_atomic(out / KEYS_FILE, json.dumps(meta, indent=2) + "\n")
 
     @classmethod
     def load(cls, directory: str | Path, *, proving: bool = True) -> Keys:
         """Load keys; with `proving=False` only the (small) verifying key is read."""
-        d = Path(directory)
+        d = _path(directory, "directory")
+        if not (d / KEYS_FILE).exists():
+            raise MalformedInput(f"missing `{d / KEYS_FILE}`: run `zeenot setup {d}` first")
+        meta = read_json(d / KEYS_FILE, "keys")
         try:
-            meta = json.loads((d / KEYS_FILE).read_text())
             vk = (d / VERIFYING_KEY_FILE).read_bytes()
             pk = (d / PROVING_KEY_FILE).read_bytes() if proving else b""
         except FileNotFoundError as exc:
             raise MalformedInput(
-                f"missing `{exc.filename}`: run `zeenot setup {directory}` first"
+                f"missing `{exc.filename}`: run `zeenot setup {d}` first"
             ) from None
-        except (OSError, ValueError) as exc:
-            raise MalformedInput(f"cannot read keys in `{d}`: {exc}") from None
+        except OSError as exc:
+            raise MalformedInput(f"cannot read keys in `{d}`: {exc.strerror or exc}") from None
         if not isinstance(meta, dict) or meta.get("verifying_key_sha256") != _sha256(vk):
             raise MalformedInput(f"`{d / VERIFYING_KEY_FILE}` does not match `{KEYS_FILE}`")
         if proving and meta.get("proving_key_sha256") != _sha256(pk):
@@ -188,40 +199,52 @@ class Proof:
         return json.dumps(doc, indent=2)
 
     @classmethod
-    def from_json(cls, text: str) -> Proof:
-        try:
-            doc = json.loads(text)
-        except ValueError as exc:
-            raise MalformedInput(f"proof file is not JSON: {exc}") from None
+    def from_json(cls, text: str | bytes) -> Proof:
+        """Parse a proof file. It has exactly one accepted form: the fields `to_json` writes
+        and no others, hashes and proof bytes in lowercase hex, `lengths` only in a sigma
+        proof. Whether its public values fit the program is checked by `verify`."""
+        if not isinstance(text, (str, bytes)):
+            raise UsageError(f"Proof.from_json takes the file's text, not {type(text).__name__}")
+        doc = parse_json(text, "the proof file")
         if not isinstance(doc, dict):
             raise MalformedInput("proof file must be a JSON object")
+        version = doc.get("zeenot_proof")
         backend = doc.get("backend")
-        if doc.get("zeenot_proof") != PROOF_FORMAT or backend not in BACKENDS:
+        if type(version) is not int or version != PROOF_FORMAT or backend not in BACKENDS:
             raise MalformedInput(
                 f"not a zeenot proof (expected `zeenot_proof: {PROOF_FORMAT}` and a `backend` "
                 f"of {', '.join(BACKENDS)})"
             )
-        fields = ("program", "program_hash", "proof")
-        for key in fields:
+        unknown = sorted(set(doc) - _PROOF_FIELDS)
+        if unknown:
+            raise MalformedInput(
+                f"proof file: unknown field `{unknown[0]}` (a proof file has only: "
+                f"{', '.join(sorted(_PROOF_FIELDS))})"
+            )
+        for key in ("program", "program_hash", "proof"):
             if not isinstance(doc.get(key), str):
                 raise MalformedInput(f"proof file: `{key}` must be a string")
         vk_hash = doc.get("verifying_key_hash")
-        if backend == "groth16" and not isinstance(vk_hash, str):
-            raise MalformedInput("proof file: `verifying_key_hash` must be a string")
+        if backend == "groth16" and not _is_sha256(vk_hash):
+            raise MalformedInput("proof file: `verifying_key_hash` must be a SHA-256 in hex")
         if backend == "sigma" and vk_hash is not None:
             raise MalformedInput("proof file: a sigma proof has no verifying key (`null`)")
+        if not _is_sha256(doc["program_hash"]):
+            raise MalformedInput("proof file: `program_hash` must be a SHA-256 in hex")
         if not isinstance(doc.get("public_inputs"), dict) or "outputs" not in doc:
             raise MalformedInput("proof file: needs `public_inputs` (object) and `outputs`")
-        try:
-            raw = bytes.fromhex(doc["proof"])
-        except ValueError:
-            raise MalformedInput("proof file: `proof` is not hex") from None
+        if not _LOWER_HEX.fullmatch(doc["proof"]) or len(doc["proof"]) % 2:
+            raise MalformedInput("proof file: `proof` must be lowercase hex (two digits a byte)")
+        raw = bytes.fromhex(doc["proof"])
         lengths = doc.get("lengths")
-        if lengths is not None and not (
-            isinstance(lengths, dict)
-            and all(isinstance(n, int) and not isinstance(n, bool) for n in lengths.values())
+        if "lengths" in doc and backend != "sigma":
+            raise MalformedInput("proof file: `lengths` belongs to sigma proofs of templates")
+        if "lengths" in doc and not (
+            isinstance(lengths, dict) and all(type(n) is int and n >= 0 for n in lengths.values())
         ):
-            raise MalformedInput("proof file: `lengths` must map parameter names to integers")
+            raise MalformedInput(
+                "proof file: `lengths` must map parameter names to non-negative integers"
+            )
         return cls(
             doc["program"],
             doc["program_hash"],
@@ -234,11 +257,33 @@ class Proof:
         )
 
 
+_PROOF_FIELDS = {
+    "zeenot_proof",
+    "backend",
+    "program",
+    "program_hash",
+    "verifying_key_hash",
+    "public_inputs",
+    "outputs",
+    "proof",
+    "lengths",
+}
+_LOWER_HEX = re.compile(r"[0-9a-f]*", re.ASCII)
+
+
+def _is_sha256(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and _LOWER_HEX.fullmatch(value) is not None
+
+
 class BackendMismatch(ZeenotError):
     """A program that the chosen back end cannot prove as written (with a hint)."""
 
 
-MAX_LIST_LENGTH = 1 << 16  # elements of one unbounded list: bounds the verifier's compile work
+MAX_LIST_LENGTH = 1 << 16  # elements of one unbounded list, whoever compiles it
+# IR instructions a verifier compiles for one template proof before it rejects it: the lengths
+# come from the proof file, so they are the sender's to choose. About a second of compiling
+# on the reference machine; a verifier expecting longer lists raises it.
+DEFAULT_MAX_INSTRUCTIONS = 10_000
 TEMPLATE_FILE = "template.json"
 
 
@@ -263,8 +308,55 @@ class Template:
     def name(self) -> str:
         return str(self.fn.__name__)
 
-    def at(self, lengths: dict[str, int]) -> Circuit:
-        """The circuit for these lengths (compiled once per lengths)."""
+    def at(self, lengths: dict[str, int], *, max_instructions: int | None = None) -> Circuit:
+        """The circuit for these lengths (compiled once per lengths). `max_instructions`
+        bounds the compiler's work (ZN114 past it; default: the compiler's own limit)."""
+        key = self._key(lengths)
+        if key not in self._circuits:
+            limit = MAX_INSTRUCTIONS if max_instructions is None else max_instructions
+            program = compile_function(self.fn, lengths, max_instructions=limit)
+            # The hash must not depend on where each party keeps the source: the file's name
+            # only (`save` keeps it).
+            program.ir["source"]["file"] = self.source_name
+            self._circuits[key] = Circuit(program)
+        return self._circuits[key]
+
+    def for_proof(self, lengths: dict[str, int], max_instructions: int) -> Circuit:
+        """The circuit that a proof's (untrusted) lengths name, compiled only within the
+        verifier's limit. The size is predicted first from the sizes at lengths 1 and 2 (exact
+        for programs linear in their lists), so a forged length is refused at once; a program
+        that grows faster is stopped by the compiler at the limit."""
+        key = self._key(lengths)
+        if key in self._circuits:
+            return self._circuits[key]
+        shown = ", ".join(f"{n}: {lengths[n]}" for n in self.unbounded)
+        refusal = (
+            f"the proof's lengths ({shown}) need more than this verifier's limit of "
+            f"{max_instructions:,} instructions to check{{}}; raise the limit "
+            "(`zeenot verify --max-instructions N`, API `max_instructions=N`) if proofs "
+            "over such lists are expected"
+        )
+        predicted = self.predicted_size(lengths)
+        if predicted > max_instructions:
+            raise ProofRejected(refusal.format(f" (about {predicted:,})"))
+        try:
+            return self.at(lengths, max_instructions=max_instructions)
+        except CompileError as exc:
+            if exc.code != "ZN114":
+                raise
+            raise ProofRejected(refusal.format("")) from None
+
+    def predicted_size(self, lengths: dict[str, int]) -> int:
+        """IR instructions at `lengths`, extrapolated linearly from lengths 1 and 2."""
+        ones = dict.fromkeys(self.unbounded, 1)
+        base = len(self.at(ones).program.ir["body"])
+        total = base
+        for name in self.unbounded:
+            step = len(self.at({**ones, name: 2}).program.ir["body"]) - base
+            total += max(step, 0) * (lengths[name] - 1)
+        return total
+
+    def _key(self, lengths: dict[str, int]) -> tuple[int, ...]:
         if not isinstance(lengths, dict) or set(lengths) != set(self.unbounded):
             raise MalformedInput(
                 f"`{self.name}` needs the length of exactly: {', '.join(self.unbounded)}"
@@ -274,14 +366,7 @@ class Template:
                 raise MalformedInput(
                     f"`{name}`: length {n!r} is not an integer in 0..{MAX_LIST_LENGTH}"
                 )
-        key = tuple(lengths[n] for n in self.unbounded)
-        if key not in self._circuits:
-            program = compile_function(self.fn, lengths)
-            # The hash must not depend on where each party keeps the source: the file's name
-            # only (`save` keeps it).
-            program.ir["source"]["file"] = self.source_name
-            self._circuits[key] = Circuit(program)
-        return self._circuits[key]
+        return tuple(lengths[n] for n in self.unbounded)
 
     @property
     def source_path(self) -> Path:
@@ -335,11 +420,8 @@ class Template:
 
     @classmethod
     def load(cls, directory: str | Path) -> Template:
-        d = Path(directory)
-        try:
-            meta = json.loads((d / TEMPLATE_FILE).read_text())
-        except (OSError, ValueError) as exc:
-            raise MalformedInput(f"cannot read the program template in `{d}`: {exc}") from None
+        d = _path(directory, "directory")
+        meta = read_json(d / TEMPLATE_FILE, "the program template")
         if not isinstance(meta, dict) or meta.get("zeenot_template") != 1:
             raise MalformedInput(f"`{d / TEMPLATE_FILE}` is not a zeenot template")
         name = meta.get("source")
@@ -377,7 +459,14 @@ def compile(target: str | Callable[..., Any]) -> Circuit | Template:  # noqa: A0
 
     A function with unbounded list parameters gives a `Template` (compiled here at length 1,
     so that errors in its body are reported now)."""
-    fn = load_target(target) if isinstance(target, str) else target
+    if isinstance(target, str):
+        fn = load_target(target)
+    elif callable(target):
+        fn = target
+    else:
+        raise UsageError(
+            f"compile takes a @zk function or `FILE.py:FUNCTION`, not {type(target).__name__}"
+        )
     template = _template(fn)
     if template is not None:
         template.at(dict.fromkeys(template.unbounded, 1))
@@ -390,7 +479,8 @@ def compile(target: str | Callable[..., Any]) -> Circuit | Template:  # noqa: A0
 
 def load(directory: str | Path) -> Circuit | Template:
     """What `compile` saved in `directory`: a circuit, or a template for unbounded lists."""
-    if (Path(directory) / TEMPLATE_FILE).exists():
+    directory = _path(directory, "directory")
+    if (directory / TEMPLATE_FILE).exists():
         return Template.load(directory)
     return Circuit.load(directory)
 
@@ -405,17 +495,22 @@ def load_target(target: str) -> Callable[..., Any]:
 
 def setup(circuit: Circuit | Template, *, seed: int | None = None) -> Keys:
     """Run the Groth16 setup. `seed` makes it deterministic: insecure, for tests only."""
+    circuit = _circuit(circuit)
     if isinstance(circuit, Template):
         raise circuit.needs_bounds()
-    pk, vk = _native.setup(circuit.ir_json, seed)
+    pk, vk = _native.setup(circuit.ir_json, _seed(seed))
     return Keys(circuit.hash, pk, vk)
 
 
 def _public_inputs(program: Program, inputs: dict[str, Any], public: list[str]) -> dict[str, Any]:
     """The public parameters' values, and each committed parameter's commitments (taken from
     the proof's public vector, after the public leaves)."""
-    names = {p["name"] for p in program.params if p["vis"] == "public"}
-    out = {name: inputs[name] for name in inputs if name in names}
+    # Values as validated (a Field given as "5" is written 5, as outputs are): one spelling.
+    out = {
+        p["name"]: to_json_value(check_value(p["name"], p["ty"], inputs[p["name"]]))
+        for p in program.params
+        if p["vis"] == "public"
+    }
     pos = len(program.public_leaf_names())
     for p in program.committed_params():
         n = 2 * len(leaves(p["name"], p["ty"]))
@@ -459,14 +554,21 @@ def prove(
     the proof that produced it). Raises `zeenot._native.UnsatisfiedError` when no proof exists
     (a failed `check`, an overflow, a division by zero), naming the source line.
     """
+    circuit = _circuit(circuit)
     if isinstance(circuit, Template):
         raise circuit.needs_bounds()
+    if not isinstance(keys, Keys):
+        raise UsageError(f"prove needs the circuit's `Keys` (from `setup`), not {_kind(keys)}")
     if keys.program_hash != circuit.hash:
         raise MalformedInput("the keys were made for a different program: run `zeenot setup`")
+    seed = _seed(seed)
     leaves_in, blinds = _leaves(circuit, inputs, blindings)
-    proof, public, out = _native.prove_prepared(
-        circuit.ir_json, keys.prepared, leaves_in, seed, blinds
-    )
+    try:
+        proof, public, out = _native.prove_prepared(
+            circuit.ir_json, keys.prepared, leaves_in, seed, blinds
+        )
+    except ValueError as exc:  # a key for another circuit behind a keys.json that claims this one
+        raise MalformedInput(f"the proving key does not fit this program: {exc}") from None
     return _proof(
         circuit, inputs, leaves_in, public, out, proof, "groth16", keys.verifying_key_hash
     )
@@ -485,6 +587,8 @@ def prove_sigma(
     Raises `zeenot._native.UnsatisfiedError` when no proof exists and
     `zeenot._native.UnsupportedError` for operations the back end lacks (naming them).
     """
+    circuit = _circuit(circuit)
+    seed = _seed(seed)
     if isinstance(circuit, Template):
         lengths = circuit.lengths_of(inputs)
         proof = prove_sigma(circuit.at(lengths), inputs, blindings=blindings, seed=seed)
@@ -529,7 +633,16 @@ def _proof(
 
 
 def public_vector(program: Program, proof: Proof) -> list[str]:
-    """The Groth16 public input: public parameter leaves, then output leaves."""
+    """The Groth16 public input: public parameter leaves, then output leaves. The proof's
+    `public_inputs` must name exactly the public and committed parameters: a value for a
+    private one would sit in a valid proof file unproved."""
+    vis = {p["name"]: p["vis"] for p in program.params}
+    for name in proof.public_inputs:
+        if vis.get(name) == "private":
+            raise MalformedInput(
+                f"proof file: `{name}` is private: a proof file carries only public and "
+                "committed parameters"
+            )
     try:
         return (
             program.public_values(proof.public_inputs)
@@ -540,22 +653,42 @@ def public_vector(program: Program, proof: Proof) -> list[str]:
         raise MalformedInput(f"proof file: {exc}") from None
 
 
-def verify(circuit: Circuit | Template, verifying_key: bytes | None, proof: Proof) -> None:
+def verify(
+    circuit: Circuit | Template,
+    verifying_key: bytes | None,
+    proof: Proof,
+    *,
+    max_instructions: int = DEFAULT_MAX_INSTRUCTIONS,
+) -> None:
     """Return normally if `proof` is valid; raise `ProofRejected` with the reason otherwise.
 
     The proof names its back end; a sigma proof needs no verifying key (pass `None`). A
-    `Template`'s proof is checked against the template specialised at the proof's lengths.
-    Malformed keys, proofs or public values raise `MalformedInput`.
+    `Template`'s proof is checked against the template specialised at the proof's lengths,
+    which the proof chooses: `max_instructions` bounds the compiling that costs this verifier
+    (`ProofRejected` past it). Malformed keys, proofs or public values raise `MalformedInput`.
     """
+    circuit = _circuit(circuit)
+    if not isinstance(proof, Proof):
+        raise UsageError(f"verify takes a `Proof` (Proof.from_json), not {_kind(proof)}")
+    if verifying_key is not None and not isinstance(verifying_key, bytes):
+        raise UsageError(
+            f"the verifying key is bytes (Keys.verifying_key), not {_kind(verifying_key)}"
+        )
+    if type(max_instructions) is not int or max_instructions < 1:
+        raise UsageError("`max_instructions` is a positive integer")
     if isinstance(circuit, Template):
         if proof.lengths is None or proof.backend != "sigma":
             raise ProofRejected(
                 f"`{circuit.name}` has unbounded lists: expected a sigma proof that records "
                 "their lengths"
             )
-        circuit = circuit.at(proof.lengths)
+        circuit = circuit.for_proof(proof.lengths, max_instructions)
     elif proof.lengths is not None:
         raise ProofRejected("the proof is for a program with unbounded lists, not this circuit")
+    if proof.program != circuit.program.ir["name"]:
+        raise ProofRejected(
+            f"the proof is for program `{proof.program}`, not `{circuit.program.ir['name']}`"
+        )
     if proof.program_hash != circuit.hash:
         raise ProofRejected(
             f"the proof is for program `{proof.program}` ({proof.program_hash[:12]}…), "
@@ -590,6 +723,10 @@ def check_link(producer: Proof, consumer: Proof, param: str) -> None:
     as `Committed`: the commitments must be the same points. Verify both proofs as well; then
     the consumer's statement holds for the producer's (hidden) result. Raises `ProofRejected`
     otherwise, `MalformedInput` if either side is not committed."""
+    if not (isinstance(producer, Proof) and isinstance(consumer, Proof)):
+        raise UsageError("check_link takes two `Proof`s and a parameter name")
+    if not isinstance(param, str):
+        raise UsageError(f"the parameter name is a string, not {_kind(param)}")
     out = producer.outputs
     if not (isinstance(out, dict) and "committed" in out):
         raise MalformedInput(f"the proof of `{producer.program}` does not return a Committed value")
@@ -604,13 +741,55 @@ def check_link(producer: Proof, consumer: Proof, param: str) -> None:
 
 def export_snarkjs(circuit: Circuit, verifying_key: bytes, proof: Proof, out: str | Path) -> Path:
     """Write the files `snarkjs groth16 verify` reads: verification key, proof, public values."""
+    circuit = _circuit(circuit)
+    if not isinstance(circuit, Circuit) or not isinstance(proof, Proof):
+        raise UsageError("export_snarkjs takes a compiled `Circuit` and a groth16 `Proof`")
+    if not isinstance(verifying_key, bytes):
+        raise UsageError(
+            f"the verifying key is bytes (Keys.verifying_key), not {_kind(verifying_key)}"
+        )
+    d = check_output_dir(_path(out, "the output directory"))
     public = public_vector(circuit.program, proof)
-    vk_json, proof_json, public_json = _native.snarkjs_export(
-        circuit.ir_json, verifying_key, public, proof.proof
-    )
-    d = Path(out)
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "verification_key.json").write_text(vk_json)
-    (d / "proof.json").write_text(proof_json)
-    (d / "public.json").write_text(public_json)
+    try:
+        vk_json, proof_json, public_json = _native.snarkjs_export(
+            circuit.ir_json, verifying_key, public, proof.proof
+        )
+    except _native.DecodeError as exc:
+        raise MalformedInput(f"malformed proof or key: {exc}") from None
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    make_dir(d)
+    write_atomic(d / "verification_key.json", vk_json)
+    write_atomic(d / "proof.json", proof_json)
+    write_atomic(d / "public.json", public_json)
     return d
+
+
+# -- checks at the API boundary: a caller's mistake is a zeenot error with a message ------------
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else f"a {type(value).__name__}"
+
+
+def _path(value: Any, what: str) -> Path:
+    if isinstance(value, (str, os.PathLike)):
+        return Path(value)
+    raise UsageError(f"{what} is a path (str or os.PathLike), not {_kind(value)}")
+
+
+def _circuit(value: Any) -> Circuit | Template:
+    if isinstance(value, (Circuit, Template)):
+        return value
+    raise UsageError(
+        f"expected a compiled `Circuit` or `Template` (zeenot.compile or zeenot.load), "
+        f"not {_kind(value)}"
+    )
+
+
+def _seed(seed: Any) -> int | None:
+    """`None` (fresh randomness) or a 64-bit seed, which makes the run deterministic: for
+    tests only, never for real proofs or keys."""
+    if seed is None or (type(seed) is int and 0 <= seed < 1 << 64):
+        return seed
+    raise UsageError(f"`seed` is None or an integer in 0..2^64-1, not {seed!r}")

@@ -5,7 +5,9 @@ Data goes to stdout; `error:` and `hint:` lines go to stderr. Exit codes:
 * 0 — success (`verify`: the proof is valid);
 * 1 — the statement is false: a proof that does not verify, or a program that fails on its
   inputs (a `check`, an overflow, a division by zero) so that no proof exists;
-* 2 — unusable input: a malformed program, file, key, proof or input value, or bad usage.
+* 2 — unusable input: a malformed program, file, key, proof or input value, or bad usage;
+* 3 — an internal error: a zeenot bug, never a user's mistake (`ZEENOT_DEBUG=1` shows where);
+* 130 — interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from zeenot import _native, api
 from zeenot.errors import CompileError, Failure, ZeenotError
+from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
 from zeenot.simulate import simulate
 
 EXIT_OK, EXIT_FALSE, EXIT_BAD_INPUT = 0, 1, 2
@@ -30,14 +33,7 @@ class _Usage(ZeenotError):
 
 
 def _read_inputs(path: str) -> dict[str, Any]:
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise api.MalformedInput(f"cannot read inputs `{path}`: {exc.strerror}") from None
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        raise api.MalformedInput(f"inputs `{path}` are not JSON: {exc}") from None
+    value = read_json(path, "inputs")
     if not isinstance(value, dict):
         raise api.MalformedInput(f"inputs `{path}` must be a JSON object keyed by parameter name")
     return value
@@ -59,6 +55,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
+    check_output_dir(args.output)
     circuit = api.compile(args.target)
     circuit.save(args.output)
     if isinstance(circuit, api.Template):
@@ -86,13 +83,21 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 def cmd_setup(args: argparse.Namespace) -> int:
     circuit = api.load(args.dir)
+    if not args.force and (Path(args.dir) / api.KEYS_FILE).exists():
+        keys_there = api.Keys.load(args.dir, proving=False)
+        raise api.MalformedInput(
+            f"`{args.dir}` already has keys (verifying key sha256 {keys_there.verifying_key_hash});"
+            " proofs made with them would no longer verify. Use `zeenot setup --force` to "
+            "replace them"
+        )
     keys = api.setup(circuit)
-    keys.save(args.dir)
+    keys.save(args.dir, overwrite=args.force)
     print(f"keys written to {args.dir} (verifying key sha256 {keys.verifying_key_hash})")
     return EXIT_OK
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
+    check_output_file(args.output)  # before proving, which may take minutes
     circuit = api.load(args.dir)
     if args.backend == "sigma":
         proof = api.prove_sigma(circuit, _read_inputs(args.inputs))
@@ -101,17 +106,16 @@ def cmd_prove(args: argparse.Namespace) -> int:
     else:
         keys = api.Keys.load(args.dir)
         proof = api.prove(circuit, keys, _read_inputs(args.inputs))
-    Path(args.output).write_text(proof.to_json() + "\n")
+    write_atomic(args.output, proof.to_json() + "\n")
     _print_json({"public_inputs": proof.public_inputs, "outputs": proof.outputs})
     return EXIT_OK
 
 
 def _load_proof(path: str) -> api.Proof:
     try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise api.MalformedInput(f"cannot read proof `{path}`: {exc.strerror}") from None
-    return api.Proof.from_json(text)
+        return api.Proof.from_json(read_text(path, "proof"))
+    except api.MalformedInput as exc:
+        raise api.MalformedInput(f"`{path}`: {exc}") from None
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -121,7 +125,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     vk = None
     if proof.backend == "groth16":
         vk = api.Keys.load(args.dir, proving=False).verifying_key
-    api.verify(circuit, vk, proof)
+    api.verify(circuit, vk, proof, max_instructions=args.max_instructions)
     print("valid")
     return EXIT_OK
 
@@ -137,6 +141,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     out = api.export_snarkjs(circuit, keys.verifying_key, proof, args.output)
     print(f"wrote {out}/verification_key.json, proof.json, public.json")
     return EXIT_OK
+
+
+def _positive_int(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return int(text)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -159,6 +169,11 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("setup", help="generate Groth16 proving and verifying keys")
     s.add_argument("dir", metavar="DIR")
+    s.add_argument(
+        "--force",
+        action="store_true",
+        help="replace existing keys (proofs made with them will no longer verify)",
+    )
     s.set_defaults(run=cmd_setup)
 
     s = sub.add_parser("prove", help="prove the program on private inputs")
@@ -177,6 +192,15 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("verify", help="verify a proof; exit 0 if valid, 1 if not")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("proof", metavar="PROOF.json")
+    s.add_argument(
+        "--max-instructions",
+        type=_positive_int,
+        default=api.DEFAULT_MAX_INSTRUCTIONS,
+        metavar="N",
+        help="for a template (lists without MaxSize): the most IR instructions this verifier "
+        "compiles at the lengths a proof names before rejecting it "
+        f"(default {api.DEFAULT_MAX_INSTRUCTIONS:,}, about a second)",
+    )
     s.set_defaults(run=cmd_verify)
 
     s = sub.add_parser("export", help="export a proof for another verifier")

@@ -69,6 +69,18 @@ class LoadError(ZeenotError):
     """A program file or function that cannot be loaded (missing, not `@zk`, import failed)."""
 
 
+class MalformedInput(ZeenotError):
+    """A file, key, proof or input value that cannot be parsed or has the wrong shape."""
+
+
+class ProofRejected(ZeenotError):
+    """A well-formed proof that does not verify, with the reason."""
+
+
+class UsageError(ZeenotError):
+    """An API function called with an argument of the wrong type or out of its range."""
+
+
 class Failure(ZeenotError):
     """The program fails on its inputs: no proof exists. `kind` says why."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,27 @@ from zeenot.types import (
 )
 
 IR_VERSION = 1
+
+_DECIMAL = re.compile(r"0|[1-9][0-9]*", re.ASCII)
+_SIGNED_DECIMAL = re.compile(r"0|-?[1-9][0-9]*", re.ASCII)
+
+
+def is_decimal(text: Any) -> bool:
+    """Whether `text` is a canonical non-negative decimal: ASCII digits, no sign, no leading
+    zero, no spaces or underscores. One spelling per number, so that a value has one meaning
+    in every file (Python's `int()` also takes `" 5"`, `"+5"`, `"05"`, `"5_0"`, `"\u0665"`)."""
+    return isinstance(text, str) and _DECIMAL.fullmatch(text) is not None
+
+
+def parse_decimal(path: str, text: Any, *, signed: bool = False) -> int:
+    """`text` as an int if it is canonical (`signed`: a `-` may lead a non-zero value)."""
+    pattern = _SIGNED_DECIMAL if signed else _DECIMAL
+    if not (isinstance(text, str) and pattern.fullmatch(text)):
+        raise ValueError(
+            f"`{path}`: expected a canonical decimal (digits 0-9, no sign, spaces or leading "
+            f"zeros), got {_show(text)}"
+        )
+    return int(text)
 
 
 def check_value(path: str, t: Ty, v: Any) -> Any:
@@ -72,10 +94,7 @@ def check_value(path: str, t: Ty, v: Any) -> Any:
             raise ValueError(f"`{path}`: expected true or false (bool), got {_show(v)}")
         return v
     if t == "field" and isinstance(v, str):
-        try:
-            v = int(v, 10)
-        except ValueError:
-            raise ValueError(f"`{path}`: expected a decimal Field element, got {v!r}") from None
+        v = parse_decimal(path, v)
     if isinstance(v, bool) or not isinstance(v, int):
         raise ValueError(f"`{path}`: expected an integer ({type_name(t)}), got {_show(v)}")
     lo, hi = int_range(t)
@@ -152,10 +171,7 @@ def _unflatten(t: Ty, leaves: list[str], pos: list[int]) -> Any:
         raise ValueError("too few output values")
     s = leaves[pos[0]]
     pos[0] += 1
-    try:
-        v = int(s, 10)
-    except (TypeError, ValueError):
-        raise ValueError(f"output value {s!r} is not a decimal integer") from None
+    v = parse_decimal("output value", s, signed=True)
     if t == "bool":
         if v not in (0, 1):
             raise ValueError(f"output value {s} is not a bool")
@@ -316,8 +332,10 @@ class Program:
         out: list[str] = []
         for i, pair in enumerate(pairs):
             ok = isinstance(pair, list) and len(pair) == 2
-            if not ok or not all(isinstance(c, str) and c.isdigit() for c in pair):
-                raise ValueError(f"`{path}` commitment {i}: expected [x, y] as decimal strings")
+            if not ok or not all(is_decimal(c) for c in pair):
+                raise ValueError(
+                    f"`{path}` commitment {i}: expected [x, y] as canonical decimal strings"
+                )
             out.extend(pair)
         return out
 

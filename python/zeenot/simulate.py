@@ -7,7 +7,7 @@ import os
 import traceback
 from typing import Any
 
-from zeenot.errors import CheckFailure, ZeenotError
+from zeenot.errors import CheckFailure, UsageError, ZeenotError
 from zeenot.ir import check_params, to_json_value
 from zeenot.types import (
     SCALAR_CLASSES,
@@ -22,6 +22,11 @@ from zeenot.types import (
 
 class SignatureError(ZeenotError):
     """A `@zk` function whose parameters are not all `Private[T]` / `Public[T]`."""
+
+
+class SimulationError(ZeenotError):
+    """Running a `@zk` function as plain Python raised an error that is not one of the
+    language's failures (and that the compiler does not diagnose either)."""
 
 
 def signature_of(fn: Any) -> tuple[list[dict[str, Any]], Ty | None]:
@@ -70,11 +75,15 @@ def simulate(fn: Any, inputs: dict[str, Any]) -> Any:
     Bad inputs raise `ValueError` (same messages as `Program.flatten_inputs`); a failing
     program raises a `zeenot.errors.Failure` naming the source line.
     """
+    if not callable(fn):
+        raise UsageError(f"simulate takes a @zk function, not {type(fn).__name__}")
     params, _ = signature_of(fn)
     values = check_params(params, inputs, public_only=False)
     args = {p["name"]: to_runtime(p["ty"], v) for p, v in zip(params, values, strict=False)}
     try:
         result = fn(**args)
+    except (ZeenotError, KeyboardInterrupt):
+        raise
     except (IndexError, StopIteration, ValueError) as exc:
         # In the language these mean "no such element": an index past the end, `next` or
         # `min`/`max` of an empty list. No proof exists for them, as for a failed `check`.
@@ -83,7 +92,33 @@ def simulate(fn: Any, inputs: dict[str, Any]) -> Any:
             type(exc), str(exc)
         )
         raise CheckFailure(f"no element: {what}", file, line) from exc
+    except BaseException as exc:  # noqa: BLE001 - SystemExit and type errors included
+        raise _diagnose(fn, params, values, exc) from None
     return to_json_value(result)
+
+
+def _diagnose(
+    fn: Any, params: list[dict[str, Any]], values: list[Any], exc: BaseException
+) -> ZeenotError:
+    """Why plain Python stopped with `exc` (a `/` on `u32`, `u32 <= u64`, `sys.exit()`):
+    the compiler's diagnostic when it rejects the program, which names the line and gives a
+    hint; otherwise the error at the user's line."""
+    from zeenot.lang import compile_function
+
+    lengths = {
+        p["name"]: len(v)
+        for p, v in zip(params, values, strict=False)
+        if isinstance(p["ty"], ListTy) and p["ty"].max is None
+    }
+    try:
+        compile_function(fn, lengths or None)
+    except ZeenotError as diagnostic:
+        return diagnostic
+    except Exception:  # noqa: BLE001 - the compiler's own failure is not the user's answer
+        pass
+    file, line = _user_frame(exc)
+    where = f" at {file}:{line}" if file is not None else ""
+    return SimulationError(f"running `{fn.__name__}` raised {type(exc).__name__}{where}: {exc}")
 
 
 _PKG = os.path.dirname(os.path.abspath(__file__))

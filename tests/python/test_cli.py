@@ -64,7 +64,9 @@ def test_verify_tampered_proof_exits_1(circuit_dir, tmp_path):
     doc = json.loads((circuit_dir / "proof.json").read_text())
     other = tmp_path / "other"
     shutil.copytree(circuit_dir, other)
-    zeenot("setup", str(other))  # fresh keys: the old proof's points decode but do not verify
+    zeenot(
+        "setup", str(other), "--force"
+    )  # fresh keys: the old proof's points decode but do not verify
     doc["verifying_key_hash"] = json.loads((other / "keys.json").read_text())[
         "verifying_key_sha256"
     ]

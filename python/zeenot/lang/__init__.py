@@ -10,16 +10,22 @@ from typing import Any
 
 from zeenot.errors import CompileError, LoadError
 from zeenot.ir import Program
-from zeenot.lang.compiler import compile_program
+from zeenot.lang.compiler import MAX_INSTRUCTIONS, compile_program
 
 
-def compile_function(fn: Any, lengths: Mapping[str, int] | None = None) -> Program:
+def compile_function(
+    fn: Any,
+    lengths: Mapping[str, int] | None = None,
+    *,
+    max_instructions: int = MAX_INSTRUCTIONS,
+) -> Program:
     """Compile a `@zk` function (or any annotated function) to a `Program`; `lengths`
-    specialises its unbounded list parameters (see `zeenot.api.Template`).
+    specialises its unbounded list parameters (see `zeenot.api.Template`). Compiling stops
+    with ZN114 once the program has `max_instructions` instructions.
 
     Raises `CompileError` with a `Diagnostic` when the function is outside the subset.
     """
-    return Program(compile_program(fn, lengths))
+    return Program(compile_program(fn, lengths, max_instructions=max_instructions))
 
 
 _counter = [0]
@@ -53,7 +59,12 @@ def load_module(path: str) -> Any:
     except CompileError:
         sys.modules.pop(modname, None)
         raise
-    except Exception as exc:  # noqa: BLE001 - the user's module failed to import
+    except KeyboardInterrupt:
+        sys.modules.pop(modname, None)
+        raise
+    except BaseException as exc:  # noqa: BLE001 - the user's module failed to import
+        # BaseException: a module that calls `sys.exit()` must not end zeenot with its code
+        # (a verifier would exit 0 on a forged proof without printing `valid`).
         sys.modules.pop(modname, None)
         tb = exc.__traceback__
         line = None

@@ -138,7 +138,8 @@ class Frame:
 
 
 class Compiler(ListOps):
-    def __init__(self) -> None:
+    def __init__(self, max_instructions: int = MAX_INSTRUCTIONS) -> None:
+        self.max_instructions = max_instructions
         self.len_cache: dict[int, tuple[SymList, Any]] = {}
         self.len_source: dict[int, SymList] = {}  # id of a `len(xs)` wire -> xs
         self.body: list[dict[str, Any]] = []
@@ -168,11 +169,11 @@ class Compiler(ListOps):
     # -- emission -----------------------------------------------------------------------------
 
     def emit(self, op: str, ty: str, args: list[Wire], node: ast.AST, **extra: Any) -> Wire:
-        if len(self.body) >= MAX_INSTRUCTIONS:
+        if len(self.body) >= self.max_instructions:
             self.err(
                 node,
                 "ZN114",
-                f"the program has more than {MAX_INSTRUCTIONS} instructions after unrolling",
+                f"the program has more than {self.max_instructions} instructions after unrolling",
                 "reduce loop bounds",
             )
         ins: dict[str, Any] = {"id": self.next_id, "op": op, "ty": ty}
@@ -192,6 +193,8 @@ class Compiler(ListOps):
         key = (ty, v)
         w = self.consts.get(key)
         if w is None:
+            if len(self.body) >= self.max_instructions:
+                self.err(None, "ZN114", "the program is too large after unrolling")
             w = Wire(self.next_id, ty)
             self.body.append({"id": w.id, "op": "const", "ty": ty, "value": str(v)})
             self.next_id += 1
@@ -199,7 +202,7 @@ class Compiler(ListOps):
         return w
 
     def emit_check(self, cond: Wire, node: ast.AST, msg: str) -> None:
-        if len(self.body) >= MAX_INSTRUCTIONS:
+        if len(self.body) >= self.max_instructions:
             self.err(node, "ZN114", "the program is too large after unrolling")
         self.body.append(
             {
@@ -1775,15 +1778,21 @@ _CMP_FOLD = {
 # -- entry point ------------------------------------------------------------------------------
 
 
-def compile_program(fn: Any, lengths: Mapping[str, int] | None = None) -> dict[str, Any]:
+def compile_program(
+    fn: Any,
+    lengths: Mapping[str, int] | None = None,
+    *,
+    max_instructions: int = MAX_INSTRUCTIONS,
+) -> dict[str, Any]:
     """Compile a `@zk` function to an IR v1 document (a JSON-ready dict).
 
     `lengths` specialises the program: each parameter named there must be an unbounded list
-    (`list[T]`, no `MaxSize`) and is compiled as a list of exactly that many elements."""
+    (`list[T]`, no `MaxSize`) and is compiled as a list of exactly that many elements.
+    `max_instructions` bounds the work (ZN114 past it): a verifier sets it lower."""
     fn = inspect.unwrap(fn)
     fsrc = function_source(fn)
     fdef = fsrc.node
-    c = Compiler()
+    c = Compiler(max_instructions)
     c.specialised = lengths is not None
     frame = Frame(fn, fsrc.file, fsrc.text, fn.__globals__)
     c.frame = frame

@@ -1,0 +1,394 @@
+"""Regression tests for the hardening issue (11), items 2-8: each reproduces a defect found by
+an adversarial review (a forged file accepted, an exit 3 on a user's mistake, a crash) and
+checks the fix. The CLI runs in process (`cli.main`) so that exit codes and messages are read
+directly."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from zeenot import api, cli
+from zeenot.errors import ZeenotError
+from zeenot.simulate import simulate
+
+from .conftest import EXAMPLES
+
+PAYD = f"{EXAMPLES / 'payd' / 'app.py'}:weekly_premium"
+PAYD_INPUTS = EXAMPLES / "payd" / "inputs.json"
+FITBIT_ANY = f"{EXAMPLES / 'fitbit' / 'app.py'}:donation_any_length"
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "internal error" not in err, err
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def payd_dir(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("payd")
+    assert cli.main(["compile", PAYD, "-o", str(d)]) == 0
+    circuit = api.load(d)
+    api.setup(circuit, seed=1).save(d)
+    proof = api.prove(circuit, api.Keys.load(d), json.loads(PAYD_INPUTS.read_text()), seed=2)
+    (d / "proof.json").write_text(proof.to_json())
+    return d
+
+
+@pytest.fixture(scope="module")
+def fitbit_dir(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("fitbit_any")
+    assert cli.main(["compile", FITBIT_ANY, "-o", str(d)]) == 0
+    inputs = json.loads((EXAMPLES / "fitbit" / "inputs.json").read_text())
+    inputs["trace"] = inputs["trace"][:4]
+    proof = api.prove_sigma(api.load(d), inputs, seed=3)
+    (d / "proof.json").write_text(proof.to_json())
+    return d
+
+
+def edited(src: Path, dst: Path, edit) -> Path:
+    doc = json.loads(src.read_text())
+    edit(doc)
+    dst.write_text(json.dumps(doc))
+    return dst
+
+
+# -- 2. one accepted form per proof file ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda d: d["public_inputs"].update(km=[9, 9]), "`km` is private"),
+        (lambda d: d["public_inputs"].update(speed=3), "unexpected"),
+        (lambda d: d.update(comment="hello"), "unknown field `comment`"),
+        (lambda d: d.update(lengths={}), "lengths"),
+        (lambda d: d["public_inputs"].pop("cap_cents"), "missing"),
+    ],
+)
+def test_proof_file_with_unproved_data_is_rejected(payd_dir, tmp_path, capsys, edit, message):
+    bad = edited(payd_dir / "proof.json", tmp_path / "bad.json", edit)
+    code, out, err = run(capsys, "verify", str(payd_dir), str(bad))
+    assert code == 2 and out == "" and message in err, err
+
+
+def test_proof_for_a_differently_named_program_is_rejected(payd_dir, tmp_path, capsys):
+    bad = edited(payd_dir / "proof.json", tmp_path / "bad.json", lambda d: d.update(program="x"))
+    code, out, err = run(capsys, "verify", str(payd_dir), str(bad))
+    assert code == 1 and "program `x`" in err
+
+
+# -- 3. a template's proof cannot make the verifier compile without bound ------------------------
+
+
+def test_forged_template_lengths_are_rejected_before_compiling(fitbit_dir, tmp_path, capsys):
+    bad = edited(
+        fitbit_dir / "proof.json",
+        tmp_path / "bad.json",
+        lambda d: d.update(lengths={"trace": 5000}),
+    )
+    start = time.perf_counter()
+    code, _, err = run(capsys, "verify", str(fitbit_dir), str(bad))
+    elapsed = time.perf_counter() - start
+    assert (
+        code == 1 and "lengths" in err and "trace: 5000" in err and "--max-instructions" in err
+    ), err
+    assert "reduce loop bounds" not in err
+    assert elapsed < 5, elapsed  # about 0.1 s; the bound only guards against compiling 5,000
+
+
+def test_template_work_limit_is_the_verifiers(fitbit_dir, capsys):
+    proof = fitbit_dir / "proof.json"
+    assert run(capsys, "verify", str(fitbit_dir), str(proof))[0] == 0
+    code, _, err = run(capsys, "verify", str(fitbit_dir), str(proof), "--max-instructions", "20")
+    assert code == 1 and "trace: 4" in err
+    template = api.load(fitbit_dir)
+    with pytest.raises(api.ProofRejected, match="over|limit"):
+        api.verify(template, None, api.Proof.from_json(proof.read_text()), max_instructions=20)
+
+
+def test_superlinear_template_stops_at_the_limit(tmp_path):
+    src = tmp_path / "pairs.py"
+    src.write_text(
+        "from zeenot import zk, Private, u32, u64\n\n@zk\n"
+        "def pairs(xs: Private[list[u32]]) -> u64:\n"
+        "    t = u64(0)\n"
+        "    for a in xs:\n"
+        "        for b in xs:\n"
+        "            t += u64(a) * u64(b)\n"
+        "    return t\n"
+    )
+    template = api.compile(f"{src}:pairs")
+    proof = api.prove_sigma(template, {"xs": [1, 2]}, seed=1)
+    forged = api.Proof.from_json(proof.to_json().replace('"xs": 2', '"xs": 400'))
+    start = time.perf_counter()
+    with pytest.raises(api.ProofRejected, match="xs: 400"):
+        api.verify(template, None, forged)
+    assert time.perf_counter() - start < 5
+
+
+# -- 4. canonical decimals only ------------------------------------------------------------------
+
+FIELD_APP = """\
+from zeenot import zk, Public, Private, Field, u32
+
+@zk
+def f(x: Public[Field], y: Private[u32]) -> Field:
+    return x + Field(y)
+"""
+
+
+@pytest.mark.parametrize("spelling", [" 5", "5 ", "+5", "05", "5_0", "\u0665", "-5", "", "0x5"])
+def test_non_canonical_field_strings_are_rejected(tmp_path, capsys, spelling):
+    src = tmp_path / "app.py"
+    src.write_text(FIELD_APP)
+    inputs = tmp_path / "in.json"
+    inputs.write_text(json.dumps({"x": spelling, "y": 1}))
+    code, _, err = run(capsys, "simulate", f"{src}:f", "--inputs", str(inputs))
+    assert code == 2 and "canonical decimal" in err, err
+    circuit = api.compile(f"{src}:f")
+    with pytest.raises(api.MalformedInput, match="canonical decimal"):
+        api.prove_sigma(circuit, {"x": spelling, "y": 1})
+
+
+def test_canonical_field_strings_are_accepted_and_proofs_keep_them(tmp_path):
+    src = tmp_path / "app.py"
+    src.write_text(FIELD_APP)
+    circuit = api.compile(f"{src}:f")
+    keys = api.setup(circuit, seed=1)
+    proof = api.prove(circuit, keys, {"x": "5", "y": 1}, seed=1)
+    api.verify(circuit, keys.verifying_key, proof)
+    assert proof.public_inputs == {"x": 5}  # written as outputs are: one spelling
+    doc = json.loads(proof.to_json())
+    doc["public_inputs"]["x"] = "5"  # the canonical string is the same value
+    api.verify(circuit, keys.verifying_key, api.Proof.from_json(json.dumps(doc)))
+    for spelling in ("05", "+5", "5_0", " 5"):
+        doc["public_inputs"]["x"] = spelling
+        with pytest.raises(api.MalformedInput, match="canonical decimal"):
+            api.verify(circuit, keys.verifying_key, api.Proof.from_json(json.dumps(doc)))
+
+
+def test_non_ascii_digits_in_commitments_are_rejected(tmp_path):
+    from zeenot.ir import Program
+
+    prog = Program(
+        {
+            "signature": {
+                "params": [{"name": "v", "ty": "u32", "vis": "committed"}],
+                "returns": None,
+            }
+        }
+    )
+    with pytest.raises(ValueError, match="decimal"):
+        prog.commitments_from_json("v", 1, {"committed": [["\u0661", "2"]]})
+
+
+# -- 5. SystemExit in a loaded source ------------------------------------------------------------
+
+
+def test_system_exit_in_a_loaded_source_is_contained(tmp_path, capsys):
+    src = tmp_path / "app.py"
+    src.write_text("import sys\nsys.exit(0)\n")
+    code, _, err = run(capsys, "compile", f"{src}:f", "-o", str(tmp_path / "out"))
+    assert code == 2 and "app.py:2" in err and "SystemExit" in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_system_exit_in_a_template_source_cannot_pass_for_valid(fitbit_dir, tmp_path, capsys):
+    d = tmp_path / "forged"
+    shutil.copytree(fitbit_dir, d)
+    source = d / "app.py"
+    source.write_text("import sys\nsys.exit(0)\n" + source.read_text())
+    meta = json.loads((d / "template.json").read_text())
+    meta["source_sha256"] = api._sha256(source.read_bytes())
+    (d / "template.json").write_text(json.dumps(meta))
+    code, out, err = run(capsys, "verify", str(d), str(d / "proof.json"))
+    assert code == 2 and "valid" not in out and "SystemExit" in err
+
+
+def test_system_exit_in_a_zk_function_is_contained_in_simulate(tmp_path, capsys):
+    src = tmp_path / "app.py"
+    src.write_text(
+        "import sys\nfrom zeenot import zk, Private, u32\n\n@zk\n"
+        "def f(x: Private[u32]) -> u32:\n    sys.exit(0)\n    return x\n"
+    )
+    inputs = tmp_path / "in.json"
+    inputs.write_text('{"x": 1}')
+    code, _, err = run(capsys, "simulate", f"{src}:f", "--inputs", str(inputs))
+    assert code == 2 and "app.py:6" in err, err
+
+
+# -- 6. user mistakes are exit 2 with the file or value named ------------------------------------
+
+
+def test_deeply_nested_json_is_malformed(payd_dir, tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    code, _, err = run(capsys, "prove", str(payd_dir), "--inputs", str(deep), "-o", "x.json")
+    assert code == 2 and "deep.json" in err and "nested" in err, err
+    code, _, err = run(capsys, "verify", str(payd_dir), str(deep))
+    assert code == 2 and "deep.json" in err and "nested" in err, err
+    code, _, err = run(capsys, "simulate", PAYD, "--inputs", str(deep))
+    assert code == 2 and "nested" in err
+
+
+def test_non_utf8_files_are_malformed(payd_dir, tmp_path, capsys):
+    bad = tmp_path / "latin1.json"
+    bad.write_bytes(b'{"a": "\xe9"}')
+    code, _, err = run(capsys, "simulate", PAYD, "--inputs", str(bad))
+    assert code == 2 and "latin1.json" in err and "UTF-8" in err, err
+    code, _, err = run(capsys, "verify", str(payd_dir), str(bad))
+    assert code == 2 and "latin1.json" in err and "UTF-8" in err, err
+    d = tmp_path / "ir"
+    shutil.copytree(payd_dir, d)
+    (d / "program.ir.json").write_bytes(b"\xff\xfe")
+    code, _, err = run(capsys, "verify", str(d), str(d / "proof.json"))
+    assert code == 2 and "program.ir.json" in err and "UTF-8" in err, err
+
+
+def test_prove_output_path_is_checked_before_proving(payd_dir, tmp_path, capsys):
+    missing = tmp_path / "no" / "such" / "proof.json"
+    code, _, err = run(
+        capsys, "prove", str(payd_dir), "--inputs", str(PAYD_INPUTS), "-o", str(missing)
+    )
+    assert code == 2 and "no such directory" in err, err
+    code, _, err = run(
+        capsys, "prove", str(payd_dir), "--inputs", str(PAYD_INPUTS), "-o", str(tmp_path)
+    )
+    assert code == 2 and "is a directory" in err, err
+
+
+def test_compile_and_export_outputs_under_a_file(payd_dir, tmp_path, capsys):
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    code, _, err = run(capsys, "compile", PAYD, "-o", str(a_file))
+    assert code == 2 and "not a directory" in err, err
+    proof = str(payd_dir / "proof.json")
+    code, _, err = run(capsys, "export", "snarkjs", str(payd_dir), proof, "-o", str(a_file / "x"))
+    assert code == 2 and "not a directory" in err, err
+
+
+def test_keys_of_another_circuit_with_matching_keys_json(payd_dir, tmp_path, capsys):
+    other = tmp_path / "other"
+    src = tmp_path / "app.py"
+    src.write_text(
+        "from zeenot import zk, Private, Public, u32\n\n@zk\n"
+        "def g(x: Private[u32], y: Public[u32]) -> u32:\n    return x + y\n"
+    )
+    assert cli.main(["compile", f"{src}:g", "-o", str(other)]) == 0
+    for name in ("proving.key", "verifying.key", "keys.json"):
+        shutil.copy(payd_dir / name, other / name)
+    meta = json.loads((other / "keys.json").read_text())
+    meta["program_hash"] = api.load(other).hash  # a keys.json that claims to match
+    (other / "keys.json").write_text(json.dumps(meta))
+    inputs = tmp_path / "in.json"
+    inputs.write_text('{"x": 1, "y": 2}')
+    code, _, err = run(capsys, "prove", str(other), "--inputs", str(inputs), "-o", "p.json")
+    assert code == 2 and "key" in err, err
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    "body, code_in_message",
+    [("return x / 2", "ZN"), ("return u32(x <= y)", "ZN"), ("return x + y", "ZN")],
+)
+def test_simulate_type_errors_are_diagnostics(tmp_path, capsys, body, code_in_message):
+    src = tmp_path / "app.py"
+    src.write_text(
+        "from zeenot import zk, Private, u32, u64\n\n@zk\n"
+        f"def f(x: Private[u32], y: Private[u64]) -> u32:\n    {body}\n"
+    )
+    inputs = tmp_path / "in.json"
+    inputs.write_text('{"x": 4, "y": 5}')
+    code, _, err = run(capsys, "simulate", f"{src}:f", "--inputs", str(inputs))
+    assert code == 2 and code_in_message in err and "app.py:5" in err, err
+
+
+# -- 7. setup keeps earlier keys unless told, and writes atomically ------------------------------
+
+
+def test_setup_refuses_to_replace_keys(payd_dir, tmp_path, capsys):
+    d = tmp_path / "c"
+    shutil.copytree(payd_dir, d)
+    before = (d / "verifying.key").read_bytes()
+    code, _, err = run(capsys, "setup", str(d))
+    assert code == 2 and "--force" in err
+    assert (d / "verifying.key").read_bytes() == before
+    assert run(capsys, "verify", str(d), str(d / "proof.json"))[0] == 0
+    code, _, _ = run(capsys, "setup", str(d), "--force")
+    assert code == 0 and (d / "verifying.key").read_bytes() != before
+    assert sorted(p.name for p in d.iterdir() if p.name.startswith(".")) == []
+
+
+def test_key_writes_are_atomic(payd_dir, tmp_path, monkeypatch):
+    """A write that fails half-way leaves the previous file whole."""
+    from zeenot import files
+
+    target = tmp_path / "k"
+    target.write_bytes(b"old")
+
+    def boom(fd, data):
+        os.write(fd, data[:1])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files, "_write_all", boom)
+    with pytest.raises(api.MalformedInput, match="No space left"):
+        files.write_atomic(target, b"new contents")
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["k"]
+
+
+# -- 8. API misuse raises zeenot's errors --------------------------------------------------------
+
+
+def _misuse_cases(payd):
+    circuit, keys, inputs = payd
+    proof = api.prove(circuit, keys, inputs, seed=1)
+    return [
+        lambda: api.prove(circuit, None, inputs),
+        lambda: api.prove(circuit, keys, inputs, seed=-1),
+        lambda: api.prove(circuit, keys, inputs, seed=2**64),
+        lambda: api.prove(circuit, keys, inputs, seed="1"),
+        lambda: api.prove(circuit, keys, None),
+        lambda: api.prove(circuit, keys, inputs, blindings=[1]),
+        lambda: api.prove("circuit", keys, inputs),
+        lambda: api.prove_sigma(circuit, inputs, seed=-1),
+        lambda: api.prove_sigma(None, inputs),
+        lambda: api.setup(circuit, seed=-1),
+        lambda: api.setup(None),
+        lambda: api.compile(123),
+        lambda: api.compile(lambda x: x),
+        lambda: api.compile(print),
+        lambda: api.compile("no_such_file.py:f"),
+        lambda: api.load(123),
+        lambda: api.load(None),
+        lambda: api.verify(circuit, "not bytes", proof),
+        lambda: api.verify(circuit, keys.verifying_key, "not a proof"),
+        lambda: api.verify(None, keys.verifying_key, proof),
+        lambda: api.verify(circuit, keys.verifying_key, proof, max_instructions=-1),
+        lambda: api.check_link(1, proof, "x"),
+        lambda: api.check_link(proof, proof, 3),
+        lambda: api.export_snarkjs(circuit, None, proof, "/tmp/x"),
+        lambda: api.export_snarkjs(circuit, keys.verifying_key, proof, 5),
+        lambda: api.Proof.from_json(123),
+        lambda: api.Proof.from_json(b"\xff"),
+        lambda: api.Keys.load(123),
+        lambda: keys.save(123),
+        lambda: api.Circuit.load(None),
+        lambda: simulate(123, {}),
+        lambda: simulate(circuit, {}),
+    ]
+
+
+def test_api_misuse_raises_zeenot_errors(payd):
+    for i, case in enumerate(_misuse_cases(payd)):
+        with pytest.raises(ZeenotError) as info:
+            case()
+        assert str(info.value), i
