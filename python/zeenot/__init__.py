@@ -20,8 +20,11 @@ from zeenot.errors import (
     DivisionByZeroFailure,
     Failure,
     LoadError,
+    MalformedInput,
     OverflowFailure,
+    ProofRejected,
     RangeFailure,
+    UsageError,
     ZeenotError,
 )
 from zeenot.ir import Program
@@ -82,10 +85,12 @@ __all__ = [
     "Failure",
     "Field",
     "LoadError",
+    "MalformedInput",
     "MaxSize",
     "OverflowFailure",
     "Private",
     "Program",
+    "ProofRejected",
     "Public",
     "RangeFailure",
     "ZeenotError",
@@ -103,5 +108,6 @@ __all__ = [
     "u32",
     "u64",
     "u8",
+    "UsageError",
     "zk",
 ]

@@ -78,6 +78,9 @@ class Circuit:
         (out / TEMPLATE_FILE).unlink(missing_ok=True)  # a directory holds one program
         write_atomic(out / IR_FILE, self.ir_json + "\n")
         write_atomic(out / CIRCUIT_FILE, json.dumps(self.summary(), indent=2) + "\n")
+        from zeenot.verifier import save_layout
+
+        save_layout(self, out)
         return out
 
     @classmethod
@@ -685,15 +688,9 @@ def verify(
         circuit = circuit.for_proof(proof.lengths, max_instructions)
     elif proof.lengths is not None:
         raise ProofRejected("the proof is for a program with unbounded lists, not this circuit")
-    if proof.program != circuit.program.ir["name"]:
-        raise ProofRejected(
-            f"the proof is for program `{proof.program}`, not `{circuit.program.ir['name']}`"
-        )
-    if proof.program_hash != circuit.hash:
-        raise ProofRejected(
-            f"the proof is for program `{proof.program}` ({proof.program_hash[:12]}…), "
-            f"not this circuit ({circuit.hash[:12]}…)"
-        )
+    from zeenot.verifier import Verifier, check_program
+
+    check_program(circuit.program.ir["name"], circuit.hash, proof)
     if proof.backend == "sigma":
         public = public_vector(circuit.program, proof)
         try:
@@ -705,17 +702,7 @@ def verify(
         return
     if verifying_key is None:
         raise MalformedInput("a groth16 proof needs the verifying key")
-    if proof.verifying_key_hash != _sha256(verifying_key):
-        raise ProofRejected("the proof was made with a different verifying key")
-    public = public_vector(circuit.program, proof)
-    try:
-        ok = _native.verify(circuit.ir_json, verifying_key, public, proof.proof)
-    except _native.DecodeError as exc:
-        raise MalformedInput(f"malformed proof or key: {exc}") from None
-    except ValueError as exc:
-        raise MalformedInput(str(exc)) from None
-    if not ok:
-        raise ProofRejected("the proof does not verify against these public inputs and outputs")
+    Verifier.of(circuit, verifying_key).verify(proof)
 
 
 def check_link(producer: Proof, consumer: Proof, param: str) -> None:

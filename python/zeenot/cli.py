@@ -24,6 +24,7 @@ from zeenot import _native, api
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
 from zeenot.simulate import simulate
+from zeenot.verifier import Verifier
 
 EXIT_OK, EXIT_FALSE, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -119,15 +120,56 @@ def _load_proof(path: str) -> api.Proof:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    circuit = api.load(args.dir)
-    proof = _load_proof(args.proof)
-    # The proof names its back end; only groth16 has a verifying key.
-    vk = None
-    if proof.backend == "groth16":
-        vk = api.Keys.load(args.dir, proving=False).verifying_key
-    api.verify(circuit, vk, proof, max_instructions=args.max_instructions)
-    print("valid")
-    return EXIT_OK
+    """One proof: `valid`, or `invalid: reason` and exit 1. Several: a line per proof
+    (`PATH: valid` on stdout, `PATH: invalid: …` or `PATH: error: …` on stderr) and the worst
+    exit code; groth16 proofs of a circuit are checked as one batch."""
+    if len(args.proof) == 1:
+        outcome = _verify_all(args, [_load_proof(args.proof[0])])[0]
+        if outcome is not None:
+            raise outcome
+        print("valid")
+        return EXIT_OK
+    code = EXIT_OK
+    proofs: list[api.Proof] = []
+    paths: list[str] = []
+    for path in args.proof:
+        try:
+            proofs.append(_load_proof(path))
+            paths.append(path)
+        except ZeenotError as exc:
+            print(f"{path}: error: {exc}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
+    for path, outcome in zip(paths, _verify_all(args, proofs), strict=True):
+        if outcome is None:
+            print(f"{path}: valid")
+        elif isinstance(outcome, api.ProofRejected):
+            print(f"{path}: invalid: {outcome}", file=sys.stderr)
+            code = max(code, EXIT_FALSE)
+        else:
+            print(f"{path}: error: {outcome}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
+    return code
+
+
+def _verify_all(args: argparse.Namespace, proofs: list[api.Proof]) -> list[ZeenotError | None]:
+    """Why each proof is not valid (`ProofRejected`, `MalformedInput`), or None. Groth16
+    proofs of a circuit go through its `Verifier` (no IR, one batch); others `api.verify`."""
+    outcomes: list[ZeenotError | None] = [None] * len(proofs)
+    groth16 = [k for k, p in enumerate(proofs) if p.backend == "groth16"]
+    is_template = (Path(args.dir) / api.TEMPLATE_FILE).exists()
+    if groth16 and not is_template:
+        batch = Verifier.load(args.dir).verify_batch([proofs[k] for k in groth16])
+        for k, outcome in zip(groth16, batch, strict=True):
+            outcomes[k] = outcome
+    rest = [k for k in range(len(proofs)) if is_template or k not in groth16]
+    if rest:
+        circuit = api.load(args.dir)
+        for k in rest:
+            try:
+                api.verify(circuit, None, proofs[k], max_instructions=args.max_instructions)
+            except (api.ProofRejected, api.MalformedInput) as exc:
+                outcomes[k] = exc
+    return outcomes
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -189,9 +231,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output", required=True, metavar="PROOF.json")
     s.set_defaults(run=cmd_prove)
 
-    s = sub.add_parser("verify", help="verify a proof; exit 0 if valid, 1 if not")
+    s = sub.add_parser("verify", help="verify proofs; exit 0 if all are valid, 1 if not")
     s.add_argument("dir", metavar="DIR")
-    s.add_argument("proof", metavar="PROOF.json")
+    s.add_argument("proof", metavar="PROOF.json", nargs="+")
     s.add_argument(
         "--max-instructions",
         type=_positive_int,

@@ -21,6 +21,7 @@ from zeenot.types import (
     leaves,
     type_from_json,
     type_name,
+    value_type_from_json,
     zero_value,
 )
 
@@ -248,7 +249,7 @@ class Program:
                 raise ValueError("`signature.params` entries need a `name`")
             if p.get("vis") not in ("private", "public", "committed"):
                 raise ValueError(f"parameter `{p['name']}`: bad `vis`")
-            type_from_json(p.get("ty"))
+            value_type_from_json(p.get("ty"))
         type_from_json(sig.get("returns"))
         prog = cls(doc)
         for p in prog.params:

@@ -124,19 +124,24 @@ def type_to_json(t: Ty | None) -> Any:
 
 
 def type_from_json(j: Any) -> Ty | None:
-    if j is None:
-        return None
+    """A type from its IR JSON form; `null` is "no type" (a function that returns nothing)."""
+    return None if j is None else value_type_from_json(j)
+
+
+def value_type_from_json(j: Any) -> Ty:
+    """A type from its IR JSON form, where a type is required (parameters, elements, fields):
+    ValueError on anything else, `null` included."""
     if isinstance(j, str) and j in SCALAR_TYPES:
         return j
     if isinstance(j, dict) and set(j) == {"tuple"} and isinstance(j["tuple"], list):
-        return tuple(type_from_json(e) for e in j["tuple"])  # type: ignore[misc]
+        return tuple(value_type_from_json(e) for e in j["tuple"])
     if isinstance(j, dict) and set(j) - {"exact"} == {"list", "max"}:
         n = j["max"]
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 1 << 20:
             raise ValueError(f"invalid list bound {n!r}")
         if j.get("exact", True) is not True:
             raise ValueError(f"invalid list type {j!r}")
-        return ListTy(type_from_json(j["list"]), n, "exact" in j)
+        return ListTy(value_type_from_json(j["list"]), n, "exact" in j)
     if (
         isinstance(j, dict)
         and set(j) - {"kind"} == {"record", "fields"}
@@ -147,7 +152,7 @@ def type_from_json(j: Any) -> Ty | None:
         for f in j["fields"]:
             if not (isinstance(f, list) and len(f) == 2 and isinstance(f[0], str)):
                 raise ValueError(f"invalid record field {f!r}")
-            fields.append((f[0], type_from_json(f[1])))
+            fields.append((f[0], value_type_from_json(f[1])))
         if not isinstance(j["record"], str) or len({n for n, _ in fields}) != len(fields):
             raise ValueError(f"invalid record type {j!r}")
         return RecordTy(j["record"], tuple(fields), kind=j.get("kind", ""))

@@ -155,8 +155,10 @@ def test_snarkjs_accepts_exported_proof(circuit_dir, tmp_path):
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda d: (d / "program.ir.json").write_text("{not json"),
-        lambda d: (d / "program.ir.json").write_text('{"version": 2}'),
+        # verify reads the layout of the public values, not the IR (prove reads the IR)
+        lambda d: (d / "verifier.json").write_text("{not json"),
+        lambda d: (d / "verifier.json").write_text('{"zeenot_verifier": 2}'),
+        lambda d: (d / "verifier.json").unlink() or (d / "program.ir.json").write_text("{"),
         lambda d: (d / "verifying.key").write_bytes(b"\x00" * 10),
         lambda d: (d / "keys.json").write_text("[]"),
     ],
@@ -167,6 +169,14 @@ def test_damaged_circuit_dir_exits_2(circuit_dir, tmp_path, damage):
     damage(d)
     out = zeenot("verify", str(d), str(d / "proof.json"), check=2)
     assert out.stderr.startswith("error:")
+
+
+def test_damaged_ir_exits_2_when_proving(circuit_dir, tmp_path):
+    d = tmp_path / "damaged"
+    shutil.copytree(circuit_dir, d)
+    (d / "program.ir.json").write_text('{"version": 2}')
+    out = zeenot("prove", str(d), "--inputs", INPUTS, "-o", str(d / "p.json"), check=2)
+    assert "program.ir.json" in out.stderr
 
 
 def test_version_and_usage():

@@ -249,8 +249,11 @@ def test_non_utf8_files_are_malformed(payd_dir, tmp_path, capsys):
     d = tmp_path / "ir"
     shutil.copytree(payd_dir, d)
     (d / "program.ir.json").write_bytes(b"\xff\xfe")
-    code, _, err = run(capsys, "verify", str(d), str(d / "proof.json"))
+    code, _, err = run(capsys, "prove", str(d), "--inputs", str(PAYD_INPUTS), "-o", "p.json")
     assert code == 2 and "program.ir.json" in err and "UTF-8" in err, err
+    (d / "verifier.json").write_bytes(b"\xff\xfe")
+    code, _, err = run(capsys, "verify", str(d), str(d / "proof.json"))
+    assert code == 2 and "verifier.json" in err and "UTF-8" in err, err
 
 
 def test_prove_output_path_is_checked_before_proving(payd_dir, tmp_path, capsys):

@@ -1,17 +1,18 @@
 //! Groth16 over BN254 for IR programs: setup, prove, verify, and canonical (de)serialisation.
 
 use crate::eval;
-use crate::ir::{self, Program, Ty, Value, Visibility};
+use crate::ir::{self, Program, Value, Visibility};
 use crate::synth::{self, ProgramCircuit};
+use crate::verifier::{Layout, Verifier};
 use crate::Error;
 use ark_bn254::{Bn254, Fr};
-use ark_groth16::{Groth16, PreparedVerifyingKey};
+use ark_groth16::Groth16;
 use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
 use ark_snark::SNARK;
 use ark_std::UniformRand;
 use rand::{CryptoRng, RngCore};
-use zeenot_crypto::{Point, Scalar};
+use zeenot_crypto::Scalar;
 
 /// Groth16 proving key over BN254.
 pub type ProvingKey = ark_groth16::ProvingKey<Bn254>;
@@ -147,63 +148,18 @@ pub fn prove<R: RngCore + CryptoRng>(
     Ok(Proven { proof, public, blindings: out_blindings })
 }
 
-/// Where the commitments are in the instance: the index of each `x` (its `y` follows).
-fn commitment_positions(p: &Program) -> Vec<usize> {
-    let at = p.public_inputs().count();
-    let mut out: Vec<usize> = (0..p.committed_inputs().count()).map(|k| at + 2 * k).collect();
-    let mut at = at + 2 * out.len();
-    for &vis in &p.output_vis {
-        if vis == Visibility::Committed {
-            out.push(at);
-            at += 2;
-        } else {
-            at += 1;
-        }
-    }
-    out
-}
-
 /// Parse the public values (typed decimals) of a program into the Groth16 instance. Each
 /// commitment must be a point of the prime-order subgroup of Baby Jubjub ([`Error::Input`]
 /// otherwise).
 pub fn instance(p: &Program, public: &[String]) -> Result<Vec<Fr>, Error> {
-    let types = p.instance_types();
-    if public.len() != types.len() {
-        return Err(Error::Input(format!("expected {} public values, got {}", types.len(), public.len())));
-    }
-    let x = types
-        .iter()
-        .zip(public)
-        .enumerate()
-        .map(|(i, (&ty, v))| {
-            Value::parse(ty, v).map(Value::to_fr).map_err(|e| Error::Input(format!("public value {i}: {e}")))
-        })
-        .collect::<Result<Vec<Fr>, Error>>()?;
-    for at in commitment_positions(p) {
-        debug_assert!(types[at] == Ty::Field && types[at + 1] == Ty::Field);
-        Point::from_xy(x[at], x[at + 1]).map_err(|e| {
-            Error::Input(format!(
-                "public values {at} and {}: not a commitment (a point of the prime-order subgroup): {e}",
-                at + 1
-            ))
-        })?;
-    }
-    Ok(x)
+    Layout::of(p).instance(public)
 }
 
 /// Verify a proof against the program's public values. `Ok(false)` for a proof that does not
-/// verify; an error for malformed values or a key of the wrong shape.
+/// verify; an error for malformed values or a key of the wrong shape. (A verifier that checks
+/// many proofs keeps a [`Verifier`] instead: it prepares the key once.)
 pub fn verify(p: &Program, vk: &VerifyingKey, public: &[String], proof: &Proof) -> Result<bool, Error> {
-    let x = instance(p, public)?;
-    if vk.gamma_abc_g1.len() != x.len() + 1 {
-        return Err(Error::Key(format!(
-            "the verifying key is for a circuit with {} public inputs, this program has {}",
-            vk.gamma_abc_g1.len().saturating_sub(1),
-            x.len()
-        )));
-    }
-    let pvk: PreparedVerifyingKey<Bn254> = ark_groth16::prepare_verifying_key(vk);
-    Groth16::<Bn254>::verify_with_processed_vk(&pvk, &x, proof).map_err(synthesis)
+    Verifier::new(Layout::of(p), vk)?.verify(public, proof)
 }
 
 /// Canonical compressed encoding.

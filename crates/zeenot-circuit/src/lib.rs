@@ -4,7 +4,8 @@
 //! * [`eval`] gives them their meaning (Python semantics) and finds failures with locations;
 //! * [`gadgets`] and [`synth`] lower them to constraints, with every witness determined by the
 //!   inputs, checked by [`soundness`];
-//! * [`groth16`] sets up, proves and verifies; [`snarkjs`] exports for snarkjs.
+//! * [`groth16`] sets up, proves and verifies; [`verifier`] verifies (one proof or a batch) from
+//!   the verifying key and the layout of the public values only; [`snarkjs`] exports for snarkjs.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
@@ -16,6 +17,7 @@ pub mod ir;
 pub mod snarkjs;
 pub mod soundness;
 pub mod synth;
+pub mod verifier;
 
 pub use eval::{FailureKind, Unsatisfied};
 pub use ir::{IrError, Program, Ty, Value};

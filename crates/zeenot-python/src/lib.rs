@@ -15,6 +15,7 @@ use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
 mod sigma;
 mod sigma_backend;
+mod verifier;
 
 create_exception!(_native, ZeenotError, PyException, "Base class of errors raised by the Rust core.");
 create_exception!(_native, IrError, ZeenotError, "The IR document is invalid.");
@@ -436,6 +437,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prepare_proving_key, m)?)?;
     m.add_function(wrap_pyfunction!(prove_prepared, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_class::<verifier::Groth16Verifier>()?;
+    m.add_function(wrap_pyfunction!(verifier::instance_layout, m)?)?;
     m.add_function(wrap_pyfunction!(snarkjs_export, m)?)?;
     m.add_function(wrap_pyfunction!(check_mutations, m)?)?;
     m.add_function(wrap_pyfunction!(poseidon, m)?)?;

@@ -1,0 +1,202 @@
+"""Groth16 verification without the IR: what a server keeps to check many proofs of a program.
+
+A `Verifier` holds the program's name, hash and signature, the *layout* of its public values
+(the type of each, where the Pedersen commitments sit) and the verifying key, prepared once.
+`compile` writes the first three to `verifier.json`, so loading a verifier reads a few
+kilobytes whatever the program's size, and each proof costs the pairing check plus a
+multi-exponentiation over its public values. `verify_batch` checks many proofs with one random
+linear combination (docs/threat-model.md: why that is sound) and names the invalid ones.
+
+What `verifier.json` is trusted with: the same as the IR next to it. It is the verifier's own
+file, written by `compile`; `keys.json` pins the program hash it names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from zeenot import _native
+from zeenot.api import (
+    KEYS_FILE,
+    Circuit,
+    Keys,
+    Proof,
+    _path,
+    _sha256,
+    public_vector,
+)
+from zeenot.errors import MalformedInput, ProofRejected, UsageError, ZeenotError
+from zeenot.files import read_json, write_atomic
+from zeenot.ir import Program
+
+VERIFIER_FILE = "verifier.json"
+VERIFIER_FORMAT = 1
+
+
+def save_layout(circuit: Circuit, directory: Path) -> None:
+    """Write `verifier.json` for a compiled circuit (called by `Circuit.save`)."""
+    types, commitments = _native.instance_layout(circuit.ir_json)
+    doc = {
+        "zeenot_verifier": VERIFIER_FORMAT,
+        "name": circuit.program.ir["name"],
+        "program_hash": circuit.hash,
+        "signature": circuit.program.ir["signature"],
+        "instance": {"types": types, "commitments": commitments},
+    }
+    write_atomic(directory / VERIFIER_FILE, json.dumps(doc, separators=(",", ":")) + "\n")
+
+
+@dataclass(frozen=True)
+class Verifier:
+    """A Groth16 verifier for one program and one verifying key."""
+
+    program: Program  # the name and signature only (no body): enough to read proof files
+    program_hash: str
+    verifying_key: bytes
+    prepared: _native.Groth16Verifier
+
+    @property
+    def name(self) -> str:
+        return str(self.program.ir["name"])
+
+    @property
+    def verifying_key_hash(self) -> str:
+        return _sha256(self.verifying_key)
+
+    @classmethod
+    def of(cls, circuit: Circuit, verifying_key: bytes) -> Verifier:
+        """A verifier for a compiled circuit and its verifying key."""
+        if not isinstance(circuit, Circuit):
+            raise UsageError(f"a Verifier needs a compiled Circuit, not {type(circuit).__name__}")
+        if not isinstance(verifying_key, bytes):
+            raise UsageError("the verifying key is bytes (Keys.verifying_key)")
+        types, commitments = _native.instance_layout(circuit.ir_json)
+        return cls(
+            circuit.program,
+            circuit.hash,
+            verifying_key,
+            _prepare(types, commitments, verifying_key),
+        )
+
+    @classmethod
+    def load(cls, directory: str | Path) -> Verifier:
+        """The verifier of a circuit directory: `verifier.json` and the verifying key (the IR
+        is read only for a directory compiled before `verifier.json` existed)."""
+        d = _path(directory, "directory")
+        keys = Keys.load(d, proving=False)
+        if not (d / VERIFIER_FILE).exists():
+            verifier = cls.of(Circuit.load(d), keys.verifying_key)
+        else:
+            verifier = _from_document(read_json(d / VERIFIER_FILE, "the verifier"), keys, d)
+        if keys.program_hash != verifier.program_hash:
+            raise MalformedInput(f"`{d / KEYS_FILE}` pins another program than `{d}` holds")
+        return verifier
+
+    def public_values(self, proof: Proof) -> list[str]:
+        """The proof's public vector, after checking that the proof is for this program and
+        key (`ProofRejected`) and well formed (`MalformedInput`)."""
+        if not isinstance(proof, Proof):
+            raise UsageError(f"expected a `Proof` (Proof.from_json), not {type(proof).__name__}")
+        if proof.backend != "groth16" or proof.lengths is not None:
+            raise ProofRejected(f"a {proof.backend} proof: this verifier checks groth16 proofs")
+        check_program(self.name, self.program_hash, proof)
+        if proof.verifying_key_hash != self.verifying_key_hash:
+            raise ProofRejected("the proof was made with a different verifying key")
+        return public_vector(self.program, proof)
+
+    def verify(self, proof: Proof) -> None:
+        """Return if the proof is valid; raise `ProofRejected` with the reason otherwise."""
+        public = self.public_values(proof)
+        try:
+            ok = self.prepared.verify(public, proof.proof)
+        except _native.DecodeError as exc:
+            raise MalformedInput(f"malformed proof: {exc}") from None
+        except ValueError as exc:
+            raise MalformedInput(str(exc)) from None
+        if not ok:
+            raise ProofRejected("the proof does not verify against these public inputs and outputs")
+
+    def verify_batch(self, proofs: Sequence[Proof]) -> list[ZeenotError | None]:
+        """Check many proofs: for each, `None` if valid, else why not (`ProofRejected`, or
+        `MalformedInput` for a malformed one). The well-formed ones are checked together (one
+        random linear combination); only if that fails is each checked alone, to name the
+        invalid ones."""
+        reasons: list[ZeenotError | None] = [None] * len(proofs)
+        batch: list[tuple[int, list[str], bytes]] = []
+        for k, proof in enumerate(proofs):
+            try:
+                batch.append((k, self.public_values(proof), proof.proof))
+            except (ProofRejected, MalformedInput) as exc:
+                reasons[k] = exc
+        if not batch:
+            return reasons
+        try:
+            if self.prepared.verify_batch([(public, raw) for _, public, raw in batch]):
+                return reasons
+        except (_native.ZeenotError, ValueError):
+            pass  # a malformed member: the one-by-one pass below names it
+        for k, _, _ in batch:
+            try:
+                self.verify(proofs[k])
+            except (ProofRejected, MalformedInput) as exc:
+                reasons[k] = exc
+        return reasons
+
+
+def check_program(name: str, program_hash: str, proof: Proof) -> None:
+    """The proof names this program (by name and hash)."""
+    if proof.program != name:
+        raise ProofRejected(f"the proof is for program `{proof.program}`, not `{name}`")
+    if proof.program_hash != program_hash:
+        raise ProofRejected(
+            f"the proof is for program `{proof.program}` ({proof.program_hash[:12]}…), "
+            f"not this circuit ({program_hash[:12]}…)"
+        )
+
+
+def _prepare(types: list[str], commitments: list[int], vk: bytes) -> _native.Groth16Verifier:
+    try:
+        return _native.Groth16Verifier(types, commitments, vk)
+    except _native.DecodeError as exc:
+        raise MalformedInput(f"malformed verifying key: {exc}") from None
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+
+
+def _from_document(doc: Any, keys: Keys, d: Path) -> Verifier:
+    where = f"`{d / VERIFIER_FILE}`"
+    ok = (
+        isinstance(doc, dict)
+        and doc.get("zeenot_verifier") == VERIFIER_FORMAT
+        and isinstance(doc.get("name"), str)
+        and isinstance(doc.get("program_hash"), str)
+        and isinstance(doc.get("signature"), dict)
+        and isinstance(doc.get("instance"), dict)
+    )
+    if not ok:
+        raise MalformedInput(f"{where} is not a zeenot verifier description")
+    instance = doc["instance"]
+    types, commitments = instance.get("types"), instance.get("commitments")
+    if not (
+        isinstance(types, list)
+        and all(isinstance(t, str) for t in types)
+        and isinstance(commitments, list)
+        and all(type(c) is int and c >= 0 for c in commitments)
+    ):
+        raise MalformedInput(f"{where}: `instance` needs `types` and `commitments`")
+    program = Program({"name": doc["name"], "signature": doc["signature"]})
+    try:
+        program.params  # noqa: B018 - validate the signature's types now
+        program.returns  # noqa: B018
+    except (ValueError, KeyError, TypeError) as exc:
+        raise MalformedInput(f"{where}: malformed signature: {exc}") from None
+    return Verifier(
+        program,
+        doc["program_hash"],
+        keys.verifying_key,
+        _prepare(types, commitments, keys.verifying_key),
+    )
