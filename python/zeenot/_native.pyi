@@ -116,6 +116,22 @@ def prove_prepared(
 ) -> tuple[bytes, list[str], list[str]]:
     """`prove` with a prepared key."""
 
+def instance_layout(ir_json: str) -> tuple[list[str], list[int]]:
+    """The program's public values: each one's type (`u32`, `field`, …) and the index of each
+    Pedersen commitment's `x` coordinate (its `y` follows)."""
+
+class Groth16Verifier:
+    """A verifying key prepared once, for proofs whose public values follow a layout."""
+
+    def __init__(self, types: list[str], commitments: list[int], verifying_key: bytes) -> None:
+        """Raises DecodeError for a malformed key, ValueError for a bad layout or a key of
+        another shape."""
+    def verify(self, public: list[str], proof: bytes) -> bool:
+        """True if the proof is valid for these public values."""
+    def verify_batch(self, items: list[tuple[list[str], bytes]]) -> bool:
+        """True if every (public values, proof) pair is valid: one random linear combination
+        (a 2^-128 chance that an invalid batch passes)."""
+
 def poseidon(inputs: list[str]) -> str:
     """circomlib's Poseidon hash of 1 to 16 field elements (canonical decimal strings in
     `[0, p)`); ValueError otherwise."""

@@ -70,6 +70,11 @@ class Circuit:
     def hash(self) -> str:
         return _native.program_hash(self.ir_json)
 
+    @cached_property
+    def layout(self) -> tuple[list[str], list[int]]:
+        """The public values' types, and where each commitment's `x` sits (docs/ir.md)."""
+        return _native.instance_layout(self.ir_json)
+
     def summary(self) -> dict[str, Any]:
         return {"name": self.program.ir["name"], "program_hash": self.hash, **self.stats}
 

@@ -39,7 +39,7 @@ VERIFIER_FORMAT = 1
 
 def save_layout(circuit: Circuit, directory: Path) -> None:
     """Write `verifier.json` for a compiled circuit (called by `Circuit.save`)."""
-    types, commitments = _native.instance_layout(circuit.ir_json)
+    types, commitments = circuit.layout
     doc = {
         "zeenot_verifier": VERIFIER_FORMAT,
         "name": circuit.program.ir["name"],
@@ -74,7 +74,7 @@ class Verifier:
             raise UsageError(f"a Verifier needs a compiled Circuit, not {type(circuit).__name__}")
         if not isinstance(verifying_key, bytes):
             raise UsageError("the verifying key is bytes (Keys.verifying_key)")
-        types, commitments = _native.instance_layout(circuit.ir_json)
+        types, commitments = circuit.layout
         return cls(
             circuit.program,
             circuit.hash,
