@@ -4,6 +4,8 @@ A *circuit directory* holds everything a prover and a verifier share::
 
     program.ir.json   the IR (docs/ir.md), canonical JSON
     circuit.json      program hash and constraint statistics
+    verifier.json     name, hash, signature and public-value layout: all a verifier reads
+                      besides the verifying key (`zeenot.verifier`)
     proving.key       Groth16 proving key (arkworks canonical compressed)
     verifying.key     Groth16 verifying key (arkworks canonical compressed)
     keys.json         program hash and SHA-256 of both keys, so a party can pin what it was given
