@@ -113,9 +113,12 @@ pub fn prove<R: RngCore + CryptoRng>(
     let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
     let out_blindings: Vec<Scalar> = p.committed_outputs().map(|_| Scalar::rand(rng)).collect();
     let all: Vec<Scalar> = blindings.iter().chain(&out_blindings).copied().collect();
-    // Cross-check: the witness must satisfy the circuit (a failure here is a zeenot bug).
+    // One synthesis, as setup does it (same optimisation goal, so the same matrices), used for
+    // the witness check and for the proof itself.
     let cs = ConstraintSystem::<Fr>::new_ref();
+    cs.set_optimization_goal(OptimizationGoal::Constraints);
     synth::lower_blinded(p, Some(inputs), Some(&all), cs.clone()).map_err(synthesis)?;
+    // The witness must satisfy the circuit (a failure here is a zeenot bug, never the user's).
     if !cs.is_satisfied().map_err(synthesis)? {
         let which = cs.which_is_unsatisfied().ok().flatten().unwrap_or_default();
         return Err(Error::Synthesis(format!(
@@ -143,8 +146,23 @@ pub fn prove<R: RngCore + CryptoRng>(
             "internal error: the public values are not the circuit's instance".into(),
         ));
     }
-    let circuit = ProgramCircuit { program: p, inputs: Some(inputs), blindings: Some(&all) };
-    let proof = Groth16::<Bn254>::prove(pk, circuit, rng).map_err(synthesis)?;
+    cs.finalize();
+    let matrices = cs.to_matrices().ok_or_else(|| Error::Synthesis("internal error: no matrices".into()))?;
+    let full_assignment = {
+        let inner = cs.borrow().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
+        [inner.instance_assignment.as_slice(), inner.witness_assignment.as_slice()].concat()
+    };
+    let (r, s) = (Fr::rand(rng), Fr::rand(rng));
+    let proof = Groth16::<Bn254>::create_proof_with_reduction_and_matrices(
+        pk,
+        r,
+        s,
+        &matrices,
+        cs.num_instance_variables(),
+        cs.num_constraints(),
+        &full_assignment,
+    )
+    .map_err(synthesis)?;
     Ok(Proven { proof, public, blindings: out_blindings })
 }
 
