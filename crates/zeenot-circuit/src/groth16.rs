@@ -8,7 +8,7 @@ use crate::Error;
 use ark_bn254::{Bn254, Fr};
 use ark_groth16::Groth16;
 use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode};
-use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
 use ark_snark::SNARK;
 use ark_std::UniformRand;
 use rand::{CryptoRng, RngCore};
@@ -197,13 +197,22 @@ pub fn encode_proving_key(pk: &ProvingKey) -> Vec<u8> {
     out
 }
 
-/// Checked decoding of a proving key written by [`encode_proving_key`].
+/// Checked decoding of a proving key written by [`encode_proving_key`]: see [`decode`] for the
+/// checks (here on uncompressed points).
 pub fn decode_proving_key(bytes: &[u8]) -> Result<ProvingKey, Error> {
-    let mut reader = bytes;
-    let pk = ProvingKey::deserialize_uncompressed(&mut reader).map_err(|e| decode_error("proving key", e))?;
-    if !reader.is_empty() {
-        return Err(Error::Decode(format!("proving key: {} trailing bytes", reader.len())));
-    }
+    let mut r = Bounded::new("proving key", bytes, Compress::No);
+    let vk = read_verifying_key(&mut r, "vk.")?;
+    let pk = ProvingKey {
+        vk,
+        beta_g1: r.item("beta_g1")?,
+        delta_g1: r.item("delta_g1")?,
+        a_query: r.vec("a_query")?,
+        b_g1_query: r.vec("b_g1_query")?,
+        b_g2_query: r.vec("b_g2_query")?,
+        h_query: r.vec("h_query")?,
+        l_query: r.vec("l_query")?,
+    };
+    r.finish()?;
     Ok(pk)
 }
 
@@ -223,13 +232,130 @@ fn decode_error(what: &str, e: ark_serialize::SerializationError) -> Error {
     Error::Decode(format!("{what}: {why}"))
 }
 
-/// Checked canonical decoding: points on the curve and in the prime-order subgroup, canonical
-/// field elements, no trailing bytes.
-pub fn decode<T: CanonicalDeserialize>(what: &str, bytes: &[u8]) -> Result<T, Error> {
-    let mut reader = bytes;
-    let t = T::deserialize_compressed(&mut reader).map_err(|e| decode_error(what, e))?;
-    if !reader.is_empty() {
-        return Err(Error::Decode(format!("{what}: {} trailing bytes", reader.len())));
+/// What [`decode`] reads: the compressed encodings of Groth16 verifying keys and proofs.
+pub trait Decode: Sized {
+    /// Reads one value from `bytes` (compressed, checked), naming its fields after `what`.
+    /// Trailing bytes are left to the caller.
+    fn decode_prefix(what: &str, bytes: &mut &[u8]) -> Result<Self, Error>;
+}
+
+impl Decode for VerifyingKey {
+    fn decode_prefix(what: &str, bytes: &mut &[u8]) -> Result<Self, Error> {
+        let mut r = Bounded::new(what, bytes, Compress::Yes);
+        let vk = read_verifying_key(&mut r, "")?;
+        *bytes = r.bytes;
+        Ok(vk)
+    }
+}
+
+impl Decode for Proof {
+    fn decode_prefix(what: &str, bytes: &mut &[u8]) -> Result<Self, Error> {
+        let mut r = Bounded::new(what, bytes, Compress::Yes);
+        let proof = Proof { a: r.item("a")?, b: r.item("b")?, c: r.item("c")? };
+        *bytes = r.bytes;
+        Ok(proof)
+    }
+}
+
+/// Checked canonical decoding of what [`encode`] writes: points on the curve and in the
+/// prime-order subgroup, each in the one encoding [`encode`] gives it (arkworks alone also reads
+/// the point at infinity from any bytes that carry its flag), every vector length within the
+/// bytes that remain (before anything is allocated), no trailing bytes. Errors name the field.
+pub fn decode<T: Decode>(what: &str, bytes: &[u8]) -> Result<T, Error> {
+    let mut rest = bytes;
+    let t = T::decode_prefix(what, &mut rest)?;
+    if !rest.is_empty() {
+        return Err(Error::Decode(format!("{what}: {} trailing bytes", rest.len())));
     }
     Ok(t)
+}
+
+fn read_verifying_key(r: &mut Bounded<'_, '_>, prefix: &str) -> Result<VerifyingKey, Error> {
+    Ok(VerifyingKey {
+        alpha_g1: r.item(&format!("{prefix}alpha_g1"))?,
+        beta_g2: r.item(&format!("{prefix}beta_g2"))?,
+        gamma_g2: r.item(&format!("{prefix}gamma_g2"))?,
+        delta_g2: r.item(&format!("{prefix}delta_g2"))?,
+        gamma_abc_g1: r.vec(&format!("{prefix}gamma_abc_g1"))?,
+    })
+}
+
+/// Reads arkworks' encoding of a key or proof field by field, with bounds: a vector is a u64
+/// length (little-endian) and its elements, and a length whose elements cannot fit in the bytes
+/// that remain is refused before anything is allocated (arkworks' own `Vec` decoding allocates
+/// the announced length first: 2^37 aborts the process). Every point is checked on the curve
+/// and in the prime-order subgroup, and must be in its canonical encoding.
+struct Bounded<'w, 'a> {
+    what: &'w str,
+    bytes: &'a [u8],
+    compress: Compress,
+    /// Scratch space for re-encoding a point.
+    buf: Vec<u8>,
+}
+
+impl<'w, 'a> Bounded<'w, 'a> {
+    fn new(what: &'w str, bytes: &'a [u8], compress: Compress) -> Self {
+        Bounded { what, bytes, compress, buf: Vec::new() }
+    }
+
+    /// One element, unchecked but canonical: the bytes it was read from must be what it
+    /// encodes to. (Subgroup checks are left to the caller, so that a vector's run in parallel.)
+    fn unchecked<T: CanonicalSerialize + CanonicalDeserialize>(
+        &mut self,
+        field: &dyn Fn() -> String,
+    ) -> Result<T, Error> {
+        let before = self.bytes;
+        let t = T::deserialize_with_mode(&mut self.bytes, self.compress, Validate::No)
+            .map_err(|e| decode_error(&format!("{}: {}", self.what, field()), e))?;
+        self.buf.clear();
+        t.serialize_with_mode(&mut self.buf, self.compress).expect("writing to a Vec cannot fail");
+        if before.get(..self.buf.len()) != Some(&self.buf[..]) {
+            return Err(Error::Decode(format!(
+                "{}: {}: not the canonical encoding of the point it denotes",
+                self.what,
+                field()
+            )));
+        }
+        Ok(t)
+    }
+
+    /// One checked element.
+    fn item<T: CanonicalSerialize + CanonicalDeserialize>(&mut self, field: &str) -> Result<T, Error> {
+        let t: T = self.unchecked(&|| field.to_owned())?;
+        t.check().map_err(|e| decode_error(&format!("{}: {field}", self.what), e))?;
+        Ok(t)
+    }
+
+    /// A length-prefixed vector of checked elements of a fixed encoded size.
+    fn vec<T: CanonicalSerialize + CanonicalDeserialize + Default>(
+        &mut self,
+        field: &str,
+    ) -> Result<Vec<T>, Error> {
+        let Some((head, rest)) = self.bytes.split_first_chunk::<8>() else {
+            return Err(Error::Decode(format!("{}: {field}: truncated (too few bytes)", self.what)));
+        };
+        let len = u64::from_le_bytes(*head);
+        self.bytes = rest;
+        let unit = T::default().serialized_size(self.compress) as u64;
+        let room = self.bytes.len() as u64;
+        if len.checked_mul(unit).is_none_or(|need| need > room) {
+            return Err(Error::Decode(format!(
+                "{}: {field} has length {len} but only {room} bytes remain",
+                self.what
+            )));
+        }
+        let mut out = Vec::with_capacity(len as usize);
+        for i in 0..len {
+            out.push(self.unchecked(&|| format!("{field}[{i}]"))?);
+        }
+        T::batch_check(out.iter()).map_err(|e| decode_error(&format!("{}: {field}", self.what), e))?;
+        Ok(out)
+    }
+
+    fn finish(self) -> Result<(), Error> {
+        if !self.bytes.is_empty() {
+            return Err(Error::Decode(format!("{}: {} trailing bytes", self.what, self.bytes.len())));
+        }
+        Ok(())
+    }
 }

@@ -141,11 +141,7 @@ impl Value {
     pub fn parse(ty: Ty, text: &str) -> Result<Value, String> {
         let bad = || format!("`{text}` is not a valid {ty} value");
         let digits = text.strip_prefix('-').unwrap_or(text);
-        if digits.is_empty()
-            || !digits.bytes().all(|b| b.is_ascii_digit())
-            || (digits.len() > 1 && digits.starts_with('0'))
-            || text == "-0"
-        {
+        if !is_canonical_decimal(digits) || text == "-0" {
             return Err(bad());
         }
         match ty {
@@ -177,6 +173,14 @@ impl Value {
             }
         }
     }
+}
+
+/// Whether `digits` is a canonical unsigned decimal: ASCII digits only (no sign, whitespace or
+/// underscore), no leading zero but in `0` itself. What [`Value::to_decimal`] writes.
+fn is_canonical_decimal(digits: &str) -> bool {
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
 }
 
 /// `v mod p` as a field element.
@@ -237,8 +241,12 @@ impl<P> fmt::Debug for Proven<P> {
     }
 }
 
-/// Parses a blinding factor: a decimal integer in `[0, l)`.
+/// Parses a blinding factor: a canonical decimal integer in `[0, l)`.
 pub fn parse_blinding(text: &str) -> Result<zeenot_crypto::Scalar, String> {
+    // l has 76 digits: a longer canonical decimal is not below it
+    if !is_canonical_decimal(text) || text.len() > 76 {
+        return Err(format!("blinding `{text}` is not a canonical decimal integer in [0, l)"));
+    }
     let n: BigUint = text.parse().map_err(|_| format!("blinding `{text}` is not a decimal integer"))?;
     let l: BigUint = zeenot_crypto::curve::SUBGROUP_ORDER_DEC.parse().expect("constant");
     if n >= l {

@@ -53,7 +53,8 @@ impl Layout {
     pub fn new(types: Vec<Ty>, commitments: Vec<usize>) -> Result<Layout, Error> {
         let mut next = 0;
         for &at in &commitments {
-            let fits = at >= next && at + 1 < types.len();
+            // `at + 1` overflows for `at = usize::MAX` (a position read from a file)
+            let fits = at >= next && at < types.len().saturating_sub(1);
             if !fits || types[at] != Ty::Field || types[at + 1] != Ty::Field {
                 return Err(Error::Input(format!(
                     "layout: commitment at {at} is not two field values of the instance"
