@@ -104,8 +104,9 @@ def check_mutations(ir_json: str, inputs: list[str]) -> int:
 class PreparedProvingKey:
     """A proving key decoded and validated once; reusable across proofs."""
 
-def prepare_proving_key(proving_key: bytes) -> PreparedProvingKey:
-    """Decode and validate a proving key (raises DecodeError)."""
+def prepare_proving_key(proving_key: bytes, validated: bool = False) -> PreparedProvingKey:
+    """Decode and validate a proving key (raises DecodeError). `validated`: these very bytes
+    passed validation before (`zeenot.keycache`), so the point checks are skipped."""
 
 def prove_prepared(
     ir_json: str,

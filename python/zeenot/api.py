@@ -30,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from zeenot import _native
+from zeenot import _native, keycache
 from zeenot.errors import CompileError, MalformedInput, ProofRejected, UsageError, ZeenotError
 from zeenot.files import check_output_dir, make_dir, parse_json, read_json, read_text, write_atomic
 from zeenot.ir import Program, check_value, to_json_value
@@ -122,11 +122,17 @@ class Keys:
 
     @cached_property
     def prepared(self) -> _native.PreparedProvingKey:
-        """The proving key decoded and validated once (the dominant cost of a first proof)."""
+        """The proving key decoded and validated once per process, and once per machine for
+        its point checks (`zeenot.keycache`: the dominant cost of a one-shot proof)."""
+        digest = _sha256(self.proving_key)
+        known = keycache.is_validated(digest)
         try:
-            return _native.prepare_proving_key(self.proving_key)
+            prepared = _native.prepare_proving_key(self.proving_key, known)
         except _native.DecodeError as exc:
             raise MalformedInput(f"malformed proving key: {exc}") from None
+        if not known:
+            keycache.record(digest)
+        return prepared
 
     def save(self, directory: str | Path, *, overwrite: bool = False) -> None:
         """Write the keys into a circuit directory. Keys already there are replaced only with
@@ -509,6 +515,7 @@ def setup(circuit: Circuit | Template, *, seed: int | None = None) -> Keys:
     if isinstance(circuit, Template):
         raise circuit.needs_bounds()
     pk, vk = _native.setup(circuit.ir_json, _seed(seed))
+    keycache.record(_sha256(pk))  # made here: valid by construction
     return Keys(circuit.hash, pk, vk)
 
 

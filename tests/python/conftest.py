@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,3 +25,8 @@ def payd():
     circuit = api.compile(f"{EXAMPLES / 'payd' / 'app.py'}:weekly_premium")
     keys = api.setup(circuit, seed=7)
     return circuit, keys, read_json(EXAMPLES / "payd" / "inputs.json")
+
+
+# The record of validated proving keys (zeenot.keycache) goes to a fresh directory for the test
+# session, never to the user's cache; CLI subprocesses inherit it.
+os.environ["ZEENOT_CACHE_DIR"] = tempfile.mkdtemp(prefix="zeenot-test-keys-")

@@ -200,7 +200,20 @@ pub fn encode_proving_key(pk: &ProvingKey) -> Vec<u8> {
 /// Checked decoding of a proving key written by [`encode_proving_key`]: see [`decode`] for the
 /// checks (here on uncompressed points).
 pub fn decode_proving_key(bytes: &[u8]) -> Result<ProvingKey, Error> {
+    read_proving_key(bytes, Validate::Yes)
+}
+
+/// Decoding of a proving key whose very bytes passed [`decode_proving_key`] before (the
+/// caller knows it, e.g. by a content hash it recorded then): the same bounds and canonical
+/// encodings, without the curve and subgroup checks that dominate the cost of loading a key.
+/// Never for bytes of unknown provenance.
+pub fn decode_validated_proving_key(bytes: &[u8]) -> Result<ProvingKey, Error> {
+    read_proving_key(bytes, Validate::No)
+}
+
+fn read_proving_key(bytes: &[u8], validate: Validate) -> Result<ProvingKey, Error> {
     let mut r = Bounded::new("proving key", bytes, Compress::No);
+    r.validate = validate;
     let vk = read_verifying_key(&mut r, "vk.")?;
     let pk = ProvingKey {
         vk,
@@ -289,13 +302,16 @@ struct Bounded<'w, 'a> {
     what: &'w str,
     bytes: &'a [u8],
     compress: Compress,
+    /// Whether points are checked on the curve and in the subgroup (`Yes` but for bytes that
+    /// were checked before: [`decode_validated_proving_key`]).
+    validate: Validate,
     /// Scratch space for re-encoding a point.
     buf: Vec<u8>,
 }
 
 impl<'w, 'a> Bounded<'w, 'a> {
     fn new(what: &'w str, bytes: &'a [u8], compress: Compress) -> Self {
-        Bounded { what, bytes, compress, buf: Vec::new() }
+        Bounded { what, bytes, compress, validate: Validate::Yes, buf: Vec::new() }
     }
 
     /// One element, unchecked but canonical: the bytes it was read from must be what it
@@ -322,7 +338,9 @@ impl<'w, 'a> Bounded<'w, 'a> {
     /// One checked element.
     fn item<T: CanonicalSerialize + CanonicalDeserialize>(&mut self, field: &str) -> Result<T, Error> {
         let t: T = self.unchecked(&|| field.to_owned())?;
-        t.check().map_err(|e| decode_error(&format!("{}: {field}", self.what), e))?;
+        if self.validate == Validate::Yes {
+            t.check().map_err(|e| decode_error(&format!("{}: {field}", self.what), e))?;
+        }
         Ok(t)
     }
 
@@ -348,7 +366,9 @@ impl<'w, 'a> Bounded<'w, 'a> {
         for i in 0..len {
             out.push(self.unchecked(&|| format!("{field}[{i}]"))?);
         }
-        T::batch_check(out.iter()).map_err(|e| decode_error(&format!("{}: {field}", self.what), e))?;
+        if self.validate == Validate::Yes {
+            T::batch_check(out.iter()).map_err(|e| decode_error(&format!("{}: {field}", self.what), e))?;
+        }
         Ok(out)
     }
 

@@ -299,11 +299,19 @@ struct PreparedProvingKey {
     pk: ProvingKey,
 }
 
-/// Decode and validate a proving key.
+/// Decode and validate a proving key; `validated`: these very bytes were validated before, so
+/// the curve and subgroup checks are skipped (see `zeenot.keycache`).
 #[pyfunction]
-fn prepare_proving_key(py: Python<'_>, proving_key: &[u8]) -> PyResult<PreparedProvingKey> {
+#[pyo3(signature = (proving_key, validated = false))]
+fn prepare_proving_key(py: Python<'_>, proving_key: &[u8], validated: bool) -> PyResult<PreparedProvingKey> {
     let bytes = proving_key.to_vec();
-    let pk = detached(py, || Ok(groth16::decode_proving_key(&bytes)?))?;
+    let pk = detached(py, || {
+        Ok(if validated {
+            groth16::decode_validated_proving_key(&bytes)?
+        } else {
+            groth16::decode_proving_key(&bytes)?
+        })
+    })?;
     Ok(PreparedProvingKey { pk })
 }
 
