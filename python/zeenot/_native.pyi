@@ -12,6 +12,8 @@ wrong number of values, a value out of its type's range, or a key made for anoth
 and `TypeError` for arguments of the wrong Python type. An internal error is a `ZeenotError`.
 """
 
+from typing import Any
+
 __version__: str
 
 class ZeenotError(Exception):
@@ -120,6 +122,12 @@ def prove_prepared(
 def instance_layout(ir_json: str) -> tuple[list[str], list[int]]:
     """The program's public values: each one's type (`u32`, `field`, …) and the index of each
     Pedersen commitment's `x` coordinate (its `y` follows)."""
+
+def r1cs(ir_json: str) -> dict[str, Any]:
+    """The program's R1CS as Groth16's setup builds it: `num_instance` (the constant one
+    included), `num_witness`, `public_inputs` (instance variables 1..public_inputs), `a`, `b`,
+    `c` (per constraint, `(variable, coefficient)` pairs, coefficients as decimals in [0, p)),
+    `input_witnesses` and `blinding_witnesses` (indices in z = (1, instance…, witness…))."""
 
 class Groth16Verifier:
     """A verifying key prepared once, for proofs whose public values follow a layout."""

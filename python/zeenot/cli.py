@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from zeenot import _native, api
+from zeenot.checker import cli as checker_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
 from zeenot.simulate import simulate
@@ -244,6 +245,8 @@ def _parser() -> argparse.ArgumentParser:
         f"(default {api.DEFAULT_MAX_INSTRUCTIONS:,}, about a second)",
     )
     s.set_defaults(run=cmd_verify)
+
+    checker_cli.add_parser(sub)
 
     s = sub.add_parser("export", help="export a proof for another verifier")
     s.add_argument("format", metavar="FORMAT", help="`snarkjs`")

@@ -14,6 +14,7 @@ pub mod eval;
 pub mod gadgets;
 pub mod groth16;
 pub mod ir;
+pub mod r1cs;
 pub mod snarkjs;
 pub mod soundness;
 pub mod synth;

@@ -358,6 +358,35 @@ pub fn lower_blinded(
     blindings: Option<&[Scalar]>,
     cs: ConstraintSystemRef<Fr>,
 ) -> Result<Vec<Wire>, SynthesisError> {
+    lower_with_roles(p, inputs, blindings, cs, &mut Roles::default())
+}
+
+/// Which witness variables are the program's inputs: the private and committed input leaves,
+/// and the Pedersen blindings (committed inputs' and outputs'), which the prover also chooses.
+/// Everything else is computed from them (what `zeenot check` proves).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Roles {
+    /// Witness indices of the private and committed input leaves, in input order.
+    pub input_witnesses: Vec<usize>,
+    /// Witness indices of the blindings: committed inputs', then committed outputs'.
+    pub blinding_witnesses: Vec<usize>,
+}
+
+fn witness_index(v: ark_relations::r1cs::Variable) -> usize {
+    match v {
+        ark_relations::r1cs::Variable::Witness(j) => j,
+        other => unreachable!("a fresh witness is a witness variable, not {other:?}"),
+    }
+}
+
+/// [`lower_blinded`], recording in `roles` where the inputs and blindings are.
+pub fn lower_with_roles(
+    p: &Program,
+    inputs: Option<&[Value]>,
+    blindings: Option<&[Scalar]>,
+    cs: ConstraintSystemRef<Fr>,
+    roles: &mut Roles,
+) -> Result<Vec<Wire>, SynthesisError> {
     let b = Builder::new(cs);
     let mut w: Vec<Wire> = Vec::with_capacity(p.types.len());
     // Allocate every input before any range-check bit, so that private (and committed) inputs
@@ -366,7 +395,11 @@ pub fn lower_blinded(
         let value = inputs.map(|v| v[i].to_fr());
         let var = match inp.vis {
             Visibility::Public => b.input(value)?,
-            Visibility::Private | Visibility::Committed => b.witness(value)?,
+            Visibility::Private | Visibility::Committed => {
+                let v = b.witness(value)?;
+                roles.input_witnesses.push(witness_index(v));
+                v
+            }
         };
         w.push(Wire::var(var, value, inp.ty.range()));
     }
@@ -379,7 +412,9 @@ pub fn lower_blinded(
     let mut openings = Vec::with_capacity(committed.len());
     for k in 0..committed.len() {
         let rv = blinding(k).map(scalar_fr);
-        openings.push(Wire::var(b.witness(rv)?, rv, None));
+        let r = b.witness(rv)?;
+        roles.blinding_witnesses.push(witness_index(r));
+        openings.push(Wire::var(r, rv, None));
     }
     let mut commitments = Vec::with_capacity(committed.len());
     for (k, &i) in committed.iter().enumerate() {
@@ -454,7 +489,9 @@ pub fn lower_blinded(
             let r = blinding(k);
             k += 1;
             let rv = r.map(scalar_fr);
-            let r = Wire::var(b.witness(rv)?, rv, None);
+            let r = b.witness(rv)?;
+            roles.blinding_witnesses.push(witness_index(r));
+            let r = Wire::var(r, rv, None);
             let v = output_bits(&b, &w[o], p.types[o])?;
             let d = pedersen_commit(&b, bases, v, &r)?;
             let c = input_point(&b, d.value())?;

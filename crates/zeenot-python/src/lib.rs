@@ -13,6 +13,7 @@ use rand_chacha::ChaCha20Rng;
 use zeenot_circuit::groth16::{self, Proof, ProvingKey, VerifyingKey};
 use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
+mod r1cs;
 mod sigma;
 mod sigma_backend;
 mod verifier;
@@ -447,6 +448,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_class::<verifier::Groth16Verifier>()?;
     m.add_function(wrap_pyfunction!(verifier::instance_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(r1cs::r1cs, m)?)?;
     m.add_function(wrap_pyfunction!(snarkjs_export, m)?)?;
     m.add_function(wrap_pyfunction!(check_mutations, m)?)?;
     m.add_function(wrap_pyfunction!(poseidon, m)?)?;
