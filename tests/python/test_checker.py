@@ -4,6 +4,7 @@ are proved deterministic, and every gadget and example compiled by zeenot is che
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -13,7 +14,10 @@ from zeenot.checker import R1cs, check, check_r1cs
 
 from .conftest import EXAMPLES
 
-pytest.importorskip("cvc5")
+if os.environ.get("CI"):
+    import cvc5  # noqa: F401 - CI installs it (requirements-dev.txt): a missing solver fails
+else:
+    pytest.importorskip("cvc5")
 
 ONE = 0
 
