@@ -125,6 +125,7 @@ pub fn prove<R: RngCore + CryptoRng>(
             "internal error: witness does not satisfy the circuit ({which})"
         )));
     }
+    check_key_shape(pk, cs.num_instance_variables(), cs.num_witness_variables())?;
     let mut public: Vec<String> = p.public_inputs().map(|i| vals[i].to_decimal()).collect();
     for (&i, r) in committed.iter().zip(blindings) {
         public.extend(ir::commitment_decimals(&ir::commit_value(committed_int(vals[i])?, r)));
@@ -164,6 +165,26 @@ pub fn prove<R: RngCore + CryptoRng>(
     )
     .map_err(synthesis)?;
     Ok(Proven { proof, public, blindings: out_blindings })
+}
+
+/// A proving key that decodes may still be shaped for another circuit: arkworks' prover indexes
+/// `a_query[0]` and friends (an empty query vector panicked), and an MSM over a short vector
+/// is silently wrong. Every per-variable vector must have one point per variable.
+fn check_key_shape(pk: &ProvingKey, instance: usize, witness: usize) -> Result<(), Error> {
+    let variables = instance + witness;
+    for (field, len, want) in [
+        ("a_query", pk.a_query.len(), variables),
+        ("b_g1_query", pk.b_g1_query.len(), variables),
+        ("b_g2_query", pk.b_g2_query.len(), variables),
+        ("l_query", pk.l_query.len(), witness),
+    ] {
+        if len != want {
+            return Err(Error::Key(format!(
+                "the proving key is for another circuit: {field} has {len} points, this program needs {want}"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Parse the public values (typed decimals) of a program into the Groth16 instance. Each

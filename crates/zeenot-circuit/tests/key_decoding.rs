@@ -164,3 +164,39 @@ fn every_point_has_one_encoding() {
     );
     let _ = vk;
 }
+
+/// A proving key that decodes but has the wrong shape (an empty query vector made arkworks'
+/// prover index out of bounds) is an `Error::Key`, and so is one query vector too short.
+#[test]
+fn a_proving_key_of_the_wrong_shape_is_a_key_error() {
+    let (pk, _) = keys();
+    let p = program();
+    let inputs = p.parse_inputs(&["1".into(), "2".into()]).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    assert!(groth16::prove(&p, &pk, &inputs, &[], &mut rng).is_ok());
+    type Cut = fn(&mut ProvingKey);
+    let cuts: [(&str, Cut); 8] = [
+        ("a_query", |k| k.a_query.clear()),
+        ("b_g1_query", |k| k.b_g1_query.clear()),
+        ("b_g2_query", |k| k.b_g2_query.clear()),
+        ("l_query", |k| k.l_query.clear()),
+        ("a_query", |k| {
+            k.a_query.pop();
+        }),
+        ("b_g2_query", |k| {
+            k.b_g2_query.pop();
+        }),
+        ("l_query", |k| {
+            k.l_query.pop();
+        }),
+        ("a_query", |k| k.a_query.push(k.a_query[0])),
+    ];
+    for (field, cut) in cuts {
+        let mut bad = pk.clone();
+        cut(&mut bad);
+        // it decodes: the shape is the prover's to check
+        let bad = groth16::decode_proving_key(&groth16::encode_proving_key(&bad)).unwrap();
+        let err = groth16::prove(&p, &bad, &inputs, &[], &mut rng).unwrap_err();
+        assert!(matches!(&err, Error::Key(m) if m.contains(field)), "{field}: {err}");
+    }
+}
