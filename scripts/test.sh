@@ -10,8 +10,11 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -q -- -D warnings
 echo "== cargo test"
 cargo test --workspace -q
+echo "== fuzzing (short bounded runs; the long runs and their figures: README, Hardening)"
+./scripts/fuzz.sh 10
+./scripts/fuzz_python.sh 5
 echo "== ruff"
-.venv/bin/ruff check python tests examples benchmarks
-.venv/bin/ruff format --check python tests examples benchmarks
+.venv/bin/ruff check python tests examples benchmarks fuzz/python
+.venv/bin/ruff format --check python tests examples benchmarks fuzz/python
 echo "== pytest"
 .venv/bin/python -m pytest -q
