@@ -20,6 +20,8 @@ step "simulate: plain Python semantics"
 zeenot simulate "$APP" --inputs "$IN"
 step "compile"
 zeenot compile "$APP" -o "$OUT" --json
+step "check: the circuit's outputs are functions of its inputs (not under-constrained)"
+zeenot check "$OUT"
 step "setup (Groth16 over BN254)"
 zeenot setup "$OUT"
 step "prove (the driver, on the private log)"
