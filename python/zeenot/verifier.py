@@ -132,13 +132,13 @@ class Verifier:
                 batch.append((k, self.public_values(proof), proof.proof))
             except (ProofRejected, MalformedInput) as exc:
                 reasons[k] = exc
-        if not batch:
-            return reasons
-        try:
-            if self.prepared.verify_batch([(public, raw) for _, public, raw in batch]):
-                return reasons
-        except (_native.ZeenotError, ValueError):
-            pass  # a malformed member: the one-by-one pass below names it
+        # one member: nothing to combine, so check it alone (not a batch and then a retry)
+        if len(batch) > 1:
+            try:
+                if self.prepared.verify_batch([(public, raw) for _, public, raw in batch]):
+                    return reasons
+            except (_native.ZeenotError, ValueError):
+                pass  # a malformed member: the one-by-one pass below names it
         for k, _, _ in batch:
             try:
                 self.verify(proofs[k])

@@ -19,12 +19,9 @@ on it. Two rules, each sound on its own:
   `|c_i| > Σ_{j>i} |c_j|·w_j` and `Σ |c_i|·w_i < p`, fixes them all: two solutions would
   differ by `Σ c_i·δ_i = 0` over the integers with `|δ_i| ≤ w_i`, and the first non-zero term
   would outweigh the rest (quotient and remainder of a division, `100·q + r = n` with
-  `r ≤ 99`; and bit decompositions themselves, as below).
-* **Bits.** A variable constrained to `{0, 1}` (`x·(x − 1) = 0` and its variants) is a *bit*.
-  A linear constraint whose undetermined variables are all bits, with coefficients that are
-  `±2^k·g` for distinct `k ≤ 252` and one `g`, fixes them all: two solutions would differ by
-  `Σ ±2^k·δ_k ≡ 0 (mod p)` with `δ_k ∈ {−1, 0, 1}`, a sum smaller than `p` in absolute value,
-  hence zero over the integers, hence every `δ_k = 0`.
+  `r ≤ 99`; and bit decompositions themselves).
+  A *bit* is a variable constrained to `{0, 1}` (`x·(x − 1) = 0` and its variants): range
+  width 1, so a bit decomposition `Σ 2^i·b_i = u` with `u` determined fixes every bit.
 """
 
 from __future__ import annotations
@@ -161,22 +158,9 @@ class Propagation:
         unknown = self.unknown_in(k)
         if not unknown:
             return []
-        m = self.m
-        a, b, c = m.a[k], m.b[k], m.c[k]
-        if len(unknown) == 1:
-            (v,) = unknown
-            av, bv, cv = a.get(v, 0), b.get(v, 0), c.get(v, 0)
-            if not av and not bv:
-                return [v]  # A·B determined, C = … + c_v·v with c_v ≠ 0
-            if av and not bv:
-                kb = _constant(b)
-                if kb is not None and (av * kb - cv) % P:
-                    return [v]
-            if bv and not av:
-                ka = _constant(a)
-                if ka is not None and (bv * ka - cv) % P:
-                    return [v]
-        return self._bits_fixed_by(k, unknown) or self._zero_test(k, unknown)
+        if len(unknown) == 1 and self._linear_coefficients(k, unknown) is not None:
+            return sorted(unknown)
+        return self._bounded_sum(k, unknown) or self._zero_test(k, unknown)
 
     def _zero_test(self, k: int, unknown: set[int]) -> list[int]:
         """`k` is `K·v = 0` (or `v·K = 0`); look for its partner `λK·u = c + γ·v`."""
@@ -223,7 +207,7 @@ class Propagation:
                 return True
         return False
 
-    def _bits_fixed_by(self, k: int, unknown: set[int]) -> list[int]:
+    def _bounded_sum(self, k: int, unknown: set[int]) -> list[int]:
         if not all(v in self.ranges for v in unknown):
             return []
         coeffs = self._linear_coefficients(k, unknown)
