@@ -15,7 +15,7 @@ Run it with `./scripts/demo.sh`, or step by step:
     zeenot verify   out/payd out/payd/proof.json
 """
 
-from zeenot import Private, Public, check, u32, u64, zk
+from zeenot import Client, Private, Public, check, u32, u64, worker, zk
 
 DAYS = 7
 Week = tuple[u32, u32, u32, u32, u32, u32, u32]
@@ -56,3 +56,33 @@ def weekly_premium(
     capped = total > u64(cap_cents)
     premium = u64(cap_cents) if capped else total
     return premium, capped
+
+
+# --------------------------------------------------------------------------------------------
+# The application: the car (client) proves the premium, the insurer (server) verifies it and
+# bills. `zeenot serve examples/payd/app.py` and `zeenot run examples/payd/app.py --server URL
+# --inputs examples/payd/log.json` (see the README's demo).
+
+
+@worker(tier="server")
+def tariff() -> tuple[u32, u32]:
+    """The insurer's published tariff: base premium and cap, in cents a week."""
+    return u32(500), u32(4_000)
+
+
+@worker(tier="client")
+def quote(km: Private[Week, Client], night_km: Private[Week, Client], base: u32, cap: u32):
+    """On the car: the week's premium, proved from the logger's private readings."""
+    return weekly_premium(km, night_km, base, cap)
+
+
+@worker(tier="server")
+def bill(policy: str, premium: u64, capped: bool) -> dict:
+    """At the insurer: the invoice line for a verified premium."""
+    return {"policy": policy, "premium_cents": premium, "capped": capped}
+
+
+def main(policy: str, km: Private[Week, Client], night_km: Private[Week, Client]):
+    base, cap = tariff()
+    premium, capped = quote(km, night_km, base, cap)
+    return bill(policy, premium, capped)

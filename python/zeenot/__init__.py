@@ -29,13 +29,16 @@ from zeenot.errors import (
 )
 from zeenot.ir import Program
 from zeenot.lang import compile_function, load_function
+from zeenot.runtime.app import worker
 from zeenot.simulate import simulate
 from zeenot.types import (
+    Client,
     Committed,
     Field,
     MaxSize,
     Private,
     Public,
+    Server,
     check,
     find,
     i8,
@@ -78,6 +81,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "CheckFailure",
+    "Client",
     "Committed",
     "CompileError",
     "Diagnostic",
@@ -93,6 +97,7 @@ __all__ = [
     "ProofRejected",
     "Public",
     "RangeFailure",
+    "Server",
     "ZeenotError",
     "check",
     "compile_function",
@@ -109,5 +114,6 @@ __all__ = [
     "u64",
     "u8",
     "UsageError",
+    "worker",
     "zk",
 ]

@@ -24,6 +24,7 @@ from zeenot import _native, api
 from zeenot.checker import cli as checker_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
+from zeenot.runtime import cli as runtime_cli
 from zeenot.simulate import simulate
 from zeenot.verifier import Verifier
 
@@ -247,6 +248,7 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(run=cmd_verify)
 
     checker_cli.add_parser(sub)
+    runtime_cli.add_parsers(sub)
 
     s = sub.add_parser("export", help="export a proof for another verifier")
     s.add_argument("format", metavar="FORMAT", help="`snarkjs`")

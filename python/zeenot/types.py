@@ -500,14 +500,38 @@ class Visibility:
         return f"{self.vis.capitalize()}[{self.ty!r}{tier}]"
 
 
+class Tier:
+    """A tier marker for annotations: `Private[T, Client]` (the same as `Private[T, "client"]`,
+    which linters read as a forward reference)."""
+
+    name = ""
+
+
+class Client(Tier):
+    """The data owner's device (ZØ's Client tier)."""
+
+    name = "client"
+
+
+class Server(Tier):
+    """The service that verifies and acts on proved results (ZØ's External tier)."""
+
+    name = "server"
+
+
 class _VisMarker:
     VIS = ""
 
     def __class_getitem__(cls, params: Any) -> Visibility:
         tier = None
         if isinstance(params, tuple):
+            if len(params) == 2 and isinstance(params[1], type) and issubclass(params[1], Tier):
+                params = (params[0], params[1].name)
             if len(params) != 2 or not isinstance(params[1], str):
-                raise TypeError(f'expected {cls.__name__}[T] or {cls.__name__}[T, "tier"]')
+                raise TypeError(
+                    f"expected {cls.__name__}[T], {cls.__name__}[T, Client] or "
+                    f'{cls.__name__}[T, "client"]'
+                )
             params, tier = params
         return Visibility(cls.VIS, params, tier)
 

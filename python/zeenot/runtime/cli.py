@@ -1,0 +1,79 @@
+"""`zeenot serve` and `zeenot run`: the runtime's commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from zeenot.errors import MalformedInput
+from zeenot.files import read_json
+
+EXIT_OK, EXIT_FALSE = 0, 1
+
+
+def add_parsers(sub: Any) -> None:
+    s = sub.add_parser("serve", help="serve applications' server tier over HTTP")
+    s.add_argument("apps", metavar="APP.py", nargs="+")
+    s.add_argument(
+        "--db",
+        default="zeenot.db",
+        metavar="URL",
+        help="a SQLite file (default zeenot.db) or a postgresql:// URL",
+    )
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--workers", type=int, default=1, help="server processes (share --db)")
+    s.add_argument("--max-body", type=int, default=0, metavar="BYTES", help="largest submission")
+    s.set_defaults(run=serve)
+
+    s = sub.add_parser("run", help="run an application's client tier against a server")
+    s.add_argument("app", metavar="APP.py")
+    s.add_argument("--tier", choices=["client"], default="client")
+    s.add_argument("--server", required=True, metavar="URL")
+    s.add_argument("--inputs", required=True, metavar="IN.json")
+    s.add_argument("--id", default=None, help="the submission id (default: random)")
+    s.set_defaults(run=run)
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from zeenot.runtime.app import load_application
+    from zeenot.runtime.store import Store
+
+    paths = [os.path.abspath(p) for p in args.apps]
+    for path in paths:  # fail here, with a diagnostic, rather than in every worker process
+        load_application(path)
+    Store(args.db)  # migrate once before the workers start
+    os.environ["ZEENOT_SERVE_APPS"] = os.pathsep.join(paths)
+    os.environ["ZEENOT_SERVE_DB"] = args.db
+    os.environ["ZEENOT_SERVE_MAX_BODY"] = str(args.max_body)
+    uvicorn.run(
+        "zeenot.runtime.server:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
+    )
+    return EXIT_OK
+
+
+def run(args: argparse.Namespace) -> int:
+    from zeenot.runtime.app import load_application
+    from zeenot.runtime.client import Runner
+
+    inputs = read_json(args.inputs, "inputs")
+    if not isinstance(inputs, dict):
+        raise MalformedInput(f"inputs `{args.inputs}` must be a JSON object keyed by input name")
+    client = Runner(load_application(args.app), args.server)
+    try:
+        answer = client.run(inputs, submission_id=args.id)
+    finally:
+        client.close()
+    json.dump(answer, sys.stdout, indent=2)
+    print()
+    return EXIT_OK

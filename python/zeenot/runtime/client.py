@@ -1,0 +1,179 @@
+"""`zeenot run APP.py --tier client`: the client tier of an application.
+
+The client runs `main` as the plan lays it out: it takes the server's published parameters from
+the descriptor, runs its own workers locally (their `@zk` calls are proved here, with keys whose
+hashes the server published and the client checks), and sends one submission with the proofs
+and its public inputs. Private inputs never leave the process: the submission holds proofs,
+their public values, and the inputs `main` declares public.
+
+A submission is sent again with the same id when the connection fails, so a run that the server
+stored but whose answer was lost is not stored twice (the server answers 200 with the result).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import time
+import types
+import uuid
+from typing import Any
+
+import httpx
+
+from zeenot import api
+from zeenot.errors import MalformedInput, ZeenotError
+from zeenot.runtime.app import Application, Const, Input, Source, Step, StepOutput, proof_key
+from zeenot.runtime.service import SUBMISSION_FORMAT, compile_regions, to_json
+
+
+class RunError(ZeenotError):
+    """The run could not complete: the server refused it or could not be reached."""
+
+
+class Runner:
+    def __init__(self, app: Application, server: str, *, timeout: float = 60.0, retries: int = 3):
+        self.app = app
+        self.http = httpx.Client(base_url=server.rstrip("/"), timeout=timeout)
+        self.retries = retries
+        self.regions = compile_regions(app)
+        self._descriptor: dict[str, Any] | None = None
+        self._keys: dict[str, api.Keys] = {}
+
+    def close(self) -> None:
+        self.http.close()
+
+    # what the server publishes, checked -------------------------------------------------------
+
+    def descriptor(self) -> dict[str, Any]:
+        if self._descriptor is None:
+            doc = self._get(f"/api/apps/{self.app.name}").json()
+            for name, circuit in self.regions.items():
+                published = doc.get("regions", {}).get(name, {})
+                if published.get("program_hash") != circuit.hash:
+                    raise RunError(
+                        f"the server proves `{name}` as program {published.get('program_hash')}, "
+                        f"this client as {circuit.hash}: the two run different versions of "
+                        f"`{self.app.path}`"
+                    )
+            self._descriptor = doc
+        return self._descriptor
+
+    def keys(self, region: str) -> api.Keys:
+        if region not in self._keys:
+            published = self.descriptor()["regions"][region]
+            base = f"/api/apps/{self.app.name}/regions/{region}"
+            pk = self._get(f"{base}/proving_key").content
+            vk = self._get(f"{base}/verifying_key").content
+            if hashlib.sha256(pk).hexdigest() != published["proving_key_sha256"]:
+                raise RunError(f"the proving key of `{region}` does not match its published hash")
+            if hashlib.sha256(vk).hexdigest() != published["verifying_key_sha256"]:
+                raise RunError(f"the verifying key of `{region}` does not match its published hash")
+            self._keys[region] = api.Keys(self.regions[region].hash, pk, vk)
+        return self._keys[region]
+
+    # a run ------------------------------------------------------------------------------------
+
+    def run(self, inputs: dict[str, Any], *, submission_id: str | None = None) -> dict[str, Any]:
+        """Run `main` on the client's `inputs` (JSON values by parameter name); the server's
+        answer: `{"id", "status", "result"}`."""
+        submission = self.prepare(inputs, submission_id=submission_id)
+        return self.submit(submission)
+
+    def prepare(self, inputs: dict[str, Any], *, submission_id: str | None = None) -> bytes:
+        """Run the client's steps and return the submission's bytes (not yet sent)."""
+        missing = sorted(set(self.app.inputs) - set(inputs))
+        extra = sorted(set(inputs) - set(self.app.inputs))
+        if missing or extra:
+            raise MalformedInput(
+                f"inputs: {'missing' if missing else 'unknown'} `{(missing or extra)[0]}` "
+                f"(`main` takes {', '.join(self.app.inputs)})"
+            )
+        params = {int(k): v for k, v in self.descriptor()["parameters"].items()}
+        values: dict[int, Any] = dict(params)
+        proofs: dict[str, Any] = {}
+        for step in self.app.steps:
+            if step.phase == "client":
+                args = {p: _value(src, values, inputs) for p, src in step.args.items()}
+                values[step.index] = self._run_worker(step, args, proofs)
+        doc = {
+            "zeenot_submission": SUBMISSION_FORMAT,
+            "app": self.app.name,
+            "id": submission_id or uuid.uuid4().hex,
+            "inputs": {n: inputs[n] for n, i in self.app.inputs.items() if i.private_to is None},
+            "proofs": proofs,
+        }
+        return json.dumps(doc, separators=(",", ":")).encode()
+
+    def submit(self, body: bytes) -> dict[str, Any]:
+        url = f"/api/apps/{self.app.name}/submissions"
+        for attempt in range(self.retries + 1):
+            try:
+                response = self.http.post(
+                    url, content=body, headers={"content-type": "application/json"}
+                )
+            except httpx.TransportError as exc:
+                if attempt == self.retries:
+                    raise RunError(f"cannot reach the server: {exc}") from None
+                time.sleep(0.2 * 2**attempt)
+                continue
+            if response.status_code in (200, 201):
+                return response.json()
+            raise RunError(
+                f"the server refused the run ({response.status_code}): {_reason(response)}"
+            )
+        raise AssertionError("unreachable")
+
+    def _run_worker(self, step: Step, args: dict[str, Any], proofs: dict[str, Any]) -> Any:
+        """Run a client worker with its region calls proved (in the order the plan expects)."""
+        fn = self.app.workers[step.worker]
+        calls = iter(step.calls)
+
+        def proving(region: str, original: Any) -> Any:
+            def call(*call_args: Any) -> Any:
+                planned = next(calls)
+                assert planned.region == region
+                params = list(inspect.signature(original).parameters)
+                proof = api.prove(
+                    self.regions[region],
+                    self.keys(region),
+                    {p: to_json(v) for p, v in zip(params, call_args, strict=True)},
+                )
+                proofs[proof_key(step, planned)] = json.loads(proof.to_json())
+                return proof.outputs  # what the proof says, as JSON data
+
+            return call
+
+        # The worker's module globals, with each region name bound to a proving call.
+        scope = dict(fn.__globals__)
+        for region in {c.region for c in step.calls}:
+            scope[region] = proving(region, self.app.regions[region])
+        run = types.FunctionType(fn.__code__, scope, fn.__name__, fn.__defaults__, fn.__closure__)
+        return to_json(run(**args))
+
+    def _get(self, url: str) -> httpx.Response:
+        try:
+            response = self.http.get(url)
+        except httpx.TransportError as exc:
+            raise RunError(f"cannot reach the server: {exc}") from None
+        if response.status_code != 200:
+            raise RunError(f"GET {url}: {response.status_code} {_reason(response)}")
+        return response
+
+
+def _value(src: Source, values: dict[int, Any], inputs: dict[str, Any]) -> Any:
+    if isinstance(src, Const):
+        return src.value
+    if isinstance(src, Input):
+        return inputs[src.name]
+    assert isinstance(src, StepOutput)
+    value = values[src.step]
+    return value if src.index is None else value[src.index]
+
+
+def _reason(response: httpx.Response) -> str:
+    try:
+        return str(response.json().get("reason", response.text))
+    except (ValueError, AttributeError):
+        return response.text[:200]

@@ -1,0 +1,153 @@
+"""`zeenot serve`: the server tier as an ASGI application (Starlette on uvicorn).
+
+Routes (JSON unless said otherwise):
+
+    GET  /api/health                                  liveness and the schema version
+    GET  /api/apps                                    the applications served
+    GET  /api/apps/{app}                              descriptor: program and key hashes,
+                                                      published parameters, the proofs a run carries
+    GET  /api/apps/{app}/regions/{region}/proving_key     bytes (its SHA-256 is in the descriptor)
+    GET  /api/apps/{app}/regions/{region}/verifying_key   bytes
+    POST /api/apps/{app}/submissions                  a client's run: 201 stored, 200 a retry of
+                                                      a stored one, 4xx refused (nothing stored)
+    GET  /api/apps/{app}/submissions                  the latest accepted (?limit=)
+    GET  /api/apps/{app}/submissions/{id}             one accepted submission's result
+    GET  /api/rejections                              the latest refusals and why (?limit=)
+
+The process keeps no state of its own beyond what it derives from the application's source and
+reads from the database, so any number of them can serve one database (`--workers`, or
+processes on several machines over one PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from zeenot.runtime.app import load_application
+from zeenot.runtime.service import Rejected, Service
+from zeenot.runtime.store import Store
+
+MAX_LIMIT = 500
+
+
+def build(services: dict[str, Service], store: Store) -> Starlette:
+    """The ASGI application serving `services` (by application name) from `store`."""
+
+    def service(request: Request) -> Service:
+        name = request.path_params["app"]
+        if name not in services:
+            raise Rejected(404, f"no application `{name}` here (served: {sorted(services)})")
+        return services[name]
+
+    async def health(_: Request) -> Response:
+        version = await run_in_threadpool(store.schema_version)
+        return JSONResponse({"status": "ok", "schema": version, "apps": sorted(services)})
+
+    async def apps(_: Request) -> Response:
+        return JSONResponse({name: s.descriptor()["source_sha256"] for name, s in services.items()})
+
+    async def descriptor(request: Request) -> Response:
+        return JSONResponse(service(request).descriptor())
+
+    async def key(request: Request) -> Response:
+        svc = service(request)
+        region = svc.regions.get(request.path_params["region"])
+        if region is None or region.keys is None:
+            raise Rejected(404, f"no Groth16 region `{request.path_params['region']}`")
+        kind = request.path_params["kind"]
+        if kind not in ("proving_key", "verifying_key"):
+            raise Rejected(404, f"no `{kind}`: proving_key or verifying_key")
+        data = region.keys.proving_key if kind == "proving_key" else region.keys.verifying_key
+        return Response(data, media_type="application/octet-stream")
+
+    async def submit(request: Request) -> Response:
+        svc = service(request)
+        body = await _bounded_body(request, svc.max_body)
+        status, doc = await run_in_threadpool(svc.submit, body)
+        return JSONResponse(doc, status_code=status)
+
+    async def submissions(request: Request) -> Response:
+        svc = service(request)
+        limit = _limit(request)
+        rows = await run_in_threadpool(store.recent_submissions, svc.app.name, limit)
+        return JSONResponse(
+            [
+                {"id": r.id, "accepted_at": r.accepted_at.isoformat(), "result": r.result}
+                for r in rows
+            ]
+        )
+
+    async def submission(request: Request) -> Response:
+        svc = service(request)
+        sid = request.path_params["sid"]
+        row = await run_in_threadpool(store.submission, svc.app.name, sid)
+        if row is None:
+            raise Rejected(404, f"no accepted submission `{sid}`")
+        return JSONResponse(
+            {"id": row.id, "accepted_at": row.accepted_at.isoformat(), "result": row.result}
+        )
+
+    async def rejections(request: Request) -> Response:
+        rows = await run_in_threadpool(store.recent_rejections, None, _limit(request))
+        return JSONResponse(rows)
+
+    async def refused(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Rejected)
+        return JSONResponse({"status": "rejected", "reason": exc.reason}, status_code=exc.status)
+
+    routes = [
+        Route("/api/health", health),
+        Route("/api/apps", apps),
+        Route("/api/apps/{app}", descriptor),
+        Route("/api/apps/{app}/regions/{region}/{kind:str}", key),
+        Route("/api/apps/{app}/submissions", submit, methods=["POST"]),
+        Route("/api/apps/{app}/submissions", submissions),
+        Route("/api/apps/{app}/submissions/{sid}", submission),
+        Route("/api/rejections", rejections),
+    ]
+    return Starlette(routes=routes, exception_handlers={Rejected: refused})
+
+
+async def _bounded_body(request: Request, limit: int) -> bytes:
+    """The request body, refused as soon as it exceeds `limit` (before it is all read)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise Rejected(413, f"submission larger than {limit} bytes")
+    chunks, size = [], 0
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise Rejected(413, f"submission larger than {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise Rejected(400, "the client disconnected before the whole submission arrived") from None
+    return b"".join(chunks)
+
+
+def _limit(request: Request) -> int:
+    raw = request.query_params.get("limit", "50")
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+        raise Rejected(400, f"`limit` is an integer from 1 to {MAX_LIMIT}")
+    return int(raw)
+
+
+def create_app() -> Starlette:
+    """The uvicorn factory `zeenot serve` starts in each worker process; its configuration
+    comes from the environment so that `--workers N` processes are configured alike."""
+    paths = [p for p in os.environ["ZEENOT_SERVE_APPS"].split(os.pathsep) if p]
+    store = Store(os.environ["ZEENOT_SERVE_DB"])
+    max_body = int(os.environ.get("ZEENOT_SERVE_MAX_BODY", "0")) or None
+    services: dict[str, Service] = {}
+    for path in paths:
+        app = load_application(path)
+        kwargs: dict[str, Any] = {"max_body": max_body} if max_body else {}
+        services[app.name] = Service(app, store, **kwargs)
+    return build(services, store)

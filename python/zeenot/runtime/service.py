@@ -1,0 +1,347 @@
+"""The server tier of one application: keys, published parameters, and submissions.
+
+`Service.submit` is the whole server-side protocol, independent of HTTP:
+
+1. the body is at most `max_body` bytes (the HTTP layer refuses more before reading it all) and
+   strict JSON with exactly the fields of a submission;
+2. a submission id seen before returns the stored result if the body is the same (retries are
+   safe) and is refused if not; a proof stored before under another id is a replay;
+3. every proof the plan expects is present, for this program and key, and verifies;
+4. every public input of every proof is checked against the server's own copy of that value
+   (a published parameter, a constant, the proof of an earlier region, or the client's own
+   public input as submitted): a client cannot prove against a tariff of its choosing;
+5. the server's workers run on the verified values, and the submission, its proofs' digests
+   and the result are stored in one transaction; only then is it acknowledged.
+
+Anything refused gets a `Rejected` with an HTTP status and a reason, is logged in the
+rejections table and leaves no other row behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from zeenot import api
+from zeenot.errors import MalformedInput, ProofRejected, ZeenotError
+from zeenot.files import parse_json
+from zeenot.runtime.app import (
+    Application,
+    Computed,
+    Const,
+    Input,
+    Origin,
+    Param,
+    RegionCall,
+    RegionOut,
+    Source,
+    Step,
+    StepOutput,
+    proof_key,
+)
+from zeenot.runtime.store import Conflict, Store
+from zeenot.verifier import Verifier
+
+SUBMISSION_FORMAT = 1
+MAX_BODY = 1 << 20  # bytes of one submission: a Groth16 submission is a few kB
+_ID = re.compile(r"[A-Za-z0-9._-]{1,64}", re.ASCII)
+_FIELDS = {"zeenot_submission", "app", "id", "inputs", "proofs"}
+
+
+class Rejected(ZeenotError):
+    """A submission the server refuses; `status` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+@dataclass
+class Region:
+    name: str
+    circuit: api.Circuit
+    backend: str
+    keys: api.Keys | None
+    verifier: Verifier | None
+
+    def describe(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"backend": self.backend, "program_hash": self.circuit.hash}
+        if self.keys is not None:
+            doc["verifying_key_sha256"] = self.keys.verifying_key_hash
+            doc["proving_key_sha256"] = hashlib.sha256(self.keys.proving_key).hexdigest()
+        return doc
+
+
+def compile_regions(app: Application) -> dict[str, api.Circuit]:
+    """The app's regions that client steps call, compiled (both tiers do this)."""
+    names = sorted({c.region for _, c in app.proved_calls()})
+    out = {}
+    for name in names:
+        circuit = api.compile(app.regions[name])
+        if not isinstance(circuit, api.Circuit):
+            raise MalformedInput(
+                f"region `{name}` has lists without MaxSize: the runtime proves fixed-size "
+                "regions (give each list a MaxSize bound)"
+            )
+        out[name] = circuit
+    return out
+
+
+class Service:
+    """One application served from one database; holds nothing a restart would lose."""
+
+    def __init__(self, app: Application, store: Store, *, max_body: int = MAX_BODY):
+        self.app, self.store, self.max_body = app, store, max_body
+        self.regions = {
+            name: self._region(name, circuit) for name, circuit in compile_regions(app).items()
+        }
+        self.parameters = self._parameters()
+
+    # start-up: keys and parameters, the same for every process --------------------------------
+
+    def _region(self, name: str, circuit: api.Circuit) -> Region:
+        stored = self.store.keys(self.app.name, name, circuit.hash)
+        if stored is None:
+            keys = api.setup(circuit)
+            try:
+                self.store.put_keys(
+                    self.app.name,
+                    name,
+                    circuit.hash,
+                    keys.proving_key,
+                    keys.verifying_key,
+                    hashlib.sha256(keys.proving_key).hexdigest(),
+                    keys.verifying_key_hash,
+                )
+            except Conflict:  # another server process set up first: use its keys
+                stored = self.store.keys(self.app.name, name, circuit.hash)
+        if stored is not None:
+            keys = api.Keys(circuit.hash, stored[0], stored[1])
+        return Region(name, circuit, "groth16", keys, Verifier.of(circuit, keys.verifying_key))
+
+    def _parameters(self) -> dict[int, Any]:
+        """The parameter steps' results: computed by the first process for this version of
+        the application and stored, so every process publishes and checks the same values."""
+        stored = self.store.parameters(self.app.name, self.app.source_sha256)
+        if stored is None:
+            values: dict[int, Any] = {}
+            for step in self.app.step_phase("parameters"):
+                args = {p: self._value(src, values, {}, {}) for p, src in step.args.items()}
+                values[step.index] = to_json(self.app.workers[step.worker](**args))
+            try:
+                self.store.put_parameters(
+                    self.app.name, self.app.source_sha256, {str(k): v for k, v in values.items()}
+                )
+                return values
+            except Conflict:
+                stored = self.store.parameters(self.app.name, self.app.source_sha256)
+        return {int(k): v for k, v in stored.items()}
+
+    def descriptor(self) -> dict[str, Any]:
+        """What a client needs to prove against the right programs and keys."""
+        return {
+            "zeenot_app": 1,
+            "app": self.app.name,
+            "source_sha256": self.app.source_sha256,
+            "regions": {name: r.describe() for name, r in self.regions.items()},
+            "parameters": {str(k): v for k, v in self.parameters.items()},
+            "inputs": sorted(n for n, i in self.app.inputs.items() if i.private_to is None),
+            "proofs": [proof_key(s, c) for s, c in self.app.proved_calls()],
+            "max_body": self.max_body,
+        }
+
+    # submissions -----------------------------------------------------------------------------
+
+    def submit(self, body: bytes) -> tuple[int, dict[str, Any]]:
+        """Check and store one submission: (HTTP status, response document). Raises
+        `Rejected` (already logged) for anything refused."""
+        sid = None
+        try:
+            doc, sid = self._parse(body)
+            digest = hashlib.sha256(body).hexdigest()
+            known = self.store.submission(self.app.name, sid)
+            if known is not None:
+                return self._repeat(known, digest)
+            proofs = self._proofs(doc["proofs"])
+            inputs = self._inputs(doc["inputs"])
+            result = self._run(proofs, inputs)
+            digests = [hashlib.sha256(p.proof).hexdigest() for p in proofs.values()]
+            for d in digests:
+                owner = self.store.proof_owner(d)
+                if owner is not None:
+                    raise Rejected(409, f"replayed proof: it was submitted before as `{owner[1]}`")
+            try:
+                self.store.accept(self.app.name, sid, digest, digests, result)
+            except Conflict:
+                known = self.store.submission(self.app.name, sid)
+                if known is not None:  # the same id raced in from another request
+                    return self._repeat(known, digest)
+                raise Rejected(409, "replayed proof: it was submitted before") from None
+            return 201, {"id": sid, "status": "accepted", "result": result}
+        except Rejected as exc:
+            self.store.reject(self.app.name, sid, exc.status, exc.reason)
+            raise
+
+    def _repeat(self, known: Any, digest: str) -> tuple[int, dict[str, Any]]:
+        if known.digest != digest:
+            raise Rejected(409, f"submission id `{known.id}` was used for another submission")
+        return 200, {"id": known.id, "status": "accepted", "result": known.result}
+
+    def _parse(self, body: bytes) -> tuple[dict[str, Any], str]:
+        if len(body) > self.max_body:
+            raise Rejected(413, f"submission larger than {self.max_body} bytes")
+        try:
+            doc = parse_json(body, "the submission")
+        except MalformedInput as exc:
+            raise Rejected(400, str(exc)) from None
+        if not isinstance(doc, dict) or doc.get("zeenot_submission") != SUBMISSION_FORMAT:
+            raise Rejected(
+                400, f"not a zeenot submission (`zeenot_submission: {SUBMISSION_FORMAT}`)"
+            )
+        if set(doc) != _FIELDS:
+            extra = sorted(set(doc) ^ _FIELDS)
+            raise Rejected(
+                400, f"a submission has exactly the fields {sorted(_FIELDS)}: `{extra[0]}`"
+            )
+        sid = doc["id"]
+        if not (isinstance(sid, str) and _ID.fullmatch(sid)):
+            raise Rejected(400, "`id` is 1 to 64 characters of A-Z a-z 0-9 . _ -")
+        if doc["app"] != self.app.name:
+            raise Rejected(404, f"this server runs `{self.app.name}`, not `{doc['app']}`")
+        if not isinstance(doc["proofs"], dict) or not isinstance(doc["inputs"], dict):
+            raise Rejected(400, "`proofs` and `inputs` are objects")
+        return doc, sid
+
+    def _proofs(self, given: dict[str, Any]) -> dict[str, api.Proof]:
+        expected = {proof_key(s, c): c for s, c in self.app.proved_calls()}
+        if set(given) != set(expected):
+            missing = sorted(set(expected) - set(given))
+            extra = sorted(set(given) - set(expected))
+            what = f"missing proof `{missing[0]}`" if missing else f"unexpected proof `{extra[0]}`"
+            raise Rejected(422, f"{what} (this application's runs carry {sorted(expected)})")
+        proofs = {}
+        for key, call in expected.items():
+            try:
+                proof = api.Proof.from_json(json.dumps(given[key]))
+                region = self.regions[call.region]
+                assert region.verifier is not None
+                region.verifier.verify(proof)
+            except MalformedInput as exc:
+                raise Rejected(400, f"proof `{key}`: {exc}") from None
+            except ProofRejected as exc:
+                raise Rejected(422, f"proof `{key}` rejected: {exc}") from None
+            proofs[key] = proof
+        return proofs
+
+    def _inputs(self, given: dict[str, Any]) -> dict[str, Any]:
+        public = {n for n, i in self.app.inputs.items() if i.private_to is None}
+        if set(given) != public:
+            odd = sorted(set(given) ^ public)
+            raise Rejected(
+                422,
+                f"`inputs` holds exactly the public inputs of `main` {sorted(public)}: `{odd[0]}`",
+            )
+        return given
+
+    def _run(self, proofs: dict[str, api.Proof], inputs: dict[str, Any]) -> Any:
+        """Check every proof's public inputs against the server's values, then run the server
+        steps on the verified values."""
+        values: dict[int, Any] = dict(self.parameters)
+        for step, call in self.app.proved_calls():
+            proof = proofs[proof_key(step, call)]
+            for param, origin in call.args.items():
+                if param not in proof.public_inputs:
+                    continue  # private (or committed: the back end checks the commitment)
+                expected = self._origin_value(step, origin, values, inputs, proofs)
+                if normal(expected) != normal(proof.public_inputs[param]):
+                    raise Rejected(
+                        422,
+                        f"proof `{proof_key(step, call)}`: public input `{param}` is "
+                        f"{json.dumps(proof.public_inputs[param])}, the server's value is "
+                        f"{json.dumps(expected)}",
+                    )
+        for step in self.app.steps:
+            if step.phase == "client":  # the worker's result as `main` sees it
+                parts = [
+                    self._origin_value(step, o, values, inputs, proofs) for o in step.returns or []
+                ]
+                values[step.index] = parts[0] if len(parts) == 1 else parts
+            elif step.phase == "server":
+                args = {p: self._value(src, values, inputs, proofs) for p, src in step.args.items()}
+                try:
+                    values[step.index] = to_json(self.app.workers[step.worker](**args))
+                except ZeenotError as exc:
+                    raise Rejected(422, f"`{step.worker}` refused the values: {exc}") from None
+                except (ValueError, TypeError, ArithmeticError, LookupError) as exc:
+                    raise Rejected(
+                        422, f"`{step.worker}` failed on the values: {type(exc).__name__}: {exc}"
+                    ) from None
+        result = self.app.result
+        if result is None:
+            return None
+        if isinstance(result, list):
+            return [self._value(s, values, inputs, proofs) for s in result]
+        return self._value(result, values, inputs, proofs)
+
+    def _value(
+        self, src: Source, values: dict[int, Any], inputs: dict[str, Any], proofs: dict[str, Any]
+    ) -> Any:
+        if isinstance(src, Const):
+            return src.value
+        if isinstance(src, Input):
+            if src.name not in inputs:
+                raise Rejected(422, f"the server needs the input `{src.name}`, which is private")
+            return inputs[src.name]
+        assert isinstance(src, StepOutput)
+        value = values[src.step]
+        return value if src.index is None else value[src.index]
+
+    def _origin_value(
+        self,
+        step: Step,
+        origin: Origin,
+        values: dict[int, Any],
+        inputs: dict[str, Any],
+        proofs: dict[str, api.Proof],
+    ) -> Any:
+        """The server's own copy of a value inside a client worker (the flow check makes sure
+        there is one wherever the server needs it)."""
+        if isinstance(origin, Const):
+            return origin.value
+        if isinstance(origin, Param):
+            return self._value(step.args[origin.name], values, inputs, proofs)
+        if isinstance(origin, RegionOut):
+            call: RegionCall = step.calls[origin.call]
+            out = proofs[proof_key(step, call)].outputs
+            return out if origin.index is None else out[origin.index]
+        assert isinstance(origin, Computed)
+        return None  # never needed by the server (ZN505)
+
+
+def to_json(value: Any) -> Any:
+    """A worker's result as JSON data (tuples become lists; zeenot's integers stay integers)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, (tuple, list)):
+        return [to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_json(v) for k, v in value.items()}
+    raise TypeError(f"a worker returned a {type(value).__name__}, which is not JSON data")
+
+
+def normal(value: Any) -> Any:
+    """Compare public values by meaning: `5` and `"5"` (a Field in JSON) are the same."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [normal(v) for v in value]
+    if isinstance(value, dict):
+        return {k: normal(v) for k, v in value.items()}
+    return value

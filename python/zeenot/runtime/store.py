@@ -1,0 +1,327 @@
+"""The runtime's one data layer: SQLite by default, PostgreSQL by URL, migrated by Alembic.
+
+Every server process (the runtime's, and later the collective authority's and Prio's) reaches
+its state only through a `Store`; processes keep none of their own, so several of them over one
+PostgreSQL serve one application. Each write that acknowledges something to a client is one
+transaction: a submission, its proofs' digests and its result are stored together or not at
+all. SQLite runs in WAL mode with `synchronous=FULL`, so an acknowledged submission survives a
+killed process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from zeenot.errors import UsageError
+
+SCHEMA_HEAD = "0001"
+_MIGRATIONS = Path(__file__).with_name("migrations")
+
+metadata = sa.MetaData()
+# The tables as the code reads them; `migrations/versions` creates them (and must agree).
+keys_table = sa.Table(
+    "keys",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("region", sa.String(128), primary_key=True),
+    sa.Column("program_hash", sa.String(64), primary_key=True),
+    sa.Column("proving_key", sa.LargeBinary),
+    sa.Column("verifying_key", sa.LargeBinary),
+    sa.Column("proving_key_sha256", sa.String(64)),
+    sa.Column("verifying_key_sha256", sa.String(64)),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+parameters_table = sa.Table(
+    "parameters",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("source_sha256", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+submissions_table = sa.Table(
+    "submissions",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("digest", sa.String(64)),
+    sa.Column("result", sa.Text),
+    sa.Column("accepted_at", sa.DateTime(timezone=True)),
+)
+proofs_table = sa.Table(
+    "proofs",
+    metadata,
+    sa.Column("digest", sa.String(64), primary_key=True),
+    sa.Column("app", sa.String(128)),
+    sa.Column("submission", sa.String(64)),
+)
+rejections_table = sa.Table(
+    "rejections",
+    metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("app", sa.String(128)),
+    sa.Column("submission", sa.String(64)),
+    sa.Column("status", sa.Integer),
+    sa.Column("reason", sa.Text),
+    sa.Column("rejected_at", sa.DateTime(timezone=True)),
+)
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def database_url(db: str) -> str:
+    """`--db` as a SQLAlchemy URL: a path means a SQLite file; `postgresql://…` uses psycopg 3."""
+    if "://" not in db:
+        return f"sqlite:///{Path(db).resolve()}"
+    if db.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + db.split("://", 1)[1]
+    if db.startswith(("sqlite://", "postgresql+psycopg://")):
+        return db
+    raise UsageError(f"--db is a SQLite file path or a postgresql:// URL, not `{db}`")
+
+
+class Conflict(Exception):
+    """A write that a unique key refused: another process (or an earlier request) wrote first."""
+
+
+@dataclass(frozen=True)
+class StoredSubmission:
+    app: str
+    id: str
+    digest: str
+    result: Any
+    accepted_at: dt.datetime
+
+
+class Store:
+    """A database the runtime's servers share."""
+
+    def __init__(self, db: str):
+        self.url = database_url(db)
+        self.is_sqlite = self.url.startswith("sqlite")
+        if self.is_sqlite:
+            self.engine: Engine = sa.create_engine(
+                self.url, connect_args={"timeout": 30}, pool_pre_ping=True
+            )
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = sa.create_engine(self.url, pool_pre_ping=True, pool_size=5)
+        self.migrate()
+
+    # schema ----------------------------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Bring the schema to the head revision; servers starting together take turns."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(_MIGRATIONS))
+        with self._migration_lock() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+            conn.commit()
+
+    @contextlib.contextmanager
+    def _migration_lock(self) -> Iterator[Connection]:
+        if self.is_sqlite:
+            path = self.url.removeprefix("sqlite:///")
+            with open(path + ".migrate.lock", "a") as lock, self.engine.connect() as conn:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                yield conn
+        else:
+            with self.engine.connect() as conn:
+                conn.execute(sa.text("SELECT pg_advisory_lock(72057594037927)"))
+                try:
+                    yield conn
+                finally:
+                    conn.execute(sa.text("SELECT pg_advisory_unlock(72057594037927)"))
+                    conn.commit()
+
+    def schema_version(self) -> str | None:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.text("SELECT version_num FROM zeenot_schema_version")).scalar()
+
+    # keys and parameters: first writer wins ------------------------------------------------
+
+    def keys(self, app: str, region: str, program_hash: str) -> tuple[bytes, bytes] | None:
+        t = keys_table
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(t.c.proving_key, t.c.verifying_key).where(
+                    t.c.app == app, t.c.region == region, t.c.program_hash == program_hash
+                )
+            ).first()
+        return (bytes(row[0]), bytes(row[1])) if row else None
+
+    def put_keys(
+        self,
+        app: str,
+        region: str,
+        program_hash: str,
+        pk: bytes,
+        vk: bytes,
+        pk_sha: str,
+        vk_sha: str,
+    ) -> None:
+        """Store keys unless another process stored some first (`Conflict`: read theirs)."""
+        self._insert(
+            keys_table,
+            app=app,
+            region=region,
+            program_hash=program_hash,
+            proving_key=pk,
+            verifying_key=vk,
+            proving_key_sha256=pk_sha,
+            verifying_key_sha256=vk_sha,
+            created_at=now(),
+        )
+
+    def parameters(self, app: str, source_sha256: str) -> Any | None:
+        t = parameters_table
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(t.c.value).where(t.c.app == app, t.c.source_sha256 == source_sha256)
+            ).scalar()
+        return None if value is None else json.loads(value)
+
+    def put_parameters(self, app: str, source_sha256: str, value: Any) -> None:
+        self._insert(
+            parameters_table,
+            app=app,
+            source_sha256=source_sha256,
+            value=json.dumps(value),
+            created_at=now(),
+        )
+
+    def _insert(self, table: sa.Table, **row: Any) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(table.insert().values(**row))
+        except sa.exc.IntegrityError:
+            raise Conflict(table.name) from None
+
+    # submissions -----------------------------------------------------------------------------
+
+    def submission(self, app: str, sid: str) -> StoredSubmission | None:
+        t = submissions_table
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(t.c.digest, t.c.result, t.c.accepted_at).where(
+                    t.c.app == app, t.c.id == sid
+                )
+            ).first()
+        if row is None:
+            return None
+        return StoredSubmission(app, sid, row[0], json.loads(row[1]), _utc(row[2]))
+
+    def accept(self, app: str, sid: str, digest: str, proofs: list[str], result: Any) -> None:
+        """Store a verified submission, its proofs' digests and its result in one transaction.
+        `Conflict` if the id or one of the proofs was stored before: nothing is written."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    submissions_table.insert().values(
+                        app=app, id=sid, digest=digest, result=json.dumps(result), accepted_at=now()
+                    )
+                )
+                if proofs:
+                    conn.execute(
+                        proofs_table.insert(),
+                        [{"digest": d, "app": app, "submission": sid} for d in proofs],
+                    )
+        except sa.exc.IntegrityError:
+            raise Conflict("submissions") from None
+
+    def proof_owner(self, digest: str) -> tuple[str, str] | None:
+        t = proofs_table
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(t.c.app, t.c.submission).where(t.c.digest == digest)
+            ).first()
+        return (row[0], row[1]) if row else None
+
+    def recent_submissions(self, app: str | None = None, limit: int = 50) -> list[StoredSubmission]:
+        t = submissions_table
+        query = sa.select(t.c.app, t.c.id, t.c.digest, t.c.result, t.c.accepted_at)
+        if app is not None:
+            query = query.where(t.c.app == app)
+        query = query.order_by(t.c.accepted_at.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [StoredSubmission(r[0], r[1], r[2], json.loads(r[3]), _utc(r[4])) for r in rows]
+
+    def results(self, app: str) -> list[Any]:
+        """Every accepted submission's result, oldest first (for the app's aggregate views)."""
+        t = submissions_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.c.result).where(t.c.app == app).order_by(t.c.accepted_at)
+            ).all()
+        return [json.loads(r[0]) for r in rows]
+
+    def count_submissions(self, app: str) -> int:
+        t = submissions_table
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    sa.select(sa.func.count()).select_from(t).where(t.c.app == app)
+                ).scalar()
+                or 0
+            )
+
+    # rejections ------------------------------------------------------------------------------
+
+    def reject(self, app: str, sid: str | None, status: int, reason: str) -> None:
+        """Log a refused submission (the audit log the dashboard shows; nothing else of it is
+        kept). Reasons are ours, not the client's bytes, and never contain secrets."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                rejections_table.insert().values(
+                    app=app, submission=sid, status=status, reason=reason[:500], rejected_at=now()
+                )
+            )
+
+    def recent_rejections(self, app: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        t = rejections_table
+        query = sa.select(t.c.app, t.c.submission, t.c.status, t.c.reason, t.c.rejected_at)
+        if app is not None:
+            query = query.where(t.c.app == app)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query.order_by(t.c.seq.desc()).limit(limit)).all()
+        return [
+            {
+                "app": r[0],
+                "submission": r[1],
+                "status": r[2],
+                "reason": r[3],
+                "rejected_at": _utc(r[4]).isoformat(),
+            }
+            for r in rows
+        ]
+
+
+def _utc(value: dt.datetime) -> dt.datetime:
+    # SQLite hands back naive datetimes: they were written in UTC.
+    return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
