@@ -47,8 +47,11 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def parse_json(text: str | bytes, what: str) -> Any:
     """Strict JSON: no NaN/Infinity, no duplicate keys (one meaning per document), bounded
-    nesting (Python's recursion limit)."""
+    nesting (Python's recursion limit). Bytes must be UTF-8 (`json.loads` alone would also
+    take UTF-16 and UTF-32)."""
     try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
         return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise MalformedInput(f"{what} is nested too deeply to be a zeenot document") from None

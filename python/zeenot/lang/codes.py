@@ -57,4 +57,13 @@ CODES: dict[str, str] = {
     "ZN310": "constant division by zero",
     "ZN311": "tuple length mismatch in unpacking",
     "ZN312": "unsupported module-level value",
+    # applications and tiers (zeenot.runtime)
+    "ZN501": "`main` or a client worker outside what the runtime can place",
+    "ZN502": "an input of `main` private to a tier other than the client",
+    "ZN503": "a run that needs more than one round trip",
+    "ZN504": "a region called inside an expression, a loop or a branch of a client worker",
+    "ZN505": "the server would depend on a value computed on the client without a proof",
+    "ZN506": "a Committed region output read by the server",
+    "ZN510": "a value private to the client becomes a region's public input",
+    "ZN511": "a value private to the client reaches the server",
 }

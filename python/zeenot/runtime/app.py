@@ -316,7 +316,13 @@ class _Planner:
 
     def call_step(self, node: ast.expr, env: dict[str, Source]) -> Step:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
-            raise self.err("ZN501", "expected a call to a @worker function", node)
+            raise self.err(
+                "ZN501",
+                "`main` sequences worker calls: each statement is `x = worker(...)`, "
+                "`a, b = worker(...)` or `return ...`",
+                node,
+                "move the computation into a @worker function",
+            )
         name = node.func.id
         fn = self.app.workers.get(name)
         if fn is None:

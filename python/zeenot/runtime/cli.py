@@ -64,7 +64,7 @@ def serve(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from zeenot.runtime.app import load_application
-    from zeenot.runtime.client import Runner
+    from zeenot.runtime.client import Runner, RunRefused
 
     inputs = read_json(args.inputs, "inputs")
     if not isinstance(inputs, dict):
@@ -72,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
     client = Runner(load_application(args.app), args.server)
     try:
         answer = client.run(inputs, submission_id=args.id)
+    except RunRefused as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FALSE
     finally:
         client.close()
     json.dump(answer, sys.stdout, indent=2)

@@ -29,7 +29,11 @@ from zeenot.runtime.service import SUBMISSION_FORMAT, compile_regions, to_json
 
 
 class RunError(ZeenotError):
-    """The run could not complete: the server refused it or could not be reached."""
+    """The run could not complete: the server could not be reached or answered oddly."""
+
+
+class RunRefused(RunError):
+    """The server refused the run (a 4xx answer with its reason)."""
 
 
 class Runner:
@@ -120,9 +124,11 @@ class Runner:
                 continue
             if response.status_code in (200, 201):
                 return response.json()
-            raise RunError(
-                f"the server refused the run ({response.status_code}): {_reason(response)}"
-            )
+            if 400 <= response.status_code < 500:
+                raise RunRefused(
+                    f"the server refused the run ({response.status_code}): {_reason(response)}"
+                )
+            raise RunError(f"the server failed ({response.status_code}): {_reason(response)}")
         raise AssertionError("unreachable")
 
     def _run_worker(self, step: Step, args: dict[str, Any], proofs: dict[str, Any]) -> Any:

@@ -69,7 +69,11 @@ def build(services: dict[str, Service], store: Store) -> Starlette:
 
     async def submit(request: Request) -> Response:
         svc = service(request)
-        body = await _bounded_body(request, svc.max_body)
+        try:
+            body = await _bounded_body(request, svc.max_body)
+        except Rejected as exc:  # logged here: the service never saw it
+            await run_in_threadpool(store.reject, svc.app.name, None, exc.status, exc.reason)
+            raise
         status, doc = await run_in_threadpool(svc.submit, body)
         return JSONResponse(doc, status_code=status)
 

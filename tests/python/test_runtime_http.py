@@ -1,0 +1,89 @@
+"""The runtime as it is deployed: `zeenot serve` and `zeenot run` as two processes over HTTP."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .runtime_server import ROOT, ZEENOT, serve
+
+PAYD = ROOT / "examples" / "payd" / "app.py"
+LOG = ROOT / "examples" / "payd" / "log.json"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    db = str(tmp_path_factory.mktemp("http") / "zeenot.db")
+    with serve([PAYD], db, "--max-body", "65536") as (url, _):
+        yield url
+
+
+def _run(url: str, *extra: str, inputs: Path = LOG) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*ZEENOT, "run", str(PAYD), "--server", url, "--inputs", str(inputs), *extra],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_client_and_server_processes(server: str) -> None:
+    done = _run(server, "--id", "cli-1")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer == {
+        "id": "cli-1",
+        "status": "accepted",
+        "result": {"policy": "P-1042", "premium_cents": 2603, "capped": False},
+    }
+    stored = httpx.get(f"{server}/api/apps/payd/submissions/cli-1").json()
+    assert stored["result"] == answer["result"]
+    # Running again under the same id proves again: another body, so the id is refused (the
+    # runner's own retries resend the same bytes, which the server answers from the database).
+    again = _run(server, "--id", "cli-1")
+    assert again.returncode == 1 and "used for another submission" in again.stderr
+    listed = httpx.get(f"{server}/api/apps/payd/submissions").json()
+    assert [s["id"] for s in listed].count("cli-1") == 1
+
+
+def test_the_descriptor_publishes_hashes_and_parameters(server: str) -> None:
+    doc = httpx.get(f"{server}/api/apps/payd").json()
+    region = doc["regions"]["weekly_premium"]
+    pk = httpx.get(f"{server}/api/apps/payd/regions/weekly_premium/proving_key").content
+    import hashlib
+
+    assert hashlib.sha256(pk).hexdigest() == region["proving_key_sha256"]
+    assert doc["parameters"] == {"0": [500, 4000]} and doc["proofs"] == ["quote.0"]
+
+
+def test_a_failing_check_yields_no_proof_and_no_submission(server: str, tmp_path: Path) -> None:
+    bad = tmp_path / "log.json"
+    log = json.loads(LOG.read_text())
+    log["km"][0] = 5_000  # beyond MAX_DAILY_KM: no proof exists
+    bad.write_text(json.dumps(log))
+    done = _run(server, "--id", "cli-bad", inputs=bad)
+    assert done.returncode == 1, done.stderr
+    assert "no proof exists" in done.stderr
+    assert httpx.get(f"{server}/api/apps/payd/submissions/cli-bad").status_code == 404
+
+
+def test_oversized_and_unknown_requests(server: str) -> None:
+    big = httpx.post(f"{server}/api/apps/payd/submissions", content=b" " * 70_000)
+    assert big.status_code == 413 and "larger than 65536" in big.json()["reason"]
+    assert httpx.post(f"{server}/api/apps/nope/submissions", content=b"{}").status_code == 404
+    assert httpx.get(f"{server}/api/apps/payd/regions/weekly_premium/secret").status_code == 404
+    assert httpx.get(f"{server}/api/rejections?limit=0").status_code == 400
+    reasons = httpx.get(f"{server}/api/rejections").json()
+    assert any(r["status"] == 413 for r in reasons)
+
+
+def test_unreachable_server_is_a_clear_error(tmp_path: Path) -> None:
+    from .runtime_server import free_port
+
+    done = _run(f"http://127.0.0.1:{free_port()}")
+    assert done.returncode == 2 and "cannot reach the server" in done.stderr
