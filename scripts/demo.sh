@@ -4,7 +4,8 @@
 # checked again by the independent snarkjs verifier, and proved again with the sigma back end
 # (no setup). Then the same for a list program, ZØ's loyalty card (a private purchase history
 # driving the retailer's automaton), and a list of any length (FitBit's step trace without a
-# MaxSize, proved by the sigma back end at its actual length).
+# MaxSize, proved by the sigma back end at its actual length). Last, payd as an application:
+# `zeenot serve` (the insurer) and `zeenot run` (the car) as two processes over HTTP.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
@@ -65,4 +66,19 @@ step "a list of any length: a step trace without MaxSize, proved at its length (
 zeenot compile "$FAPP" -o "$FOUT"
 zeenot prove "$FOUT" --inputs "$FIN" -o "$FOUT/proof.json" --backend sigma
 zeenot verify "$FOUT" "$FOUT/proof.json"
+step "an application: the insurer's server and the car's client as two processes"
+rm -f out/payd.db*
+PORT=${ZEENOT_DEMO_PORT:-8765}
+.venv/bin/zeenot serve examples/payd/app.py --db out/payd.db --port "$PORT" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  .venv/bin/python -c "import httpx; httpx.get('http://127.0.0.1:$PORT/api/health').raise_for_status()" \
+    2>/dev/null && break
+  sleep 0.2
+done
+zeenot run examples/payd/app.py --server http://127.0.0.1:$PORT --inputs examples/payd/log.json
+step "the server's record of verified runs"
+.venv/bin/python -c "import httpx, json; print(json.dumps(httpx.get('http://127.0.0.1:$PORT/api/apps/payd/submissions').json(), indent=2))"
+kill $SERVER
 step "done"

@@ -45,12 +45,17 @@ def serve(args: argparse.Namespace) -> int:
     from zeenot.runtime.store import Store
 
     paths = [os.path.abspath(p) for p in args.apps]
-    for path in paths:  # fail here, with a diagnostic, rather than in every worker process
-        load_application(path)
+    names = [load_application(p).name for p in paths]  # a diagnostic here, not in each worker
     Store(args.db)  # migrate once before the workers start
     os.environ["ZEENOT_SERVE_APPS"] = os.pathsep.join(paths)
     os.environ["ZEENOT_SERVE_DB"] = args.db
     os.environ["ZEENOT_SERVE_MAX_BODY"] = str(args.max_body)
+    print(
+        f"zeenot: serving {', '.join(names)} on http://{args.host}:{args.port} "
+        f"({args.workers} process{'es' if args.workers > 1 else ''}, db {args.db})",
+        file=sys.stderr,
+        flush=True,
+    )
     uvicorn.run(
         "zeenot.runtime.server:create_app",
         factory=True,
