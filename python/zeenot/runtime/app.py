@@ -159,6 +159,7 @@ class Application:
     inputs: dict[str, Input]
     steps: list[Step]
     result: list[Source] | Source | None  # what main returns
+    peer_sum: Any = None  # a `zeenot.runtime.peers.PeerSum`, for applications of peers
 
     def step_phase(self, phase: str) -> list[Step]:
         return [s for s in self.steps if s.phase == phase]
@@ -188,10 +189,14 @@ def load_application(path: str | Path) -> Application:
     source = path.read_bytes()
     regions = {k: v for k, v in vars(module).items() if callable(v) and hasattr(v, "__zk__")}
     workers = {k: v for k, v in vars(module).items() if callable(v) and hasattr(v, "__worker__")}
+    from zeenot.runtime.peers import find_peer_sum
+
     main = getattr(module, "main", None)
-    if not callable(main):
+    peer_sum = find_peer_sum(module)
+    if not callable(main) and peer_sum is None:
         raise LoadError(
-            f"`{path}` has no `main`: an application sequences its workers in `def main(...)`"
+            f"`{path}` has no `main`: an application sequences its workers in `def main(...)` "
+            "(or declares a PeerSum for its peers)"
         )
     app = Application(
         name=path.parent.name if path.stem == "app" else path.stem,
@@ -203,8 +208,10 @@ def load_application(path: str | Path) -> Application:
         inputs={},
         steps=[],
         result=None,
+        peer_sum=peer_sum,
     )
-    _Planner(app, str(path)).plan(main)
+    if callable(main):
+        _Planner(app, str(path)).plan(main)
     check_flow(app)
     return app
 

@@ -37,6 +37,15 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--id", default=None, help="the submission id (default: random)")
     s.set_defaults(run=run)
 
+    s = sub.add_parser("peer", help="take part in a round of an application of peers")
+    s.add_argument("app", metavar="APP.py")
+    s.add_argument("--server", required=True, metavar="URL")
+    s.add_argument("--round", required=True, help="the round's name (peers of one round agree)")
+    s.add_argument("--peer", required=True, help="this peer's name in the round")
+    s.add_argument("--inputs", required=True, metavar="IN.json", help="this peer's private data")
+    s.add_argument("--timeout", type=float, default=600.0, metavar="S", help="for other peers")
+    s.set_defaults(run=peer)
+
 
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
@@ -83,5 +92,26 @@ def run(args: argparse.Namespace) -> int:
     finally:
         client.close()
     json.dump(answer, sys.stdout, indent=2)
+    print()
+    return EXIT_OK
+
+
+def peer(args: argparse.Namespace) -> int:
+    from zeenot.runtime.app import load_application
+    from zeenot.runtime.peers import Peer, PeerError
+
+    app = load_application(args.app)
+    if app.peer_sum is None:
+        raise MalformedInput(f"`{args.app}` declares no PeerSum: it is not an application of peers")
+    data = read_json(args.inputs, "inputs")
+    if not isinstance(data, dict):
+        raise MalformedInput(f"inputs `{args.inputs}` must be a JSON object keyed by input name")
+    member = Peer(app, args.server, args.round, args.peer, timeout=args.timeout)
+    try:
+        result = member.run(data)
+    except PeerError as exc:
+        print(f"error: {args.peer}: {exc}", file=sys.stderr)
+        return EXIT_FALSE
+    json.dump({"peer": args.peer, "round": args.round, "result": result}, sys.stdout)
     print()
     return EXIT_OK

@@ -13,6 +13,11 @@ Routes (JSON unless said otherwise):
     GET  /api/apps/{app}/submissions                  the latest accepted (?limit=)
     GET  /api/apps/{app}/submissions/{id}             one accepted submission's result
     GET  /api/rejections                              the latest refusals and why (?limit=)
+    GET  /api/apps/{app}/rounds/{round}               a peers' round: roster, progress, result
+    POST /api/apps/{app}/rounds/{round}/peers         register (answers the peer's token)
+    POST /api/apps/{app}/rounds/{round}/shares        a verified share and its sealed messages
+    GET  /api/apps/{app}/rounds/{round}/mailbox/{peer}    the messages sealed to that peer
+    POST /api/apps/{app}/rounds/{round}/partials      a verified partial sum
 
 The process keeps no state of its own beyond what it derives from the application's source and
 reads from the database, so any number of them can serve one database (`--workers`, or
@@ -22,6 +27,7 @@ processes on several machines over one PostgreSQL).
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from starlette.applications import Starlette
@@ -31,10 +37,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from zeenot.runtime.app import load_application
+from zeenot.runtime.relay import Relay
 from zeenot.runtime.service import Rejected, Service
 from zeenot.runtime.store import Store
 
 MAX_LIMIT = 500
+_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}", re.ASCII)
 
 
 def build(services: dict[str, Service], store: Store) -> Starlette:
@@ -102,6 +110,49 @@ def build(services: dict[str, Service], store: Store) -> Starlette:
         rows = await run_in_threadpool(store.recent_rejections, None, _limit(request))
         return JSONResponse(rows)
 
+    relays = {name: Relay(svc) for name, svc in services.items() if svc.app.peer_sum is not None}
+
+    def relay(request: Request) -> Relay:
+        name = request.path_params["app"]
+        if name not in relays:
+            raise Rejected(404, f"no application of peers `{name}` here")
+        if not _NAME.fullmatch(request.path_params["round"]):
+            raise Rejected(400, "a round's name is 1 to 64 characters of A-Z a-z 0-9 . _ -")
+        return relays[name]
+
+    async def peer_call(request: Request, action: str) -> Response:
+        """A peer's request, refused ones logged with the peer named (not its token)."""
+        r = relay(request)
+        rnd = request.path_params["round"]
+        token = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        body = b""
+        try:
+            if request.method == "POST":
+                body = await _bounded_body(request, r.service.max_body)
+            if action == "register":
+                doc = await run_in_threadpool(r.register, rnd, body)
+            elif action == "share":
+                doc = await run_in_threadpool(r.share, rnd, token, body)
+            elif action == "partial":
+                doc = await run_in_threadpool(r.partial, rnd, token, body)
+            else:
+                doc = await run_in_threadpool(r.mailbox, rnd, token, request.path_params["peer"])
+        except Rejected as exc:
+            where = f"round {rnd}"
+            await run_in_threadpool(store.reject, r.app, where, exc.status, exc.reason)
+            raise
+        return JSONResponse(doc, status_code=201 if request.method == "POST" else 200)
+
+    async def round_status(request: Request) -> Response:
+        r = relay(request)
+        return JSONResponse(await run_in_threadpool(r.status, request.path_params["round"]))
+
+    def peer_route(path: str, action: str, method: str) -> Route:
+        async def endpoint(request: Request) -> Response:
+            return await peer_call(request, action)
+
+        return Route(path, endpoint, methods=[method])
+
     async def refused(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, Rejected)
         return JSONResponse({"status": "rejected", "reason": exc.reason}, status_code=exc.status)
@@ -115,6 +166,11 @@ def build(services: dict[str, Service], store: Store) -> Starlette:
         Route("/api/apps/{app}/submissions", submissions),
         Route("/api/apps/{app}/submissions/{sid}", submission),
         Route("/api/rejections", rejections),
+        Route("/api/apps/{app}/rounds/{round:str}", round_status),
+        peer_route("/api/apps/{app}/rounds/{round:str}/peers", "register", "POST"),
+        peer_route("/api/apps/{app}/rounds/{round:str}/shares", "share", "POST"),
+        peer_route("/api/apps/{app}/rounds/{round:str}/partials", "partial", "POST"),
+        peer_route("/api/apps/{app}/rounds/{round:str}/mailbox/{peer:str}", "mailbox", "GET"),
     ]
     return Starlette(routes=routes, exception_handlers={Rejected: refused})
 

@@ -77,7 +77,10 @@ class Region:
 
 def compile_regions(app: Application) -> dict[str, api.Circuit]:
     """The app's regions that client steps call, compiled (both tiers do this)."""
-    names = sorted({c.region for _, c in app.proved_calls()})
+    return compile_regions_by_name(app, sorted({c.region for _, c in app.proved_calls()}))
+
+
+def compile_regions_by_name(app: Application, names: list[str]) -> dict[str, api.Circuit]:
     out = {}
     for name in names:
         circuit = api.compile(app.regions[name])
@@ -90,37 +93,45 @@ def compile_regions(app: Application) -> dict[str, api.Circuit]:
     return out
 
 
+def prepare_region(store: Store, app: str, name: str, circuit: api.Circuit) -> Region:
+    """A region's keys: the stored ones, or a new setup stored for every other process (the
+    first process to store wins; the others use its keys)."""
+    stored = store.keys(app, name, circuit.hash)
+    if stored is None:
+        keys = api.setup(circuit)
+        try:
+            store.put_keys(
+                app,
+                name,
+                circuit.hash,
+                keys.proving_key,
+                keys.verifying_key,
+                hashlib.sha256(keys.proving_key).hexdigest(),
+                keys.verifying_key_hash,
+            )
+        except Conflict:  # another server process set up first: use its keys
+            stored = store.keys(app, name, circuit.hash)
+    if stored is not None:
+        keys = api.Keys(circuit.hash, stored[0], stored[1])
+    return Region(name, circuit, "groth16", keys, Verifier.of(circuit, keys.verifying_key))
+
+
 class Service:
     """One application served from one database; holds nothing a restart would lose."""
 
     def __init__(self, app: Application, store: Store, *, max_body: int = MAX_BODY):
         self.app, self.store, self.max_body = app, store, max_body
-        self.regions = {
-            name: self._region(name, circuit) for name, circuit in compile_regions(app).items()
-        }
+        circuits = compile_regions(app)
+        if app.peer_sum is not None:
+            spec = app.peer_sum
+            circuits |= compile_regions_by_name(app, [spec.share.__name__, spec.combine.__name__])
+        self.regions = {name: self._region(name, circuit) for name, circuit in circuits.items()}
         self.parameters = self._parameters()
 
     # start-up: keys and parameters, the same for every process --------------------------------
 
     def _region(self, name: str, circuit: api.Circuit) -> Region:
-        stored = self.store.keys(self.app.name, name, circuit.hash)
-        if stored is None:
-            keys = api.setup(circuit)
-            try:
-                self.store.put_keys(
-                    self.app.name,
-                    name,
-                    circuit.hash,
-                    keys.proving_key,
-                    keys.verifying_key,
-                    hashlib.sha256(keys.proving_key).hexdigest(),
-                    keys.verifying_key_hash,
-                )
-            except Conflict:  # another server process set up first: use its keys
-                stored = self.store.keys(self.app.name, name, circuit.hash)
-        if stored is not None:
-            keys = api.Keys(circuit.hash, stored[0], stored[1])
-        return Region(name, circuit, "groth16", keys, Verifier.of(circuit, keys.verifying_key))
+        return prepare_region(self.store, self.app.name, name, circuit)
 
     def _parameters(self) -> dict[int, Any]:
         """The parameter steps' results: computed by the first process for this version of

@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from zeenot.errors import UsageError
 
-SCHEMA_HEAD = "0001"
+SCHEMA_HEAD = "0002"
 _MIGRATIONS = Path(__file__).with_name("migrations")
 
 metadata = sa.MetaData()
@@ -75,6 +75,54 @@ rejections_table = sa.Table(
     sa.Column("reason", sa.Text),
     sa.Column("rejected_at", sa.DateTime(timezone=True)),
 )
+
+# Peers (migration 0002): one row per registered peer, shared vector, mailbox entry, partial sum.
+round_peers_table = sa.Table(
+    "round_peers",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("round", sa.String(64), primary_key=True),
+    sa.Column("peer", sa.String(64), primary_key=True),
+    sa.Column("position", sa.Integer),
+    sa.Column("public_key", sa.String(64)),
+    sa.Column("token_sha256", sa.String(64)),
+    sa.Column("registered_at", sa.DateTime(timezone=True)),
+)
+round_shares_table = sa.Table(
+    "round_shares",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("round", sa.String(64), primary_key=True),
+    sa.Column("peer", sa.String(64), primary_key=True),
+    sa.Column("commitments", sa.Text),
+    sa.Column("shared_at", sa.DateTime(timezone=True)),
+)
+mailbox_table = sa.Table(
+    "mailbox",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("round", sa.String(64), primary_key=True),
+    sa.Column("recipient", sa.String(64), primary_key=True),
+    sa.Column("sender", sa.String(64), primary_key=True),
+    sa.Column("sealed", sa.LargeBinary),
+)
+round_partials_table = sa.Table(
+    "round_partials",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("round", sa.String(64), primary_key=True),
+    sa.Column("peer", sa.String(64), primary_key=True),
+    sa.Column("partial", sa.Text),
+    sa.Column("combined_at", sa.DateTime(timezone=True)),
+)
+
+
+@dataclass(frozen=True)
+class PeerRow:
+    peer: str
+    position: int
+    public_key: str
+    token_sha256: str
 
 
 def now() -> dt.datetime:
@@ -311,6 +359,133 @@ class Store:
             }
             for r in rows
         ]
+
+    # peers -----------------------------------------------------------------------------------
+
+    def register_peer(
+        self, app: str, rnd: str, peer: str, public_key: str, token_sha256: str, size: int
+    ) -> int:
+        """Add a peer to a round at the next position; `Conflict` if it is there already or the
+        round is full. Positions are unique, so two processes cannot both take the last one."""
+        t = round_peers_table
+        try:
+            with self.engine.begin() as conn:
+                taken = conn.execute(
+                    sa.select(sa.func.count())
+                    .select_from(t)
+                    .where(t.c.app == app, t.c.round == rnd)
+                ).scalar()
+                if int(taken or 0) >= size:
+                    raise Conflict("round_peers")
+                conn.execute(
+                    t.insert().values(
+                        app=app,
+                        round=rnd,
+                        peer=peer,
+                        position=int(taken or 0),
+                        public_key=public_key,
+                        token_sha256=token_sha256,
+                        registered_at=now(),
+                    )
+                )
+                return int(taken or 0)
+        except sa.exc.IntegrityError:
+            raise Conflict("round_peers") from None
+
+    def peers(self, app: str, rnd: str) -> list[PeerRow]:
+        t = round_peers_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.c.peer, t.c.position, t.c.public_key, t.c.token_sha256)
+                .where(t.c.app == app, t.c.round == rnd)
+                .order_by(t.c.position)
+            ).all()
+        return [PeerRow(*r) for r in rows]
+
+    def put_share(
+        self,
+        app: str,
+        rnd: str,
+        peer: str,
+        commitments: list[str],
+        sealed: dict[str, bytes],
+        proof_digest: str,
+    ) -> None:
+        """A peer's verified share: its commitments, a sealed message for each recipient and
+        its proof's digest, in one transaction (`Conflict` if it shared before)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    round_shares_table.insert().values(
+                        app=app,
+                        round=rnd,
+                        peer=peer,
+                        commitments=json.dumps(commitments),
+                        shared_at=now(),
+                    )
+                )
+                conn.execute(
+                    mailbox_table.insert(),
+                    [
+                        {"app": app, "round": rnd, "recipient": r, "sender": peer, "sealed": m}
+                        for r, m in sealed.items()
+                    ],
+                )
+                conn.execute(
+                    proofs_table.insert().values(
+                        digest=proof_digest, app=app, submission=f"{rnd}/{peer}/share"
+                    )
+                )
+        except sa.exc.IntegrityError:
+            raise Conflict("round_shares") from None
+
+    def shares(self, app: str, rnd: str) -> dict[str, list[str]]:
+        t = round_shares_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.c.peer, t.c.commitments).where(t.c.app == app, t.c.round == rnd)
+            ).all()
+        return {r[0]: json.loads(r[1]) for r in rows}
+
+    def mailbox(self, app: str, rnd: str, recipient: str) -> dict[str, bytes]:
+        t = mailbox_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.c.sender, t.c.sealed).where(
+                    t.c.app == app, t.c.round == rnd, t.c.recipient == recipient
+                )
+            ).all()
+        return {r[0]: bytes(r[1]) for r in rows}
+
+    def put_partial(
+        self, app: str, rnd: str, peer: str, partial: list[str], proof_digest: str
+    ) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    round_partials_table.insert().values(
+                        app=app,
+                        round=rnd,
+                        peer=peer,
+                        partial=json.dumps(partial),
+                        combined_at=now(),
+                    )
+                )
+                conn.execute(
+                    proofs_table.insert().values(
+                        digest=proof_digest, app=app, submission=f"{rnd}/{peer}/partial"
+                    )
+                )
+        except sa.exc.IntegrityError:
+            raise Conflict("round_partials") from None
+
+    def partials(self, app: str, rnd: str) -> dict[str, list[str]]:
+        t = round_partials_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.c.peer, t.c.partial).where(t.c.app == app, t.c.round == rnd)
+            ).all()
+        return {r[0]: json.loads(r[1]) for r in rows}
 
 
 def _utc(value: dt.datetime) -> dt.datetime:

@@ -1,0 +1,155 @@
+"""Peers (ZØ's ClientShare tier): a secret-shared sum relayed through a real server process.
+
+The fast tests use a 3-peer application (tests/python/apps/tiny_peers.py), each peer a thread
+running `zeenot.runtime.peers.Peer` against a `zeenot serve` process; the slow one runs Waze
+with 20 `zeenot peer` processes and compares the density map with a plain-Python count.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from zeenot.runtime.app import load_application
+from zeenot.runtime.peers import Peer, PeerError
+
+from .runtime_server import ROOT, serve
+
+TINY = Path(__file__).resolve().parent / "apps" / "tiny_peers.py"
+_rounds = iter(range(10_000))
+_lock = threading.Lock()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    db = str(tmp_path_factory.mktemp("peers") / "zeenot.db")
+    with serve([TINY], db) as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def app():
+    return load_application(TINY)
+
+
+def _round() -> str:
+    with _lock:
+        return f"t{next(_rounds)}"
+
+
+def _run(peers: list[Peer], data: list[dict[str, Any]]) -> list[Any]:
+    """Run the peers concurrently; each result, or the exception it raised."""
+
+    def one(pair: tuple[Peer, dict[str, Any]]) -> Any:
+        try:
+            return pair[0].run(pair[1])
+        except Exception as exc:  # noqa: BLE001 - reported to the test
+            return exc
+
+    with ThreadPoolExecutor(len(peers)) as pool:
+        return list(pool.map(one, zip(peers, data, strict=True)))
+
+
+def test_three_peers_compute_the_counts(server: str, app) -> None:
+    rnd = _round()
+    peers = [Peer(app, server, rnd, f"p{i}", timeout=120) for i in range(3)]
+    results = _run(peers, [{"cell": 1}, {"cell": 3}, {"cell": 1}])
+    assert results == [[0, 2, 0, 1]] * 3
+    status = httpx.get(f"{server}/api/apps/tiny_peers/rounds/{rnd}").json()
+    assert status["result"] == [0, 2, 0, 1] and status["combined"] == ["p0", "p1", "p2"]
+
+
+class _ForgedCommitments(Peer):
+    """Shares that do not sum to a one-hot vector cannot be proved; this peer instead changes
+    a commitment in an honest proof's outputs."""
+
+    def _post(self, url: str, doc: dict[str, Any]) -> dict[str, Any]:
+        if url.endswith("/shares"):
+            doc["proof"]["outputs"][0] = "12345"
+        return super()._post(url, doc)
+
+
+def test_a_forged_share_proof_is_refused_and_the_peer_named(server: str, app) -> None:
+    rnd = _round()
+    peers = [Peer(app, server, rnd, f"p{i}", timeout=5) for i in range(2)]
+    peers.append(_ForgedCommitments(app, server, rnd, "mallory", timeout=5))
+    results = _run(peers, [{"cell": 0}, {"cell": 1}, {"cell": 2}])
+    assert isinstance(results[2], PeerError) and "422" in str(results[2])
+    assert "`mallory`" in str(results[2])
+    rejections = httpx.get(f"{server}/api/rejections").json()
+    assert any("`mallory`" in r["reason"] and r["status"] == 422 for r in rejections)
+    status = httpx.get(f"{server}/api/apps/tiny_peers/rounds/{rnd}").json()
+    assert "mallory" not in status["shared"] and status["result"] is None
+
+
+class _BadShareForOne(Peer):
+    """Proves honestly, then seals a different vector to `p0` than the one it committed to."""
+
+    def _post(self, url: str, doc: dict[str, Any]) -> dict[str, Any]:
+        if url.endswith("/shares"):
+            from zeenot.runtime.peers import _info, seal
+
+            roster = self._get(self.base)["peers"]
+            p0 = next(m for m in roster if m["peer"] == "p0")
+            message = json.dumps({"share": ["1", "1", "1", "1"], "salt": "7"}).encode()
+            info = _info(self.app.name, self.round, self.peer, "p0")
+            doc["sealed"]["p0"] = seal(self.key, p0["public_key"], info, message).hex()
+        return super()._post(url, doc)
+
+
+def test_a_malformed_share_vector_is_named_by_its_recipient(server: str, app) -> None:
+    rnd = _round()
+    peers = [Peer(app, server, rnd, f"p{i}", timeout=5) for i in range(2)]
+    peers.append(_BadShareForOne(app, server, rnd, "eve", timeout=5))
+    results = _run(peers, [{"cell": 0}, {"cell": 1}, {"cell": 2}])
+    assert isinstance(results[0], PeerError)
+    assert "share from `eve` does not open the commitment" in str(results[0])
+
+
+def test_registration_tokens_and_full_rounds(server: str, app) -> None:
+    rnd = _round()
+    base = f"{server}/api/apps/tiny_peers/rounds/{rnd}"
+    key = "ab" * 32
+    tokens = []
+    for i in range(3):
+        r = httpx.post(f"{base}/peers", json={"peer": f"q{i}", "public_key": key})
+        assert r.status_code == 201 and r.json()["position"] == i
+        tokens.append(r.json()["token"])
+    assert httpx.post(f"{base}/peers", json={"peer": "q9", "public_key": key}).status_code == 409
+    assert httpx.post(f"{base}/peers", json={"peer": "q0", "public_key": key}).status_code == 409
+    bad = httpx.post(f"{base}/peers", json={"peer": "<script>", "public_key": key})
+    assert bad.status_code == 400
+    # another peer's mailbox, or no token: refused
+    other = httpx.get(f"{base}/mailbox/q1", headers={"authorization": f"Bearer {tokens[0]}"})
+    assert other.status_code == 403
+    assert httpx.get(f"{base}/mailbox/q0").status_code == 403
+    mine = httpx.get(f"{base}/mailbox/q0", headers={"authorization": f"Bearer {tokens[0]}"})
+    assert mine.status_code == 200 and mine.json() == {"messages": []}
+    early = httpx.post(
+        f"{base}/partials",
+        json={"peer": "q0", "proof": {}},
+        headers={"authorization": f"Bearer {tokens[0]}"},
+    )
+    assert early.status_code == 409
+
+
+@pytest.mark.slow
+def test_waze_with_twenty_peer_processes(tmp_path: Path) -> None:
+    """ZØ's Waze: 20 `zeenot peer` processes; the map equals the plain-Python count."""
+    with serve([ROOT / "examples" / "waze" / "app.py"], str(tmp_path / "waze.db")) as (url, _):
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "examples" / "waze" / "run.py"), "--server", url],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+    assert done.returncode == 0, done.stderr
+    assert "equals the plain-Python count" in done.stdout
