@@ -142,14 +142,17 @@ def test_registration_tokens_and_full_rounds(server: str, app) -> None:
 
 
 @pytest.mark.slow
-def test_waze_with_twenty_peer_processes(tmp_path: Path) -> None:
-    """ZØ's Waze: 20 `zeenot peer` processes; the map equals the plain-Python count."""
-    with serve([ROOT / "examples" / "waze" / "app.py"], str(tmp_path / "waze.db")) as (url, _):
+@pytest.mark.parametrize("example", ["waze", "slice"])
+def test_case_study_with_twenty_peer_processes(tmp_path: Path, example: str) -> None:
+    """ZØ's Waze and Slice: 20 `zeenot peer` processes each; the density map and the forest's
+    counts equal the plain-Python computation over the same (pooled) data."""
+    here = ROOT / "examples" / example
+    with serve([here / "app.py"], str(tmp_path / "peers.db")) as (url, _):
         done = subprocess.run(
-            [sys.executable, str(ROOT / "examples" / "waze" / "run.py"), "--server", url],
+            [sys.executable, str(here / "run.py"), "--server", url],
             capture_output=True,
             text=True,
             timeout=900,
         )
     assert done.returncode == 0, done.stderr
-    assert "equals the plain-Python count" in done.stdout
+    assert "plain-Python" in done.stdout

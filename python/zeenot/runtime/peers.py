@@ -178,7 +178,7 @@ class Peer:
 
     def _share(self, data: dict[str, Any], roster: list[dict[str, Any]], keys: dict) -> None:
         k = self.spec.peers
-        vector = [int(v) % P for v in self.spec.contribution(**data)]
+        vector = [int(v) % P for v in self.spec.contribution(**self._typed(data))]
         n = len(vector)
         masks = [[secrets.randbelow(P) for _ in range(n)] for _ in range(k)]
         salts = [secrets.randbelow(P) for _ in range(k)]
@@ -206,6 +206,19 @@ class Peer:
             f"{self.base}/shares",
             {"peer": self.peer, "proof": json.loads(proof.to_json()), "sealed": sealed},
         )
+
+    def _typed(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The peer's data as the share region's parameters type it (records, sized ints),
+        checked as `simulate` checks inputs."""
+        from zeenot.ir import check_params
+        from zeenot.simulate import signature_of, to_runtime
+
+        params = signature_of(self.spec.share)[0][:-2]
+        try:
+            values = check_params(params, data, public_only=False)
+        except ValueError as exc:
+            raise MalformedInput(f"inputs: {exc}") from None
+        return {p["name"]: to_runtime(p["ty"], v) for p, v in zip(params, values, strict=True)}
 
     def _combine(self, roster: list[dict[str, Any]], keys: dict) -> None:
         box = self._get(f"{self.base}/mailbox/{self.peer}", auth=True)["messages"]
@@ -288,3 +301,33 @@ def check_public_key(value: Any) -> str:
     if not (isinstance(value, str) and _HEX32.fullmatch(value)):
         raise MalformedInput("`public_key` is an X25519 public key: 64 lowercase hex digits")
     return value
+
+
+def spawn_round(
+    app_path: str, server: str, rnd: str, data: list[dict[str, Any]], *, timeout: float = 1800
+) -> list[dict[str, Any]]:
+    """Run one `zeenot peer` process per element of `data` (peer `p0`, `p1`, ...) and return
+    their answers; `PeerError` naming the first peer that failed. For scripts and tests."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        procs = []
+        for i, inputs in enumerate(data):
+            path = Path(tmp) / f"p{i}.json"
+            path.write_text(json.dumps(inputs))
+            cmd = [sys.executable, "-m", "zeenot.cli", "peer", app_path, "--server", server]
+            cmd += ["--round", rnd, "--peer", f"p{i}", "--inputs", str(path)]
+            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+        answers, failed = [], None
+        for proc in procs:
+            out, err = proc.communicate(timeout=timeout)
+            if proc.returncode != 0 and failed is None:
+                failed = err.decode().strip()
+            elif proc.returncode == 0:
+                answers.append(json.loads(out))
+    if failed is not None:
+        raise PeerError(f"a peer failed: {failed}")
+    return answers
