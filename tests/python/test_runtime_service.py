@@ -227,3 +227,88 @@ def test_parameters_are_stored_once_and_shared(payd) -> None:
     again = Service(service.app, store)  # a second server process on the same database
     assert again.parameters == service.parameters == {0: [500, 4000]}
     assert again.descriptor()["regions"] == service.descriptor()["regions"]
+
+
+def _service_for(source: str, tmp_path: Path) -> tuple[Service, Runner, Store]:
+    path = tmp_path / "payd" / "app.py"  # an application is named after its directory
+    path.parent.mkdir(parents=True)
+    path.write_text(source)
+    app = load_application(path)
+    store = Store(str(tmp_path / "db.sqlite"))
+    service = Service(app, store)
+    runner = Runner(app, "http://unused")
+    runner.http = _Local(service)  # type: ignore[assignment]
+    return service, runner, store
+
+
+def test_a_sigma_region_is_proved_and_verified(tmp_path: Path) -> None:
+    """`BACKENDS` puts a region on the sigma back end: no keys, and the server checks the
+    sigma proof and its public inputs as it checks Groth16 ones."""
+    source = PAYD.read_text() + '\n\nBACKENDS = {"weekly_premium": "sigma"}\n'
+    service, runner, store = _service_for(source, tmp_path)
+    described = service.descriptor()["regions"]["weekly_premium"]
+    assert described["backend"] == "sigma" and "proving_key_sha256" not in described
+    doc = json.loads(runner.prepare(LOG, submission_id="sigma-1"))
+    assert doc["proofs"]["quote.0"]["backend"] == "sigma"
+    bad = json.loads(json.dumps(doc))
+    bad["id"] = "sigma-bad"
+    bad["proofs"]["quote.0"]["outputs"][0] = 1
+    with pytest.raises(Rejected) as info:
+        _send(service, bad)
+    assert info.value.status == 422
+    status, answer = _send(service, doc)
+    assert status == 201 and answer["result"]["premium_cents"] == 2603
+    # a groth16 proof where the application proves with sigma is refused
+    groth = Service(load_application(PAYD), Store(str(tmp_path / "other.sqlite")))
+    other = Runner(groth.app, "http://unused")
+    other.http = _Local(groth)  # type: ignore[assignment]
+    mixed = json.loads(other.prepare(LOG, submission_id="mixed-1"))
+    with pytest.raises(Rejected) as info:
+        _send(service, mixed)
+    assert "is proved with sigma" in info.value.reason
+    assert store.count_submissions("payd") == 1
+
+
+def test_a_region_with_lists_of_any_length(tmp_path: Path) -> None:
+    """A region without MaxSize is a template: proved with sigma at the input's length."""
+    source = """
+from zeenot import Client, Private, Public, check, u32, worker, zk
+
+
+@zk
+def total(xs: Private[list[u32]], limit: Public[u32]) -> u32:
+    s = sum(xs)
+    check(s <= limit)
+    return s
+
+
+@worker(tier="server")
+def limit() -> u32:
+    return u32(1000)
+
+
+@worker(tier="client")
+def prove_total(xs: Private[list[u32], Client], lim: u32):
+    return total(xs, lim)
+
+
+@worker(tier="server")
+def record(s: u32) -> dict:
+    return {"total": s}
+
+
+def main(xs: Private[list[u32], Client]):
+    lim = limit()
+    s = prove_total(xs, lim)
+    return record(s)
+"""
+    service, runner, _ = _service_for(source, tmp_path)
+    assert service.descriptor()["regions"]["total"]["template"] is True
+    for n, sid in ((3, "short"), (9, "long")):
+        status, answer = _send(
+            service, json.loads(runner.prepare({"xs": [5] * n}, submission_id=sid))
+        )
+        assert status == 201 and answer["result"] == {"total": 5 * n}
+    groth = source + '\nBACKENDS = {"total": "groth16"}\n'
+    with pytest.raises(Exception, match="groth16 needs MaxSize"):
+        _service_for(groth, tmp_path / "x")

@@ -25,7 +25,13 @@ import httpx
 from zeenot import api
 from zeenot.errors import MalformedInput, ZeenotError
 from zeenot.runtime.app import Application, Const, Input, Source, Step, StepOutput, proof_key
-from zeenot.runtime.service import SUBMISSION_FORMAT, compile_regions, to_json
+from zeenot.runtime.service import (
+    SUBMISSION_FORMAT,
+    backend_of,
+    compile_regions,
+    fingerprint,
+    to_json,
+)
 
 
 class RunError(ZeenotError):
@@ -55,12 +61,14 @@ class Runner:
             doc = self._get(f"/api/apps/{self.app.name}").json()
             for name, circuit in self.regions.items():
                 published = doc.get("regions", {}).get(name, {})
-                if published.get("program_hash") != circuit.hash:
+                if published.get("program_hash") != fingerprint(circuit):
                     raise RunError(
                         f"the server proves `{name}` as program {published.get('program_hash')}, "
-                        f"this client as {circuit.hash}: the two run different versions of "
-                        f"`{self.app.path}`"
+                        f"this client as {fingerprint(circuit)}: the two run different versions "
+                        f"of `{self.app.path}`"
                     )
+                if published.get("backend") != backend_of(self.app, name, circuit):
+                    raise RunError(f"the server proves `{name}` with {published.get('backend')}")
             self._descriptor = doc
         return self._descriptor
 
@@ -74,7 +82,7 @@ class Runner:
                 raise RunError(f"the proving key of `{region}` does not match its published hash")
             if hashlib.sha256(vk).hexdigest() != published["verifying_key_sha256"]:
                 raise RunError(f"the verifying key of `{region}` does not match its published hash")
-            self._keys[region] = api.Keys(self.regions[region].hash, pk, vk)
+            self._keys[region] = api.Keys(fingerprint(self.regions[region]), pk, vk)
         return self._keys[region]
 
     # a run ------------------------------------------------------------------------------------
@@ -141,11 +149,13 @@ class Runner:
                 planned = next(calls)
                 assert planned.region == region
                 params = list(inspect.signature(original).parameters)
-                proof = api.prove(
-                    self.regions[region],
-                    self.keys(region),
-                    {p: to_json(v) for p, v in zip(params, call_args, strict=True)},
-                )
+                inputs = {p: to_json(v) for p, v in zip(params, call_args, strict=True)}
+                circuit = self.regions[region]
+                if self.descriptor()["regions"][region]["backend"] == "sigma":
+                    proof = api.prove_sigma(circuit, inputs)
+                else:
+                    assert isinstance(circuit, api.Circuit)
+                    proof = api.prove(circuit, self.keys(region), inputs)
                 proofs[proof_key(step, planned)] = json.loads(proof.to_json())
                 return proof.outputs  # what the proof says, as JSON data
 

@@ -172,9 +172,7 @@ class Relay:
             proof = api.Proof.from_json(json.dumps(doc))
             if self.store.proof_owner(_sha(proof.proof)) is not None:
                 raise Rejected(409, f"`{peer}`: replayed proof")
-            verifier = self.service.regions[region].verifier
-            assert verifier is not None
-            verifier.verify(proof)
+            self.service.regions[region].verify(proof)
         except MalformedInput as exc:
             raise Rejected(400, f"`{peer}`: {exc}") from None
         except ProofRejected as exc:

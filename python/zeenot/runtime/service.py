@@ -62,46 +62,86 @@ class Rejected(ZeenotError):
 @dataclass
 class Region:
     name: str
-    circuit: api.Circuit
-    backend: str
-    keys: api.Keys | None
-    verifier: Verifier | None
+    circuit: api.Circuit | api.Template
+    backend: str  # "groth16" or "sigma"
+    keys: api.Keys | None  # groth16 only
+    verifier: Verifier | None  # groth16 only
+
+    @property
+    def program_hash(self) -> str:
+        return fingerprint(self.circuit)
 
     def describe(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"backend": self.backend, "program_hash": self.circuit.hash}
+        doc: dict[str, Any] = {"backend": self.backend, "program_hash": self.program_hash}
+        if isinstance(self.circuit, api.Template):
+            doc["template"] = True  # proved at the inputs' lengths; the hash is at length 1
         if self.keys is not None:
             doc["verifying_key_sha256"] = self.keys.verifying_key_hash
             doc["proving_key_sha256"] = hashlib.sha256(self.keys.proving_key).hexdigest()
         return doc
 
+    def verify(self, proof: api.Proof) -> None:
+        """`ProofRejected` or `MalformedInput` unless `proof` is a valid proof of this region."""
+        if proof.backend != self.backend:
+            raise ProofRejected(f"a {proof.backend} proof: `{self.name}` is proved with {self.backend}")
+        if self.verifier is not None:
+            self.verifier.verify(proof)
+        else:
+            api.verify(self.circuit, None, proof)
 
-def compile_regions(app: Application) -> dict[str, api.Circuit]:
+
+def fingerprint(circuit: api.Circuit | api.Template) -> str:
+    """A program hash both tiers compute: a template's is its circuit at lists of length 1."""
+    if isinstance(circuit, api.Template):
+        return circuit.at({name: 1 for name in circuit.unbounded}).hash
+    return circuit.hash
+
+
+def backend_of(app: Application, name: str, circuit: api.Circuit | api.Template) -> str:
+    """The back end a region is proved with: the application's `BACKENDS[name]` if it sets one,
+    else groth16, or sigma for a template (lists without MaxSize: no fixed circuit to set up)."""
+    chosen = getattr(app.module, "BACKENDS", {}).get(name)
+    default = "sigma" if isinstance(circuit, api.Template) else "groth16"
+    backend = chosen or default
+    if backend not in api.BACKENDS:
+        raise MalformedInput(f"BACKENDS[{name!r}] is one of {', '.join(api.BACKENDS)}")
+    if backend == "groth16" and isinstance(circuit, api.Template):
+        raise MalformedInput(
+            f"region `{name}` has lists without MaxSize: groth16 needs MaxSize bounds, or prove "
+            f'it with BACKENDS = {{"{name}": "sigma"}}'
+        )
+    return backend
+
+
+def compile_regions(app: Application) -> dict[str, api.Circuit | api.Template]:
     """The app's regions that client steps call, compiled (both tiers do this)."""
     return compile_regions_by_name(app, sorted({c.region for _, c in app.proved_calls()}))
 
 
-def compile_regions_by_name(app: Application, names: list[str]) -> dict[str, api.Circuit]:
+def compile_regions_by_name(
+    app: Application, names: list[str]
+) -> dict[str, api.Circuit | api.Template]:
     out = {}
     for name in names:
-        circuit = api.compile(app.regions[name])
-        if not isinstance(circuit, api.Circuit):
-            raise MalformedInput(
-                f"region `{name}` has lists without MaxSize: the runtime proves fixed-size "
-                "regions (give each list a MaxSize bound)"
-            )
-        out[name] = circuit
+        out[name] = api.compile(app.regions[name])
+        backend_of(app, name, out[name])  # refuse a template set to groth16 here, on both tiers
     return out
 
 
-def prepare_region(store: Store, app: str, name: str, circuit: api.Circuit) -> Region:
-    """A region's keys: the stored ones, or a new setup stored for every other process (the
-    first process to store wins; the others use its keys)."""
-    stored = store.keys(app, name, circuit.hash)
+def prepare_region(
+    store: Store, app: Application, name: str, circuit: api.Circuit | api.Template
+) -> Region:
+    """A region ready to verify: for groth16, its keys, the stored ones or a new setup stored
+    for every other process (the first process to store wins; the others use its keys)."""
+    if backend_of(app, name, circuit) == "sigma":
+        return Region(name, circuit, "sigma", None, None)
+    assert isinstance(circuit, api.Circuit)
+    stored = store.keys(app.name, name, circuit.hash)
     if stored is None:
         keys = api.setup(circuit)
         try:
             store.put_keys(
-                app,
+                app.name,
                 name,
                 circuit.hash,
                 keys.proving_key,
@@ -110,7 +150,7 @@ def prepare_region(store: Store, app: str, name: str, circuit: api.Circuit) -> R
                 keys.verifying_key_hash,
             )
         except Conflict:  # another server process set up first: use its keys
-            stored = store.keys(app, name, circuit.hash)
+            stored = store.keys(app.name, name, circuit.hash)
     if stored is not None:
         keys = api.Keys(circuit.hash, stored[0], stored[1])
     return Region(name, circuit, "groth16", keys, Verifier.of(circuit, keys.verifying_key))
@@ -131,7 +171,7 @@ class Service:
     # start-up: keys and parameters, the same for every process --------------------------------
 
     def _region(self, name: str, circuit: api.Circuit) -> Region:
-        return prepare_region(self.store, self.app.name, name, circuit)
+        return prepare_region(self.store, self.app, name, circuit)
 
     def _parameters(self) -> dict[int, Any]:
         """The parameter steps' results: computed by the first process for this version of
@@ -237,9 +277,7 @@ class Service:
         for key, call in expected.items():
             try:
                 proof = api.Proof.from_json(json.dumps(given[key]))
-                region = self.regions[call.region]
-                assert region.verifier is not None
-                region.verifier.verify(proof)
+                self.regions[call.region].verify(proof)
             except MalformedInput as exc:
                 raise Rejected(400, f"proof `{key}`: {exc}") from None
             except ProofRejected as exc:
