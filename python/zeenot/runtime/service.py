@@ -83,7 +83,9 @@ class Region:
     def verify(self, proof: api.Proof) -> None:
         """`ProofRejected` or `MalformedInput` unless `proof` is a valid proof of this region."""
         if proof.backend != self.backend:
-            raise ProofRejected(f"a {proof.backend} proof: `{self.name}` is proved with {self.backend}")
+            raise ProofRejected(
+                f"a {proof.backend} proof: `{self.name}` is proved with {self.backend}"
+            )
         if self.verifier is not None:
             self.verifier.verify(proof)
         else:
