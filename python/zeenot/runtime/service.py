@@ -23,6 +23,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from zeenot import api
@@ -42,6 +43,7 @@ from zeenot.runtime.app import (
     StepOutput,
     proof_key,
 )
+from zeenot.runtime.batching import BatchingVerifier
 from zeenot.runtime.store import Conflict, Store
 from zeenot.verifier import Verifier
 
@@ -67,6 +69,11 @@ class Region:
     keys: api.Keys | None  # groth16 only
     verifier: Verifier | None  # groth16 only
 
+    @cached_property
+    def _batching(self) -> BatchingVerifier:
+        assert self.verifier is not None
+        return BatchingVerifier(self.verifier)
+
     @property
     def program_hash(self) -> str:
         return fingerprint(self.circuit)
@@ -87,7 +94,7 @@ class Region:
                 f"a {proof.backend} proof: `{self.name}` is proved with {self.backend}"
             )
         if self.verifier is not None:
-            self.verifier.verify(proof)
+            self._batching.verify(proof)
         else:
             api.verify(self.circuit, None, proof)
 
