@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything zeenot needs into the repository: a Python virtual environment with the
 # pinned tools, the Rust extension `zeenot._native` (release build) and the pinned npm packages
-# (snarkjs, circomlibjs) used for interoperability tests. Idempotent; safe to re-run.
+# (snarkjs, circomlibjs) used for interoperability tests, and the Debian packages the tests need
+# (scripts/system_deps.sh: PostgreSQL, Chromium). Idempotent; safe to re-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,7 @@ if ! command -v cargo >/dev/null; then
   echo "error: cargo (Rust) is required: https://rustup.rs" >&2
   exit 2
 fi
+./scripts/system_deps.sh  # PostgreSQL and Chromium for the runtime's and dashboard's tests
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi

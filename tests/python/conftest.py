@@ -30,3 +30,17 @@ def payd():
 # The record of validated proving keys (zeenot.keycache) goes to a fresh directory for the test
 # session, never to the user's cache; CLI subprocesses inherit it.
 os.environ["ZEENOT_CACHE_DIR"] = tempfile.mkdtemp(prefix="zeenot-test-keys-")
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A PostgreSQL server for the whole session (skipped only where PostgreSQL 15 is not
+    installed and CI is not set: CI installs it, and a missing server there is a failure)."""
+    from .postgres import available, postgres_server
+
+    if not available():
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL 15 is missing in CI: scripts/system_deps.sh installs it")
+        pytest.skip("PostgreSQL 15 is not installed (scripts/system_deps.sh)")
+    with postgres_server() as url:
+        yield url

@@ -1,0 +1,74 @@
+"""A throwaway PostgreSQL server for tests: initdb into a temporary directory, started on a free
+port with its socket there too, stopped afterwards. Debian's PostgreSQL 15 binaries
+(`scripts/system_deps.sh` installs them); as root the server runs as the `postgres` user."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from .runtime_server import free_port
+
+BIN = Path("/usr/lib/postgresql/15/bin")
+
+
+def available() -> bool:
+    return (BIN / "initdb").exists() and (BIN / "pg_ctl").exists()
+
+
+def _as_postgres(cmd: list[str]) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[str]:
+    """Yield a `postgresql://` URL of a fresh, empty database."""
+    if not available():
+        raise RuntimeError(
+            "PostgreSQL 15 is not installed: run scripts/system_deps.sh (Debian: postgresql-15)"
+        )
+    root = Path(tempfile.mkdtemp(prefix="zeenot-pg-"))
+    data, sock = root / "data", root / "sock"
+    sock.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres")
+        shutil.chown(sock, "postgres")
+    port = free_port()
+    run = {"check": True, "capture_output": True, "timeout": 120}
+    subprocess.run(
+        _as_postgres(
+            [str(BIN / "initdb"), "-D", str(data), "-U", "zeenot", "--auth=trust", "-E", "UTF8"]
+        ),
+        **run,
+    )
+    options = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=on"
+    subprocess.run(
+        _as_postgres(
+            [
+                str(BIN / "pg_ctl"),
+                "-D",
+                str(data),
+                "-o",
+                options,
+                "-w",
+                "-l",
+                str(root / "log"),
+                "start",
+            ]
+        ),
+        **run,
+    )
+    try:
+        yield f"postgresql://zeenot@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            _as_postgres([str(BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
+            capture_output=True,
+            timeout=60,
+        )
+        shutil.rmtree(root, ignore_errors=True)
