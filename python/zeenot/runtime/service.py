@@ -4,14 +4,15 @@
 
 1. the body is at most `max_body` bytes (the HTTP layer refuses more before reading it all) and
    strict JSON with exactly the fields of a submission;
-2. a submission id seen before returns the stored result if the body is the same (retries are
-   safe) and is refused if not; a proof stored before under another id is a replay;
-3. every proof the plan expects is present, for this program and key, and verifies;
-4. every public input of every proof is checked against the server's own copy of that value
+2. every proof the plan expects is present, for this program and key, and verifies;
+3. every public input of every proof is checked against the server's own copy of that value
    (a published parameter, a constant, the proof of an earlier region, or the client's own
    public input as submitted): a client cannot prove against a tariff of its choosing;
-5. the server's workers run on the verified values, and the submission, its proofs' digests
-   and the result are stored in one transaction; only then is it acknowledged.
+4. the server's workers run on the verified values, and the submission, its proofs' digests
+   and the result are stored in one transaction; only then is it acknowledged. The unique keys
+   on the id and the digests tell the rest apart: a known id with the same body is a retry
+   (answered with the stored result), with another body a conflict; a stored proof under a
+   new id is a replay.
 
 Anything refused gets a `Rejected` with an HTTP status and a reason, is logged in the
 rejections table and leaves no other row behind.
@@ -222,24 +223,21 @@ class Service:
         try:
             doc, sid = self._parse(body)
             digest = hashlib.sha256(body).hexdigest()
-            known = self.store.submission(self.app.name, sid)
-            if known is not None:
-                return self._repeat(known, digest)
             proofs = self._proofs(doc["proofs"])
             inputs = self._inputs(doc["inputs"])
             result = self._run(proofs, inputs)
             digests = [hashlib.sha256(p.proof).hexdigest() for p in proofs.values()]
-            for d in digests:
-                owner = self.store.proof_owner(d)
-                if owner is not None:
-                    raise Rejected(409, f"replayed proof: it was submitted before as `{owner[1]}`")
+            # Optimistic: one transaction on the common path; the unique keys on the id and on
+            # the proofs' digests catch retries and replays, which are told apart afterwards.
             try:
                 self.store.accept(self.app.name, sid, digest, digests, result)
             except Conflict:
                 known = self.store.submission(self.app.name, sid)
-                if known is not None:  # the same id raced in from another request
+                if known is not None:  # a retry (same body), or the id reused
                     return self._repeat(known, digest)
-                raise Rejected(409, "replayed proof: it was submitted before") from None
+                owners = [o for o in map(self.store.proof_owner, digests) if o is not None]
+                before = f" as `{owners[0][1]}`" if owners else ""
+                raise Rejected(409, f"replayed proof: it was submitted before{before}") from None
             return 201, {"id": sid, "status": "accepted", "result": result}
         except Rejected as exc:
             self.store.reject(self.app.name, sid, exc.status, exc.reason)
