@@ -33,7 +33,7 @@ there is none for a trace of fewer than three packets.
 
 from dataclasses import dataclass
 
-from zeenot import MaxSize, Private, Public, check, u8, u16, u32, zk
+from zeenot import Client, MaxSize, Private, Public, check, u8, u16, u32, worker, zk
 
 MAX_PACKETS = 64  # the circuit has room for a capture this long
 
@@ -81,3 +81,46 @@ def alert(
     culprit = trace[first]  # indexing with a value computed in the circuit
     matches = u32(sum(u32(hit) for hit in hits))
     return culprit.src, matches, first, culprit.t_ms
+
+
+# --------------------------------------------------------------------------------------------
+# The application: the network monitor (client) keeps the packet capture and proves an alert
+# against the operator's signature; the operator's server publishes the signature and the time
+# window, checks the proof was made with them, and records the alert (never the capture).
+#
+#     zeenot serve examples/cnids/app.py --db out/cnids.db --port 8773 &
+#     zeenot run examples/cnids/app.py --server http://127.0.0.1:8773 \
+#         --inputs examples/cnids/run.json
+
+
+@worker(tier="server")
+def rule() -> tuple[Signature, u32]:
+    """The operator's published signature (three packet steps) and window in ms: SMB probing
+    (a SYN, then ACKs, then a payload of at least 1,000 bytes to port 445)."""
+    syn, ack, payload = (
+        (u16(445), u8(2), u16(0)),
+        (u16(445), u8(16), u16(0)),
+        (u16(445), u8(24), u16(1_000)),
+    )
+    return (syn, ack, payload), u32(2_000)
+
+
+@worker(tier="client")
+def detect(
+    trace: Private[MaxSize[list[Packet], MAX_PACKETS], Client], signature: Signature, window: u32
+):
+    """On the monitor: the alert, proved from the private capture."""
+    return alert(trace, signature, window)
+
+
+@worker(tier="server")
+def record_alert(monitor: str, src: u32, matches: u32, first: u32, t_ms: u32) -> dict:
+    """At the operator: the verified alert."""
+    ip = ".".join(str((src >> s) & 255) for s in (24, 16, 8, 0))
+    return {"monitor": monitor, "attacker": ip, "matches": matches, "first": first, "t_ms": t_ms}
+
+
+def main(monitor: str, trace: Private[MaxSize[list[Packet], MAX_PACKETS], Client]):
+    signature, window = rule()
+    src, matches, first, t_ms = detect(trace, signature, window)
+    return record_alert(monitor, src, matches, first, t_ms)

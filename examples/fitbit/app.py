@@ -33,7 +33,7 @@ are not counted. An empty log or a single sample gives a donation of 0.
 
 from dataclasses import dataclass
 
-from zeenot import MaxSize, Private, Public, check, i32, i64, u16, u32, u64, zk
+from zeenot import Client, MaxSize, Private, Public, check, i32, i64, u16, u32, u64, worker, zk
 
 MAX_SAMPLES = 64  # the circuit has room for this many samples
 
@@ -95,3 +95,36 @@ def due_for(
     due = steps * u64(cents_per_1000_steps) // 1000
     capped = due > u64(cap_cents)
     return (u64(cap_cents) if capped else due), steps, capped
+
+
+# --------------------------------------------------------------------------------------------
+# The application: the walker's phone (client) proves the donation from its private trace; the
+# sponsor (server) publishes its rate and cap, checks the proof was made with them, and pledges.
+#
+#     zeenot serve examples/fitbit/app.py --db out/fitbit.db --port 8770 &
+#     zeenot run examples/fitbit/app.py --server http://127.0.0.1:8770 \
+#         --inputs examples/fitbit/run.json
+
+
+@worker(tier="server")
+def sponsorship() -> tuple[u32, u32]:
+    """The sponsor's published terms: cents per 1,000 steps, and the cap."""
+    return u32(25), u32(5_000)
+
+
+@worker(tier="client")
+def claim(trace: Private[MaxSize[list[Sample], MAX_SAMPLES], Client], rate: u32, cap: u32):
+    """On the phone: the donation the trace earns, proved."""
+    return donation(trace, rate, cap)
+
+
+@worker(tier="server")
+def pledge(walker: str, cents: u64, steps: u64, capped: bool) -> dict:
+    """At the sponsor: the pledge for a verified claim."""
+    return {"walker": walker, "donation_cents": cents, "steps": steps, "capped": capped}
+
+
+def main(walker: str, trace: Private[MaxSize[list[Sample], MAX_SAMPLES], Client]):
+    rate, cap = sponsorship()
+    cents, steps, capped = claim(trace, rate, cap)
+    return pledge(walker, cents, steps, capped)

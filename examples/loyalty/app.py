@@ -36,7 +36,7 @@ profile (no offers, bronze tier); an empty basket gets no discount.
 import functools
 from dataclasses import dataclass
 
-from zeenot import MaxSize, Private, Public, check, u8, u32, u64, zk
+from zeenot import Client, MaxSize, Private, Public, check, u8, u32, u64, worker, zk
 
 MAX_PURCHASES = 64  # the circuit has room for this much history
 MAX_ITEMS = 16  # ... and for a basket this large
@@ -124,3 +124,65 @@ def discount(
         check(item.category < NUM_CATEGORIES and item.price <= MAX_PRICE_CENTS, "bad item")
         total += u64(item.price) * (u64(OFFER_PCT[state][item.category]) + bonus)
     return total // 100, tier
+
+
+# --------------------------------------------------------------------------------------------
+# The application, as ZØ's Figure 1: the customer's phone (client) keeps the purchase history
+# and proves the discount on the basket at the till; the retail terminal (server) publishes
+# today's date, checks the proof was made with it and with the basket the client names, checks
+# that basket against what its lane scanned, and charges.
+#
+#     zeenot serve examples/loyalty/app.py --db out/loyalty.db --port 8772 &
+#     zeenot run examples/loyalty/app.py --server http://127.0.0.1:8772 \
+#         --inputs examples/loyalty/run.json
+
+# What each lane's scanner read (in a shop: the till's own state; here, the demo's basket).
+SCANNED: dict = {
+    "lane-3": [
+        {"category": 0, "price": 1520},
+        {"category": 2, "price": 4105},
+        {"category": 2, "price": 3607},
+        {"category": 5, "price": 1045},
+        {"category": 5, "price": 1015},
+        {"category": 5, "price": 203},
+        {"category": 2, "price": 2408},
+        {"category": 0, "price": 3271},
+        {"category": 5, "price": 2405},
+    ]
+}
+
+
+@worker(tier="server")
+def till_date() -> u32:
+    """The terminal's published date (days since 1970)."""
+    return u32(20_050)
+
+
+@worker(tier="client")
+def redeem(
+    history: Private[MaxSize[list[Purchase], MAX_PURCHASES], Client],
+    basket: MaxSize[list[Item], MAX_ITEMS],
+    today: u32,
+):
+    """On the phone: the discount the history earns on this basket, proved."""
+    return discount(history, basket, today)
+
+
+@worker(tier="server")
+def charge(lane: str, basket: list, cents_off: u64, tier: u8) -> dict:
+    """At the terminal: the basket must be the one its lane scanned; then the receipt."""
+    scanned = SCANNED.get(lane)
+    if scanned is not None and scanned != basket:
+        raise ValueError(f"the basket is not the one lane {lane} scanned")
+    total = sum(item["price"] for item in basket)
+    return {"lane": lane, "total_cents": total, "discount_cents": cents_off, "tier": tier}
+
+
+def main(
+    lane: str,
+    basket: MaxSize[list[Item], MAX_ITEMS],
+    history: Private[MaxSize[list[Purchase], MAX_PURCHASES], Client],
+):
+    today = till_date()
+    cents_off, tier = redeem(history, basket, today)
+    return charge(lane, basket, cents_off, tier)

@@ -19,7 +19,7 @@ first `CHEAP_KWH` of each period) and the bill.
 
 from dataclasses import dataclass
 
-from zeenot import Field, MaxSize, Private, Public, check, poseidon, u32, u64, zk
+from zeenot import Client, Field, MaxSize, Private, Public, check, poseidon, u32, u64, worker, zk
 from zeenot.babyjub import Point, Signature, eddsa_verify
 
 MAX_READINGS = 12  # one a month
@@ -50,3 +50,57 @@ def bill(
         cheap = min(r.kwh, u32(CHEAP_KWH))
         total += u64(cheap) * u64(cheap_cents) + u64(r.kwh - cheap) * u64(cents)
     return total
+
+
+# --------------------------------------------------------------------------------------------
+# The application: the household (client) keeps its meter's signed readings and proves the
+# bill; the utility's server publishes its tariff, checks the proof was made with it and with
+# the meter registered to the account, and issues the invoice.
+#
+#     zeenot serve examples/metering/app.py --db out/metering.db --port 8774 &
+#     zeenot run examples/metering/app.py --server http://127.0.0.1:8774 \
+#         --inputs examples/metering/run.json
+
+# The utility's register of meters' public keys, by account (the demo's one meter).
+METERS: dict = {
+    "A-1001": {
+        "x": "1120771572304984668855649788542860110303223894298952018121329196339919157573",
+        "y": "20197087425205130352574209034729275460185533126585197591053247747830393653846",
+    }
+}
+
+
+@worker(tier="server")
+def tariff() -> tuple[u32, u32]:
+    """The utility's published prices: cents per kWh within and beyond the cheap allowance."""
+    return u32(18), u32(31)
+
+
+@worker(tier="client")
+def bill_me(
+    meter: Point,
+    readings: Private[MaxSize[list[Reading], MAX_READINGS], Client],
+    cheap: u32,
+    dear: u32,
+):
+    """In the household: the bill from the meter's signed readings, proved."""
+    return bill(meter, readings, cheap, dear)
+
+
+@worker(tier="server")
+def invoice(account: str, meter: dict, cents: u64) -> dict:
+    """At the utility: the meter must be the account's; then the invoice."""
+    registered = METERS.get(account)
+    if registered is not None and {k: int(v) for k, v in registered.items()} != {
+        k: int(v) for k, v in meter.items()
+    }:
+        raise ValueError(f"account {account} has another meter")
+    return {"account": account, "amount_cents": cents}
+
+
+def main(
+    account: str, meter: Point, readings: Private[MaxSize[list[Reading], MAX_READINGS], Client]
+):
+    cheap, dear = tariff()
+    cents = bill_me(meter, readings, cheap, dear)
+    return invoice(account, meter, cents)

@@ -36,7 +36,7 @@ are in strictly increasing time order. An empty list of readings is accepted (al
 from dataclasses import dataclass
 
 import zeenot
-from zeenot import MaxSize, Private, Public, check, u8, u16, u32, u64, zk
+from zeenot import Client, MaxSize, Private, Public, check, u8, u16, u32, u64, worker, zk
 
 MAX_READINGS = 64  # room for about 21 hours at one reading every 20 minutes
 
@@ -105,3 +105,46 @@ def study_summary(
         longest_gap,
         first_hypo.minute,
     )
+
+
+# --------------------------------------------------------------------------------------------
+# The application: the participant's device (client) proves the aggregates from its private
+# readings; the researchers' server publishes the study's thresholds, checks the proof was made
+# with them, and records the participant's aggregates for the study.
+#
+#     zeenot serve examples/study/app.py --db out/study.db --port 8771 &
+#     zeenot run examples/study/app.py --server http://127.0.0.1:8771 \
+#         --inputs examples/study/run.json
+
+
+@worker(tier="server")
+def protocol() -> tuple[u16, u16]:
+    """The study's published thresholds for high blood pressure (mmHg)."""
+    return u16(140), u16(90)
+
+
+@worker(tier="client")
+def summarise(readings: Private[MaxSize[list[Reading], MAX_READINGS], Client], sys: u16, dia: u16):
+    """On the participant's device: the aggregates, proved."""
+    return study_summary(readings, sys, dia)
+
+
+@worker(tier="server")
+def enrol(participant: str, summary: list) -> dict:
+    """At the researchers: the participant's verified aggregates, in the study's records."""
+    count, moments, high, hr_range, longest_gap, first_hypo = summary
+    return {
+        "participant": participant,
+        "readings": count,
+        "moments": moments,
+        "high_bp_readings": high,
+        "hr_range": hr_range,
+        "longest_gap_min": longest_gap,
+        "first_hypo_minute": first_hypo,
+    }
+
+
+def main(participant: str, readings: Private[MaxSize[list[Reading], MAX_READINGS], Client]):
+    sys, dia = protocol()
+    summary = summarise(readings, sys, dia)
+    return enrol(participant, summary)
