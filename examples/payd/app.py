@@ -86,3 +86,13 @@ def main(policy: str, km: Private[Week, Client], night_km: Private[Week, Client]
     base, cap = tariff()
     premium, capped = quote(km, night_km, base, cap)
     return bill(policy, premium, capped)
+
+
+def dashboard(results: list) -> dict:
+    """The server's chart of verified premiums: how many fall in each bracket of cents."""
+    edges = [0, 1_000, 2_000, 3_000, 4_000]
+    counts = [0] * len(edges)
+    for r in results:
+        counts[max(i for i, e in enumerate(edges) if r["premium_cents"] >= e)] += 1
+    labels = [f"{e // 100}–{n // 100} €" for e, n in zip(edges, edges[1:], strict=False)] + ["cap"]
+    return {"kind": "bars", "title": "weekly premiums", "values": counts, "labels": labels}

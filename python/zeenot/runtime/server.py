@@ -13,6 +13,8 @@ Routes (JSON unless said otherwise):
     GET  /api/apps/{app}/submissions                  the latest accepted (?limit=)
     GET  /api/apps/{app}/submissions/{id}             one accepted submission's result
     GET  /api/rejections                              the latest refusals and why (?limit=)
+    GET  /                                            the dashboard (runtime/dashboard.py)
+    GET  /api/apps/{app}/dashboard                    one application's panel: count and chart
     GET  /api/apps/{app}/rounds/{round}               a peers' round: roster, progress, result
     POST /api/apps/{app}/rounds/{round}/peers         register (answers the peer's token)
     POST /api/apps/{app}/rounds/{round}/shares        a verified share and its sealed messages
@@ -36,6 +38,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from zeenot.runtime import dashboard
 from zeenot.runtime.app import load_application
 from zeenot.runtime.relay import Relay
 from zeenot.runtime.service import Rejected, Service
@@ -171,6 +174,7 @@ def build(services: dict[str, Service], store: Store) -> Starlette:
         peer_route("/api/apps/{app}/rounds/{round:str}/shares", "share", "POST"),
         peer_route("/api/apps/{app}/rounds/{round:str}/partials", "partial", "POST"),
         peer_route("/api/apps/{app}/rounds/{round:str}/mailbox/{peer:str}", "mailbox", "GET"),
+        *dashboard.routes(services, relays, store),
     ]
     return Starlette(routes=routes, exception_handlers={Rejected: refused})
 

@@ -487,6 +487,20 @@ class Store:
             ).all()
         return {r[0]: json.loads(r[1]) for r in rows}
 
+    def finished_rounds(self, app: str, size: int, limit: int = 10) -> list[str]:
+        """The rounds with all `size` partial sums in, the latest first."""
+        t = round_partials_table
+        query = (
+            sa.select(t.c.round)
+            .where(t.c.app == app)
+            .group_by(t.c.round)
+            .having(sa.func.count() == size)
+            .order_by(sa.func.max(t.c.combined_at).desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query).all()]
+
 
 def _utc(value: dt.datetime) -> dt.datetime:
     # SQLite hands back naive datetimes: they were written in UTC.

@@ -1,0 +1,78 @@
+"""The dashboard `zeenot serve` shows at `/`: per application, the accepted submissions and a
+chart of their results; the rejected submissions with their reasons. A static page
+(`static/`, no build step, nothing fetched from elsewhere) polls two JSON routes of its own.
+
+An application shapes its chart with an optional module-level function
+
+    def dashboard(results: list) -> dict
+
+given every accepted result (oldest first, JSON data) and returning
+`{"kind": "bars", "title": str, "values": [numbers], "labels": [str]}` or
+`{"kind": "heatmap", "title": str, "values": [numbers], "width": columns}`. An application of
+peers shows its latest finished round's result when that result is such a dict (Waze's
+density map). Otherwise the chart is the count of accepted submissions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from zeenot.runtime.store import Store
+
+STATIC = Path(__file__).with_name("static")
+MAX_RESULTS = 10_000  # the results an application's `dashboard()` is given, newest kept
+
+
+def view(service: Any, relay: Any, store: Store) -> dict[str, Any]:
+    """The JSON behind one application's panel."""
+    app = service.app
+    accepted = store.count_submissions(app.name)
+    chart: dict[str, Any] = {"kind": "count", "title": "accepted submissions", "value": accepted}
+    shape = getattr(app.module, "dashboard", None)
+    try:
+        if callable(shape):
+            chart = _checked(shape(store.results(app.name)[-MAX_RESULTS:]))
+        elif relay is not None:
+            done = store.finished_rounds(app.name, app.peer_sum.peers, limit=1)
+            if done:
+                result = relay.status(done[0])["result"]
+                if isinstance(result, dict) and result.get("kind") in ("bars", "heatmap"):
+                    chart = _checked({**result, "title": f"{result.get('title', '')} ({done[0]})"})
+                accepted = len(done)
+    except (TypeError, ValueError, KeyError) as exc:
+        chart = {"kind": "count", "title": f"dashboard() failed: {exc}", "value": accepted}
+    return {"app": app.name, "accepted": accepted, "chart": chart}
+
+
+def _checked(chart: Any) -> dict[str, Any]:
+    if not isinstance(chart, dict) or chart.get("kind") not in ("bars", "heatmap", "count"):
+        raise ValueError("dashboard() returns {'kind': 'bars' | 'heatmap', ...}")
+    values = chart.get("values", [])
+    if not isinstance(values, list) or not all(isinstance(v, (int, float)) for v in values):
+        raise ValueError("`values` is a list of numbers")
+    return chart
+
+
+def routes(services: dict[str, Any], relays: dict[str, Any], store: Store) -> list[Any]:
+    async def page(_: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
+
+    async def panel(request: Request) -> Response:
+        name = request.path_params["app"]
+        if name not in services:
+            return JSONResponse({"status": "rejected", "reason": f"no `{name}`"}, status_code=404)
+        doc = await run_in_threadpool(view, services[name], relays.get(name), store)
+        return JSONResponse(doc)
+
+    return [
+        Route("/", page),
+        Route("/api/apps/{app}/dashboard", panel),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
