@@ -1,8 +1,8 @@
 """The dashboard in a real headless browser (Debian's Chromium, driven by Playwright).
 
 A real `zeenot serve` process with payd and the 3-peer test application; accepted and refused
-submissions (one carrying an HTML injection attempt in its result, one in its id); the page must list them with
-their results and reasons as text, and draw one bar per premium bracket.
+submissions (an HTML injection attempt in one's result, another in one's id); the page must
+list them with their results and reasons as text, and draw one bar per premium bracket.
 """
 
 from __future__ import annotations
