@@ -50,6 +50,19 @@ from zeenot.runtime.app import load_application  # noqa: E402
 from zeenot.runtime.client import Runner  # noqa: E402
 
 PAYD = ROOT / "examples" / "payd" / "app.py"
+
+
+def use_backend(backend: str) -> None:
+    """Point PAYD at a copy of the application that proves its region with `backend`."""
+    global PAYD
+    if backend == "sigma":
+        copy = Path(tempfile.mkdtemp()) / "payd" / "app.py"  # an application is named by its folder
+        copy.parent.mkdir()
+        copy.write_text(PAYD.read_text() + '\nBACKENDS = {"weekly_premium": "sigma"}\n')
+        (copy.parent / "log.json").write_text(json.dumps(LOG))
+        PAYD = copy
+
+
 LOG = json.loads((ROOT / "examples" / "payd" / "log.json").read_text())
 
 
@@ -227,6 +240,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
     accepted = sum(1 for _, code, _ in valid if code in (200, 201))
     return {
         "mode": "load",
+        "backend": args.backend,
         "db": args.db,
         "processes": args.processes,
         "submissions": args.n,
@@ -340,8 +354,10 @@ def main() -> int:
     ap.add_argument("--bad", type=float, default=0.1, help="fraction tampered or replayed")
     ap.add_argument("--kill", action="store_true", help="the SIGKILL test instead of the load")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--backend", choices=["groth16", "sigma"], default="groth16")
     ap.add_argument("-o", "--output", help="write the result as JSON here")
     args = ap.parse_args()
+    use_backend(args.backend)
     result = crash(args) if args.kill else load(args)
     text = json.dumps(result, indent=2)
     print(text)
