@@ -64,6 +64,10 @@ def evaluate(ir_json: str, inputs: list[str]) -> list[str]:
     """Run the IR with Python semantics (the witness generator's interpreter) and return the
     output leaves. Raises `UnsatisfiedError` where a proof could not exist."""
 
+def wide_witnesses(ir_json: str, inputs: list[str]) -> int:
+    """Groth16 witness variables wider than 64 bits on these input leaves (the planner's
+    model reads it). Raises `UnsatisfiedError` as `prove` does."""
+
 def setup(ir_json: str, seed: int | None = None) -> tuple[bytes, bytes]:
     """Circuit-specific Groth16 setup: `(proving_key, verifying_key)`.
 
@@ -199,6 +203,11 @@ def sigma_program_prove(
 
 def sigma_program_verify(ir_json: str, public: list[str], proof: bytes) -> bool:
     """Whether a sigma-back-end proof verifies; `ValueError` for malformed values or bytes."""
+
+def sigma_program_shape(ir_json: str, public: list[str | None]) -> list[tuple[str, int]]:
+    """The size of the program's sigma proof counted without proving (commitments, secrets,
+    equations, range obligations, padded range bits, range proofs, their rounds); `public`:
+    each input leaf's value where known (public inputs), else None (counted as private)."""
 
 def bp_range_prove(
     values: list[int], blindings: list[str], bits: int, context: bytes, seed: int | None = None

@@ -51,6 +51,25 @@ pub fn stats(p: &Program) -> Result<Stats, Error> {
     })
 }
 
+/// Witness variables of `p` on these inputs that are wider than 64 bits (inverses, hashes,
+/// curve coordinates, blindings). The prover's multi-exponentiations handle narrow scalars
+/// (bits, integers) on fast paths and pay for every window of a wide one, so the planner's
+/// Groth16 model reads this count beside the constraint count. Committed values get
+/// full-width stand-in blindings, as random ones would be. No keys, no proof; fails as
+/// [`prove`] does when the program fails on these inputs.
+pub fn wide_witnesses(p: &Program, inputs: &[Value]) -> Result<usize, Error> {
+    use ark_ff::{BigInteger, PrimeField};
+    p.check_values(inputs).map_err(Error::Input)?;
+    eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
+    let n_blind = p.committed_inputs().count() + p.committed_outputs().count();
+    let stand_in = vec![-Scalar::from(1u64); n_blind];
+    let cs = ConstraintSystem::<Fr>::new_ref();
+    cs.set_optimization_goal(OptimizationGoal::Constraints);
+    synth::lower_blinded(p, Some(inputs), Some(&stand_in), cs.clone()).map_err(synthesis)?;
+    let inner = cs.borrow().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
+    Ok(inner.witness_assignment.iter().filter(|x| x.into_bigint().num_bits() > 64).count())
+}
+
 fn synthesis(e: ark_relations::r1cs::SynthesisError) -> Error {
     match e {
         ark_relations::r1cs::SynthesisError::Unsatisfiable => {

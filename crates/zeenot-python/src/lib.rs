@@ -270,6 +270,15 @@ fn stats<'py>(py: Python<'py>, ir_json: &str) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// Witness variables wider than 64 bits on these input leaves (for the planner's Groth16
+/// model). Errors as `prove`'s when the program fails on the inputs.
+#[pyfunction]
+fn wide_witnesses(py: Python<'_>, ir_json: &str, inputs: Vec<String>) -> PyResult<usize> {
+    let p = program(ir_json)?;
+    let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
+    detached(py, || Ok(groth16::wide_witnesses(&p, &values)?))
+}
+
 /// Evaluate the IR on input leaves (the Rust interpreter); returns output leaves.
 #[pyfunction]
 fn evaluate(ir_json: &str, inputs: Vec<String>) -> PyResult<Vec<String>> {
@@ -436,10 +445,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UnsupportedError", py.get_type::<sigma_backend::UnsupportedError>())?;
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_prove, m)?)?;
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_shape, m)?)?;
     m.add_function(wrap_pyfunction!(program_hash, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(wide_witnesses, m)?)?;
     m.add_function(wrap_pyfunction!(setup, m)?)?;
     m.add_function(wrap_pyfunction!(prove, m)?)?;
     m.add_class::<PreparedProvingKey>()?;

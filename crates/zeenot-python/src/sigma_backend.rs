@@ -73,3 +73,44 @@ pub(crate) fn sigma_program_verify(
         Err(e) => Err(py_err(e)),
     }
 }
+
+/// The size of the program's sigma proof, counted without proving (`backend::shape`): a dict of
+/// counts for the planner's cost models. `public`: one entry per input leaf, the decimal value
+/// of a known public input, else `None` (counted as private: an upper bound).
+#[pyfunction]
+pub(crate) fn sigma_program_shape(
+    py: Python<'_>,
+    ir_json: &str,
+    public: Vec<Option<String>>,
+) -> PyResult<Vec<(&'static str, usize)>> {
+    let p = program(ir_json)?;
+    if public.len() != p.inputs.len() {
+        return Err(PyValueError::new_err(format!(
+            "expected {} input leaves, got {}",
+            p.inputs.len(),
+            public.len()
+        )));
+    }
+    let values = public
+        .iter()
+        .zip(&p.inputs)
+        .map(|(v, inp)| v.as_deref().map(|v| ir::Value::parse(inp.ty, v)).transpose())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let shape = match detached(py, || Ok(backend::shape(&p, &values)))? {
+        Ok(s) => s,
+        Err(Error::InvalidProof) => {
+            return Err(PyValueError::new_err("the program fails on these public inputs"))
+        }
+        Err(e) => return Err(py_err(e)),
+    };
+    Ok(vec![
+        ("commitments", shape.commitments),
+        ("secrets", shape.secrets),
+        ("equations", shape.equations),
+        ("range_obligations", shape.range_obligations),
+        ("range_bits", shape.range_bits),
+        ("range_proofs", shape.range_proofs),
+        ("range_rounds", shape.range_rounds),
+    ])
+}

@@ -311,6 +311,11 @@ struct Lowering<'a> {
     ranges: Vec<RangeEntry>,
     g: Point,
     h: Point,
+    /// Counting a proof's size ([`shape`]): the next stand-in for a fresh commitment.
+    stand_in: Option<Point>,
+    /// Fresh commitments and statement equations made so far (for [`shape`]).
+    fresh_count: usize,
+    equation_count: usize,
 }
 
 /// `c` commits to `u ∈ [0, 2^n)` (with blinding `r`; `u` and `r` are the prover's).
@@ -360,6 +365,11 @@ impl<'a> Lowering<'a> {
 
     /// A fresh commitment to `v` (prover) or the next one from the proof (verifier).
     fn fresh(&mut self, v: i128) -> Result<Com> {
+        self.fresh_count += 1;
+        if let Some(c) = self.stand_in {
+            self.stand_in = Some(c + self.h);
+            return Ok(Com { c, v: 0, r: Scalar::zero() });
+        }
         if self.prover() {
             let r = self.rand();
             let c = Point::msm_ct(&[self.g, self.h], &[sc(v), r]);
@@ -403,6 +413,7 @@ impl<'a> Lowering<'a> {
 
     /// `lhs = Σ secret·base` as a conjunct of the statement.
     fn equation(&mut self, lhs: Point, terms: &[(Secret, Point)]) -> Node {
+        self.equation_count += 1;
         let lhs = self.el(lhs);
         let terms: Vec<(Secret, Element)> = terms.iter().map(|&(s, p)| (s, self.el(p))).collect();
         self.b.equation(lhs, &terms)
@@ -817,7 +828,7 @@ fn lower(
             }
             (Visibility::Committed, _, None) => {
                 let x = lw.com(x);
-                let r = lw.rand();
+                let r = if lw.prover() { lw.rand() } else { Scalar::zero() }; // zero: [`shape`]
                 let c = Com { c: commit_value(x.v, &r), v: x.v, r };
                 equal_commitments(lw, c, x);
                 Shown::Commitment(c.c, r)
@@ -981,7 +992,65 @@ fn new_lowering<'a>(p: &'a Program, rng: Option<&'a mut dyn RngCore>, aux: &'a [
         ranges: Vec::new(),
         g: Point::generator(),
         h: blinding_generator(),
+        stand_in: None,
+        fresh_count: 0,
+        equation_count: 0,
     }
+}
+
+/// The size of a program's proof, counted without proving: what the planner's cost models
+/// read (python/zeenot/plan). Prover and verifier work, and the proof's bytes, follow these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Fresh commitments the proof carries (private inputs and intermediate values).
+    pub commitments: usize,
+    /// Secrets of the sigma statement (one response each).
+    pub secrets: usize,
+    /// Equations of the sigma statement (one commitment each).
+    pub equations: usize,
+    /// Range obligations.
+    pub range_obligations: usize,
+    /// Bulletproof bits after padding each aggregated proof's obligations to a power of two
+    /// (the prover's and verifier's work is linear in these).
+    pub range_bits: usize,
+    /// Aggregated range proofs.
+    pub range_proofs: usize,
+    /// The sum of the range proofs' log2 sizes (a proof has 2·log2(n·m) points).
+    pub range_rounds: usize,
+}
+
+/// Counts what proving `p` takes by lowering it as the verifier does, with stand-in
+/// commitments. `public`: every input leaf's value where it is known (public inputs); a public
+/// input left `None` is counted as if private (a commitment and its range proof), so the
+/// count is an upper bound when public values are not known yet.
+pub fn shape(p: &Program, public: &[Option<Value>]) -> Result<Shape> {
+    if public.len() != p.inputs.len() {
+        return Err(Error::Input(format!("expected {} input leaves, got {}", p.inputs.len(), public.len())));
+    }
+    let mut p = p.clone();
+    for (inp, v) in p.inputs.iter_mut().zip(public) {
+        if inp.vis == Visibility::Public && v.is_none() {
+            inp.vis = Visibility::Private;
+        }
+    }
+    let p = &p;
+    let mut lw = new_lowering(p, None, &[]);
+    let start = mul_small(&lw.g, 7919) + mul_small(&lw.h, 104_729);
+    let committed: Vec<(Point, Scalar)> = (0..p.committed_inputs().count())
+        .map(|k| (start - mul_small(&lw.h, k as i128 + 1), Scalar::zero()))
+        .collect();
+    lw.stand_in = Some(start);
+    lower(&mut lw, public, &committed, None)?;
+    let chunks = range_chunks(&lw.ranges);
+    Ok(Shape {
+        commitments: lw.fresh_count,
+        secrets: lw.witness.len(),
+        equations: lw.equation_count,
+        range_obligations: lw.ranges.len(),
+        range_bits: chunks.iter().map(|(n, c)| n * c.len()).sum(),
+        range_proofs: chunks.len(),
+        range_rounds: chunks.iter().map(|(n, c)| (n * c.len()).trailing_zeros() as usize).sum(),
+    })
 }
 
 fn finish(lw: Lowering<'_>) -> Result<(Statement, Vec<Option<Scalar>>)> {

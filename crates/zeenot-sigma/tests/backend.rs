@@ -5,8 +5,9 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
+use zeenot_circuit::ir::Visibility;
 use zeenot_circuit::{eval, Program};
-use zeenot_sigma::backend::{prove, verify};
+use zeenot_sigma::backend::{prove, shape, verify};
 use zeenot_sigma::Error;
 
 #[path = "../../zeenot-circuit/tests/support/progen.rs"]
@@ -32,6 +33,19 @@ fn check_program(doc: &str, values: &[String], seed: u64) -> bool {
             assert_eq!(proven.public[n_pub..], outputs[..], "{doc}");
             let bytes = proven.proof.encode();
             verify(&p, &proven.public, &bytes).unwrap_or_else(|e| panic!("{e}\n{doc}\n{values:?}"));
+            // The shape counted without proving is the proof's; unknown public values (counted
+            // as private) give an upper bound.
+            let public: Vec<_> = p
+                .inputs
+                .iter()
+                .zip(&inputs)
+                .map(|(i, v)| (i.vis == Visibility::Public).then_some(*v))
+                .collect();
+            let s = shape(&p, &public).unwrap_or_else(|e| panic!("{e}\n{doc}"));
+            assert_eq!(s.commitments, proven.proof.aux.len(), "{doc}");
+            assert_eq!(s.range_proofs, proven.proof.ranges.len(), "{doc}");
+            let bound = shape(&p, &vec![None; p.inputs.len()]).unwrap_or_else(|e| panic!("{e}\n{doc}"));
+            assert!(bound.commitments >= s.commitments && bound.range_bits >= s.range_bits, "{doc}");
             // Every public value changed by one is rejected.
             for k in 0..proven.public.len() {
                 let mut public = proven.public.clone();
