@@ -24,6 +24,7 @@ from zeenot import _native, api
 from zeenot.checker import cli as checker_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
+from zeenot.plan import cli as plan_cli
 from zeenot.runtime import cli as runtime_cli
 from zeenot.simulate import simulate
 from zeenot.verifier import Verifier
@@ -99,10 +100,31 @@ def cmd_setup(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _auto_backend(directory: str, circuit: api.Circuit | api.Template, inputs: Any) -> str:
+    """`--backend auto`: the planner's choice for this one region. Keys already in DIR make
+    Groth16's setup a sunk cost; without them only the sigma back end can prove here."""
+    if isinstance(circuit, api.Template):
+        backend, why = "sigma", "lists without MaxSize: no fixed circuit for groth16"
+    elif not (Path(directory) / api.KEYS_FILE).exists():
+        backend, why = "sigma", f"no keys in {directory} (`zeenot setup` them for groth16)"
+    else:
+        from zeenot.plan import Profile, Region, Weights, plan
+
+        region = Region(circuit.program.ir["name"], circuit, inputs=inputs)
+        weights = Weights(proofs_per_setup=float("inf"))  # the keys exist: setup is paid
+        choice = plan([region], Profile.load(), weights).choices[0]
+        backend, why = choice.backend, choice.why()
+    print(f"backend: {backend} ({why})", file=sys.stderr)
+    return backend
+
+
 def cmd_prove(args: argparse.Namespace) -> int:
     check_output_file(args.output)  # before proving, which may take minutes
     circuit = api.load(args.dir)
-    if args.backend == "sigma":
+    backend = args.backend
+    if backend == "auto":
+        backend = _auto_backend(args.dir, circuit, _read_inputs(args.inputs))
+    if backend == "sigma":
         proof = api.prove_sigma(circuit, _read_inputs(args.inputs))
     elif isinstance(circuit, api.Template):
         raise circuit.needs_bounds()
@@ -225,10 +247,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--inputs", required=True, metavar="IN.json")
     s.add_argument(
         "--backend",
-        choices=api.BACKENDS,
+        choices=(*api.BACKENDS, "auto"),
         default="groth16",
-        help="groth16 (needs `zeenot setup`; tiny proofs) or sigma (no setup; proofs linear "
-        "in the data)",
+        help="groth16 (needs `zeenot setup`; tiny proofs), sigma (no setup; proofs linear "
+        "in the data) or auto (the planner's choice: docs/planner.md)",
     )
     s.add_argument("-o", "--output", required=True, metavar="PROOF.json")
     s.set_defaults(run=cmd_prove)
@@ -249,6 +271,7 @@ def _parser() -> argparse.ArgumentParser:
 
     checker_cli.add_parser(sub)
     runtime_cli.add_parsers(sub)
+    plan_cli.add_parsers(sub)
 
     s = sub.add_parser("export", help="export a proof for another verifier")
     s.add_argument("format", metavar="FORMAT", help="`snarkjs`")

@@ -1,0 +1,120 @@
+"""`zeenot calibrate`: measure both back ends on the calibration programs and fit the models.
+
+Every measure is the best of `reps` runs (the least disturbed by the rest of the machine). The
+Groth16 prover's time excludes validating the proving key, which happens once per key
+(`zeenot.keycache`); setup time and key size are measured and modelled on their own, since a
+plan amortises them over the proofs made with one key.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from zeenot import api
+from zeenot.plan.features import features, sigma_supports
+from zeenot.plan.models import FORMS, fit
+from zeenot.plan.profile import Profile
+from zeenot.plan.programs import SOURCES, program
+from zeenot.verifier import Verifier
+
+SIZES = (2, 4, 8, 16, 32, 64)
+QUICK_SIZES = (2, 8, 32)
+SCALE = {"publics": 4, "fields": 8}  # sizes multiplied: up to 256 and 512 public values
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _best(reps: int, run: Callable[[], Any]) -> tuple[float, Any]:
+    best, value = float("inf"), None
+    for _ in range(reps):
+        t = time.perf_counter()
+        value = run()
+        best = min(best, time.perf_counter() - t)
+    return best, value
+
+
+def measure(
+    circuit: api.Circuit,
+    inputs: dict[str, Any],
+    reps: int = 3,
+    *,
+    backends: Sequence[str] = api.BACKENDS,
+    blindings: dict[str, Any] | None = None,
+) -> dict[str, dict[str, float]]:
+    """One program's costs on each of `backends`: {backend: {measure: value}}."""
+    out: dict[str, dict[str, float]] = {}
+    if "groth16" in backends:
+        setup_s, keys = _best(reps, lambda: api.setup(circuit))
+        keys.prepared  # noqa: B018 - validate the key once, outside the timed proofs
+        prove_s, proof = _best(reps, lambda: api.prove(circuit, keys, inputs, blindings=blindings))
+        verifier = Verifier.of(circuit, keys.verifying_key)
+        verify_s, _ = _best(reps, lambda: verifier.verify(proof))
+        out["groth16"] = {
+            "prove_s": prove_s,
+            "verify_s": verify_s,
+            "proof_bytes": float(len(proof.proof)),
+            "setup_s": setup_s,
+            "key_bytes": float(len(keys.proving_key)),
+        }
+    if "sigma" in backends:
+        prove_s, sigma = _best(reps, lambda: api.prove_sigma(circuit, inputs, blindings=blindings))
+        verify_s, _ = _best(reps, lambda: api.verify(circuit, None, sigma))
+        out["sigma"] = {
+            "prove_s": prove_s,
+            "verify_s": verify_s,
+            "proof_bytes": float(len(sigma.proof)),
+        }
+    return out
+
+
+def calibrate(
+    *,
+    quick: bool = False,
+    reps: int = 3,
+    progress: Callable[[str], None] | None = None,
+    families: tuple[str, ...] | None = None,
+    sizes: tuple[int, ...] | None = None,
+) -> Profile:
+    """Measure the calibration programs (every family at every size unless given) and fit
+    every model."""
+    samples = []
+    sizes = sizes or (QUICK_SIZES if quick else SIZES)
+    for family in families or tuple(SOURCES):
+        for n in sizes:
+            n *= SCALE.get(family, 1)
+            cal = program(family, n)
+            circuit = api.compile(cal.fn)
+            assert isinstance(circuit, api.Circuit)
+            backends = ["groth16", "sigma"] if sigma_supports(circuit) else ["groth16"]
+            measured = measure(circuit, cal.inputs, reps, backends=backends)
+            samples.append(
+                {"program": f"{family}[{n}]", "features": features(circuit, cal.inputs), **measured}
+            )
+            if progress is not None:
+                progress(f"{family}[{n}]: {circuit.stats['constraints']} constraints")
+    models = {
+        backend: {
+            what: fit(
+                names,
+                [s["features"] for s in samples if backend in s],
+                [s[backend][what] for s in samples if backend in s],
+            )
+            for what, names in forms.items()
+        }
+        for backend, forms in FORMS.items()
+    }
+    machine = f"{_cpu()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    return Profile(models, machine=machine, samples=samples)

@@ -1,0 +1,163 @@
+"""`zeenot calibrate` and `zeenot plan`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from zeenot.errors import MalformedInput
+from zeenot.files import read_json, write_atomic
+from zeenot.plan.planner import Plan, Weights, plan, regions_of
+from zeenot.plan.profile import Profile, user_profile_path
+
+
+def _seconds(s: float) -> str:
+    return f"{s * 1e3:.1f} ms" if s < 1 else f"{s:.2f} s"
+
+
+def _bytes(n: float) -> str:
+    for unit, size in (("MB", 1e6), ("kB", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n:.0f} B"
+
+
+def render(p: Plan) -> str:
+    w = p.weights
+    lines = [
+        f"profile: {p.profile.machine or 'unknown machine'} ({p.profile.measured_at[:10]})",
+        f"weights: client {w.client:g}/s, server {w.server:g}/s, {w.byte:g}/byte; "
+        f"{w.proofs_per_setup:g} proofs per groth16 setup",
+        "",
+        "| region | size | back end | prove | verify | proof | setup/K | objective | choice |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for c in p.choices:
+        size = (
+            f"{c.size['constraints']:.0f} constraints / {c.size['commitments']:.0f} "
+            f"commitments, {c.size['range_bits']:.0f} range bits"
+        )
+        for b, cost in c.predicted.items():
+            mark = f"**{b}**" if b == c.backend else b
+            lines.append(
+                f"| {c.region.name} | {size} | {mark} | {_seconds(cost.prove_s)} | "
+                f"{_seconds(cost.verify_s)} | {_bytes(cost.proof_bytes)} | "
+                f"{_seconds(cost.setup_s / w.proofs_per_setup)} | {c.objective[b]:.4g} | "
+                f"{c.why() if b == c.backend else ''} |"
+            )
+            size = ""
+        for b, why in c.excluded.items():
+            lines.append(
+                f"| {c.region.name if size else ''} | {size} | {b} | | | | | | cannot: {why} |"
+            )
+    lines.append("")
+    lines.append("| plan | prove | verify | proof | objective |")
+    lines.append("|---|---:|---:|---:|---:|")
+    for label, backend in (("planned", None), ("all groth16", "groth16"), ("all sigma", "sigma")):
+        cost = p.total(backend)
+        if cost is None:
+            lines.append(f"| {label} | | | | cannot prove every region |")
+            continue
+        lines.append(
+            f"| {label} | {_seconds(cost.prove_s)} | {_seconds(cost.verify_s)} | "
+            f"{_bytes(cost.proof_bytes)} | {p.objective(backend):.4g} |"
+        )
+    return "\n".join(lines)
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    inputs: dict[str, Any] | None = None
+    if args.inputs:
+        value = read_json(args.inputs, "inputs")
+        if not isinstance(value, dict):
+            raise MalformedInput(f"inputs `{args.inputs}` must be a JSON object")
+        inputs = value
+    profile = Profile.load(args.profile)
+    weights = Weights.parse(args.weights, args.proofs_per_setup)
+    p = plan(regions_of(args.target, inputs, args.length), profile, weights)
+    if args.json:
+        print(json.dumps(p.to_json(), indent=2))
+    else:
+        print(render(p))
+    if args.plot:
+        from zeenot.plan.plot import plot
+
+        plot(profile, args.plot)
+        print(f"plot: {args.plot}", file=sys.stderr)
+    return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from zeenot.plan.calibrate import calibrate
+
+    out = Path(args.output) if args.output else user_profile_path()
+    out.parent.mkdir(parents=True, exist_ok=True)
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    profile = calibrate(quick=args.quick, reps=args.reps, progress=progress)
+    write_atomic(out, profile.to_json().encode())
+    print("| back end | measure | R² | largest error | samples |")
+    print("|---|---|---:|---:|---:|")
+    for backend, models in profile.models.items():
+        for what, model in models.items():
+            print(
+                f"| {backend} | {what} | {model.r2:.4f} | {model.max_error * 100:.0f} % | "
+                f"{model.samples} |"
+            )
+    print(f"profile: {out}", file=sys.stderr)
+    return 0
+
+
+def _count(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a number") from None
+    return value
+
+
+def add_parsers(sub: Any) -> None:
+    s = sub.add_parser(
+        "calibrate",
+        help="measure both back ends on this machine and fit the planner's cost models",
+    )
+    s.add_argument("-o", "--output", metavar="PROFILE.json", help=f"default: {user_profile_path()}")
+    s.add_argument("--quick", action="store_true", help="fewer sizes (about a minute)")
+    s.add_argument("--reps", type=int, default=3, help="best of N runs per measure (default 3)")
+    s.set_defaults(run=cmd_calibrate)
+
+    s = sub.add_parser("plan", help="choose a back end per region from the cost models")
+    s.add_argument("target", metavar="APP.py:FN|APP.py|APP_DIR")
+    s.add_argument(
+        "--inputs",
+        metavar="IN.json",
+        help="inputs (APP.py:FN) or {region: inputs} (an app): the lengths of lists without "
+        "MaxSize",
+    )
+    s.add_argument(
+        "--length",
+        type=int,
+        default=16,
+        metavar="N",
+        help="length of lists without MaxSize when --inputs does not say (default 16)",
+    )
+    s.add_argument(
+        "--proofs-per-setup",
+        type=_count,
+        metavar="K",
+        help="proofs made per groth16 setup (default 1000)",
+    )
+    s.add_argument(
+        "--weights",
+        metavar="client=X,server=X,byte=X",
+        help="the objective's weights (default client=1,server=1,byte=1e-6)",
+    )
+    s.add_argument("--profile", metavar="PROFILE.json", help="a profile from `zeenot calibrate`")
+    s.add_argument("--json", action="store_true", help="print the plan as JSON")
+    s.add_argument("--plot", metavar="OUT.png", help="draw the profile's fits (matplotlib)")
+    s.set_defaults(run=cmd_plan)

@@ -1,0 +1,112 @@
+"""What the cost models read off a compiled program.
+
+Groth16's prover follows its constraint count (the multi-exponentiations), its FFT domain (the
+constraints rounded up to a power of two: a program just past a power of two costs a step more)
+and its witness values wider than 64 bits (inverses, hashes, curve points, blindings: the
+multi-exponentiations take narrow scalars on fast paths), counted on the inputs when given,
+and its in-circuit Pedersen commitments (`Committed` inputs and outputs: their witnesses are
+curve arithmetic);
+its verifier follows its public values (field elements and commitments' coordinates cost more
+than small integers). The sigma back end's costs follow the shape
+of its proof, which the back end itself counts without proving
+(`zeenot_sigma::backend::shape`): the fresh commitments, the sigma statement's secrets and
+equations, and the Bulletproof range obligations (bits after padding, proofs, and their
+rounds). Counting with the back end's own lowering keeps one definition of what a sigma proof
+contains, so the features cannot drift from the prover.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from zeenot import _native
+from zeenot.api import Circuit
+
+SIGMA_FEATURES = (
+    "one",
+    "commitments",
+    "secrets",
+    "equations",
+    "range_bits",
+    "range_proofs",
+    "range_rounds",
+)
+
+
+def public_leaves(circuit: Circuit, inputs: dict[str, Any] | None) -> list[str | None]:
+    """One entry per input leaf: a public input's value when `inputs` give it, else None
+    (the shape then counts that input as private: an upper bound)."""
+    leaves = circuit.program.ir["inputs"]
+    if inputs is not None:
+        try:
+            values = circuit.program.flatten_inputs(inputs)
+        except (ValueError, KeyError, TypeError):
+            values = None
+        if values is not None:
+            return [
+                v if i["vis"] == "public" else None for i, v in zip(leaves, values, strict=True)
+            ]
+    return [None] * len(leaves)
+
+
+def sigma_supports(circuit: Circuit) -> bool:
+    """Whether the sigma back end proves this program: it works on bounded integers only."""
+    ir = circuit.program.ir
+    return all(i["ty"] != "field" for i in ir["inputs"]) and all(
+        inst.get("ty") != "field" for inst in ir["body"]
+    )
+
+
+def wide_witnesses(circuit: Circuit, inputs: dict[str, Any] | None) -> float | None:
+    """Groth16 witness values wider than 64 bits on these inputs; None when the inputs are
+    not all given (or the program fails on them)."""
+    if inputs is None:
+        return None
+    try:
+        leaves = circuit.program.flatten_inputs(inputs)
+        return float(_native.wide_witnesses(circuit.ir_json, leaves))
+    except (ValueError, KeyError, TypeError, _native.ZeenotError):
+        return None
+
+
+def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str, float]:
+    """Every feature both back ends' models use, for one compiled program. A program the sigma
+    back end cannot prove (`field` values) has its sigma features at zero."""
+    out: dict[str, float] = dict.fromkeys(SIGMA_FEATURES, 0.0)
+    out["one"] = 1.0
+    try:
+        shape = _native.sigma_program_shape(circuit.ir_json, public_leaves(circuit, inputs))
+    except _native.UnsupportedError:
+        shape = []
+    out.update({k: float(v) for k, v in shape})
+    stats = circuit.stats
+    out["constraints"] = float(stats["constraints"])
+    out["domain"] = float(
+        1 << math.ceil(math.log2(stats["constraints"] + stats["public_inputs"] + 1))
+    )
+    # the verifier's multi-exponentiation: a field element or a commitment's coordinate costs
+    # every window, a small integer much less
+    ir = circuit.program.ir
+    committed = sum(1 for i in ir["inputs"] if i["vis"] == "committed") + sum(
+        1 for o in ir["outputs"] if o.get("vis") == "committed"
+    )
+    types = {i["id"]: i["ty"] for i in ir["inputs"]}
+    types.update((i["id"], i.get("ty")) for i in ir["body"] if "id" in i)
+    wide_public = sum(1 for i in ir["inputs"] if i["vis"] == "public" and i["ty"] == "field")
+    wide_public += sum(
+        1 for o in ir["outputs"] if o.get("vis") != "committed" and types.get(o["value"]) == "field"
+    )
+    wide_public += 2 * committed
+    out["public_wide"] = float(wide_public)
+    out["public_narrow"] = float(stats["public_inputs"] - wide_public)
+    out["pedersen"] = float(committed)
+    wide = wide_witnesses(circuit, inputs)
+    # without the inputs, every witness counts as wide: an upper bound, as for sigma's shape
+    out["wide_witnesses"] = float(stats["witnesses"]) if wide is None else wide
+    out["inputs_known"] = 0.0 if wide is None else 1.0
+    return out
+
+
+def describe(f: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v:g}" for k, v in f.items() if v)

@@ -1,0 +1,93 @@
+"""Cost models: non-negative linear combinations of a program's features, fitted by least
+squares (scipy's bounded least squares: a cost never has a negative part), with R² reported.
+
+The model forms, per back end and measure (n: R1CS constraints):
+
+* groth16 prove_s: 1, n (the multi-exponentiations), the FFT domain (n rounded up to a power
+  of two), witness values wider than 64 bits, in-circuit Pedersen commitments;
+* groth16 setup_s: 1, n, the domain; key_bytes: 1, n; proof_bytes: a constant (three points);
+* groth16 verify_s: 1, public integers, public field elements (and commitment coordinates);
+* sigma prove_s, verify_s, proof_bytes: 1 and the proof's shape as the back end counts it
+  (fresh commitments, the statement's secrets and equations, padded range-proof bits, range
+  proofs and their rounds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zeenot.plan.features import SIGMA_FEATURES
+
+FORMS: dict[str, dict[str, tuple[str, ...]]] = {
+    "groth16": {
+        "prove_s": ("one", "constraints", "domain", "wide_witnesses", "pedersen"),
+        "verify_s": ("one", "public_narrow", "public_wide"),
+        "proof_bytes": ("one",),
+        "setup_s": ("one", "constraints", "domain"),
+        "key_bytes": ("one", "constraints"),
+    },
+    "sigma": {
+        "prove_s": SIGMA_FEATURES,
+        "verify_s": SIGMA_FEATURES,
+        "proof_bytes": SIGMA_FEATURES,
+    },
+}
+
+
+@dataclass(frozen=True)
+class Model:
+    features: tuple[str, ...]
+    coefficients: tuple[float, ...]
+    r2: float
+    samples: int
+    max_error: float = 0.0  # the largest relative error on the calibration samples
+
+    def predict(self, f: dict[str, float]) -> float:
+        return float(
+            sum(
+                c * float(f[name]) for name, c in zip(self.features, self.coefficients, strict=True)
+            )
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "features": list(self.features),
+            "coefficients": list(self.coefficients),
+            "r2": self.r2,
+            "samples": self.samples,
+            "max_error": self.max_error,
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Model:
+        return cls(
+            tuple(doc["features"]),
+            tuple(float(c) for c in doc["coefficients"]),
+            float(doc["r2"]),
+            int(doc["samples"]),
+            float(doc.get("max_error", 0.0)),
+        )
+
+
+def fit(
+    names: tuple[str, ...], rows: Sequence[dict[str, float]], targets: Sequence[float]
+) -> Model:
+    """The non-negative least-squares fit of `targets` on the named features, weighted so that
+    each sample counts by its relative error (costs span orders of magnitude)."""
+    import numpy as np  # only calibration needs numpy and scipy, not planning
+    from scipy.optimize import lsq_linear
+
+    x = np.array([[float(r[n]) for n in names] for r in rows])
+    y = np.array(targets, dtype=float)
+    weight = 1.0 / np.maximum(y, 1e-12)
+    scale = np.maximum(np.abs(x).max(axis=0), 1e-12)  # conditioning: columns to unit range
+    solved = lsq_linear((x / scale) * weight[:, None], y * weight, bounds=(0, np.inf))
+    coefficients = solved.x / scale
+    predicted = x @ coefficients
+    residual = float(((y - predicted) ** 2).sum())
+    total = float(((y - y.mean()) ** 2).sum())
+    r2 = 1.0 - residual / total if total > 0 else (1.0 if residual < 1e-18 else 0.0)
+    max_error = float((np.abs(predicted - y) / np.maximum(np.abs(y), 1e-12)).max())
+    return Model(names, tuple(float(c) for c in coefficients), r2, len(y), max_error)

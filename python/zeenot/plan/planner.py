@@ -1,0 +1,271 @@
+"""The planner: predict each region's costs on each back end and choose the cheaper.
+
+A plan minimises a weighted objective in seconds. Each cost term is charged to the tier that
+pays it, so that a placement variable per region (who proves: client, server or peers) is one
+more index of the same sum:
+
+    objective(region, backend, tier) =
+        w[tier]     · prove_s                              (the prover's tier)
+      + w["server"] · (verify_s + setup_s / K)             (the verifier sets up and verifies)
+      + w_byte      · (proof_bytes + key_bytes / K)        (sent once per proof; keys once per K)
+
+K is the number of proofs made per Groth16 setup (and per proving-key download). Today's
+regions are independent (the runtime's regions share no commitments), so choosing each
+region's argmin is the exact optimum; linking costs between regions of different back ends
+will make it a small integer program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zeenot import api
+from zeenot.errors import MalformedInput, UsageError
+from zeenot.plan.features import features, sigma_supports
+from zeenot.plan.profile import Profile
+
+MEASURES = ("prove_s", "verify_s", "proof_bytes", "setup_s", "key_bytes")
+
+
+@dataclass(frozen=True)
+class Cost:
+    prove_s: float = 0.0
+    verify_s: float = 0.0
+    proof_bytes: float = 0.0
+    setup_s: float = 0.0  # groth16: once per key
+    key_bytes: float = 0.0  # groth16: the proving key a prover downloads once
+
+    def __add__(self, other: Cost) -> Cost:
+        return Cost(*(getattr(self, m) + getattr(other, m) for m in MEASURES))
+
+    def to_json(self) -> dict[str, float]:
+        return {k: round(v, 6) for k, v in asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Seconds of each tier's time are worth `tier` units; a byte is worth `byte` units
+    (default: 1 µs a byte, about a 8 Mbit/s uplink); K proofs share one Groth16 setup."""
+
+    client: float = 1.0
+    server: float = 1.0
+    byte: float = 1e-6
+    proofs_per_setup: float = 1000.0
+
+    @classmethod
+    def parse(cls, text: str | None, proofs_per_setup: float | None = None) -> Weights:
+        """`client=1,server=10,byte=1e-7` (any subset)."""
+        values: dict[str, float] = {}
+        for part in (text or "").split(","):
+            if not part.strip():
+                continue
+            key, sep, value = part.partition("=")
+            key = key.strip()
+            if not sep or key not in ("client", "server", "byte"):
+                raise UsageError(f"--weights: `{part}` is not client=X, server=X or byte=X")
+            try:
+                values[key] = float(value)
+            except ValueError:
+                raise UsageError(f"--weights: `{value}` is not a number") from None
+            if not values[key] >= 0:
+                raise UsageError(f"--weights: {key} must be a number ≥ 0")
+        if proofs_per_setup is not None:
+            if not proofs_per_setup >= 1:
+                raise UsageError("--proofs-per-setup must be at least 1")
+            values["proofs_per_setup"] = proofs_per_setup
+        return cls(**values)
+
+    def objective(self, cost: Cost, prover: str = "client") -> float:
+        k = self.proofs_per_setup
+        return (
+            getattr(self, prover) * cost.prove_s
+            + self.server * (cost.verify_s + cost.setup_s / k)
+            + self.byte * (cost.proof_bytes + cost.key_bytes / k)
+        )
+
+
+@dataclass(frozen=True)
+class Region:
+    """One proof a plan makes: a compiled program (a template at given lengths) and who proves."""
+
+    name: str
+    circuit: api.Circuit
+    prover: str = "client"
+    template: bool = False  # lists without MaxSize: no fixed circuit, so sigma only
+    inputs: dict[str, Any] | None = field(default=None, compare=False, repr=False)  # publics
+    pinned: str | None = None  # the application's BACKENDS names this region's back end
+
+    def backends(self) -> dict[str, str | None]:
+        """Each back end, with why it cannot prove this region (None: it can)."""
+        if self.pinned is not None:
+            return {
+                b: None if b == self.pinned else f"the application pins {self.pinned} (BACKENDS)"
+                for b in api.BACKENDS
+            }
+        return {
+            "groth16": "lists without MaxSize have no fixed circuit to set up"
+            if self.template
+            else None,
+            "sigma": None
+            if sigma_supports(self.circuit)
+            else "the sigma back end does not prove `field` values (Poseidon, points, EdDSA)",
+        }
+
+
+@dataclass
+class Choice:
+    region: Region
+    backend: str
+    predicted: dict[str, Cost]  # per back end that can prove it
+    objective: dict[str, float]
+    excluded: dict[str, str]  # back end -> why it cannot prove the region
+    size: dict[str, float] = field(default_factory=dict)
+
+    def why(self) -> str:
+        if len(self.predicted) == 1:
+            other, reason = next(iter(self.excluded.items()))
+            return f"only {self.backend}: {other} cannot ({reason})"
+        other = next(b for b in self.predicted if b != self.backend)
+        mine, theirs = self.objective[self.backend], self.objective[other]
+        ratio = theirs / mine if mine > 0 else float("inf")
+        return f"{ratio:.1f}× cheaper than {other}"
+
+
+@dataclass
+class Plan:
+    choices: list[Choice]
+    weights: Weights
+    profile: Profile
+
+    def total(self, backend: str | None = None) -> Cost | None:
+        """The plan's summed cost, or (backend given) the single-back-end plan's: None when
+        that back end cannot prove some region."""
+        out = Cost()
+        for c in self.choices:
+            b = backend or c.backend
+            if b not in c.predicted:
+                return None
+            out = out + c.predicted[b]
+        return out
+
+    def objective(self, backend: str | None = None) -> float | None:
+        total = 0.0
+        for c in self.choices:
+            b = backend or c.backend
+            if b not in c.objective:
+                return None
+            total += c.objective[b]
+        return total
+
+    def to_json(self) -> dict[str, Any]:
+        def single(b: str) -> dict[str, Any] | None:
+            cost = self.total(b)
+            return None if cost is None else {**cost.to_json(), "objective": self.objective(b)}
+
+        total = self.total()
+        assert total is not None
+        return {
+            "regions": [
+                {
+                    "name": c.region.name,
+                    "prover": c.region.prover,
+                    "backend": c.backend,
+                    "why": c.why(),
+                    "size": c.size,
+                    "predicted": c.predicted[c.backend].to_json(),
+                    "per_backend": {
+                        b: {**cost.to_json(), "objective": c.objective[b]}
+                        for b, cost in c.predicted.items()
+                    },
+                    "excluded": c.excluded,
+                }
+                for c in self.choices
+            ],
+            "total": {**total.to_json(), "objective": self.objective()},
+            "single": {b: single(b) for b in api.BACKENDS},
+            "weights": asdict(self.weights),
+            "profile": {"machine": self.profile.machine, "measured_at": self.profile.measured_at},
+        }
+
+
+def predict(
+    profile: Profile, circuit: api.Circuit, inputs: dict[str, Any] | None = None
+) -> dict[str, Cost]:
+    """Predicted costs of one program on both back ends (whether or not each can prove it);
+    `inputs` give the public values (unknown ones are costed as private: an upper bound)."""
+    return costs_of(profile, features(circuit, inputs))
+
+
+def costs_of(profile: Profile, f: dict[str, float]) -> dict[str, Cost]:
+    """The profile's predictions for a program's features, per back end."""
+    return {
+        b: Cost(**{m: max(model.predict(f), 0.0) for m, model in models.items()})
+        for b, models in profile.models.items()
+    }
+
+
+def choose(region: Region, profile: Profile, weights: Weights) -> Choice:
+    f = features(region.circuit, region.inputs)
+    costs = costs_of(profile, f)
+    excluded = {b: why for b, why in region.backends().items() if why is not None}
+    allowed = {b: c for b, c in costs.items() if b not in excluded}
+    if not allowed:
+        raise MalformedInput(
+            f"region `{region.name}`: no back end proves it ("
+            + "; ".join(f"{b}: {w}" for b, w in excluded.items())
+            + ")"
+        )
+    objective = {b: weights.objective(c, region.prover) for b, c in allowed.items()}
+    best = min(objective, key=lambda b: (objective[b], b))
+    size = {k: f[k] for k in ("constraints", "commitments", "range_bits")}
+    return Choice(region, best, allowed, objective, excluded, size)
+
+
+def plan(regions: list[Region], profile: Profile, weights: Weights) -> Plan:
+    return Plan([choose(r, profile, weights) for r in regions], weights, profile)
+
+
+def _specialise(
+    name: str, compiled: api.Circuit | api.Template, inputs: dict[str, Any] | None, length: int
+) -> tuple[api.Circuit, bool]:
+    if isinstance(compiled, api.Circuit):
+        return compiled, False
+    if inputs is not None:
+        return compiled.at(compiled.lengths_of(inputs)), True
+    return compiled.at(dict.fromkeys(compiled.unbounded, length)), True
+
+
+def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 16) -> list[Region]:
+    """The regions a target proves. `APP.py:FN` is one region (a `@zk` function). An
+    application (`APP.py` with a `main`, or its directory) is every region its client workers
+    call, with the back ends its `BACKENDS` pins. A module without `main` is each of its `@zk`
+    functions (a program split by hand into regions, as examples/split)."""
+    path, sep, name = target.rpartition(":")
+    if sep and name.isidentifier() and not Path(target).exists():
+        compiled = api.compile(api.load_target(target))
+        circuit, template = _specialise(name, compiled, inputs, length)
+        return [Region(name, circuit, "client", template, inputs)]
+    from zeenot.lang import load_module
+
+    file = Path(target) / "app.py" if Path(target).is_dir() else Path(target)
+    module = load_module(str(file))
+    pinned: dict[str, str] = {}
+    if callable(getattr(module, "main", None)):
+        from zeenot.runtime.app import load_application
+        from zeenot.runtime.service import compile_regions
+
+        compiled_regions = compile_regions(load_application(file))
+        pinned = dict(getattr(module, "BACKENDS", {}))
+    else:
+        fns = {k: v for k, v in vars(module).items() if callable(v) and hasattr(v, "__zk__")}
+        compiled_regions = {k: api.compile(fn) for k, fn in sorted(fns.items())}
+    out = []
+    for region_name, compiled in compiled_regions.items():
+        given = (inputs or {}).get(region_name)
+        circuit, template = _specialise(region_name, compiled, given, length)
+        out.append(Region(region_name, circuit, "client", template, given, pinned.get(region_name)))
+    if not out:
+        raise UsageError(f"`{target}` proves nothing: it has no @zk region that a client calls")
+    return out
