@@ -1,0 +1,183 @@
+"""Benchmark: the planner's predictions against measurement, on programs it was not fitted on.
+
+For every example region (the case studies' `@zk` functions with their `inputs.json`, the two
+regions of examples/split, the ElGamal aggregation of examples/snp_mean), both back ends that
+can prove it are measured (best of --reps runs, as `zeenot calibrate` measures) and compared
+with the profile's predictions. Then, per example, the planner's choice under the given weights
+and K is costed with the *measured* numbers against each single back end's measured cost: the
+plan should never be more than 5 % worse than the best single back end.
+
+    .venv/bin/python benchmarks/planner.py [--reps 3] [--proofs-per-setup K] [--weights ...]
+                                           [--profile PROFILE.json] [-o RESULT.md]
+
+Prints Markdown; writes a file only with -o.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import platform
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from zeenot import api
+from zeenot.files import read_json
+from zeenot.plan import Cost, Profile, Weights, plan, regions_of
+from zeenot.plan.calibrate import measure
+
+ROOT = Path(__file__).resolve().parents[1]
+EX = ROOT / "examples"
+
+# (example, region target, inputs, blindings of committed inputs)
+CASES: list[tuple[str, str, dict[str, Any], dict[str, Any] | None]] = [
+    (
+        "payd",
+        f"{EX}/payd/app.py:weekly_premium",
+        read_json(EX / "payd/inputs.json", "inputs"),
+        None,
+    ),
+    (
+        "fitbit",
+        f"{EX}/fitbit/app.py:donation",
+        read_json(EX / "fitbit/inputs.json", "inputs"),
+        None,
+    ),
+    (
+        "study",
+        f"{EX}/study/app.py:study_summary",
+        read_json(EX / "study/inputs.json", "inputs"),
+        None,
+    ),
+    (
+        "loyalty",
+        f"{EX}/loyalty/app.py:discount",
+        read_json(EX / "loyalty/inputs.json", "inputs"),
+        None,
+    ),
+    ("cnids", f"{EX}/cnids/app.py:alert", read_json(EX / "cnids/inputs.json", "inputs"), None),
+    (
+        "metering",
+        f"{EX}/metering/app.py:bill",
+        read_json(EX / "metering/inputs.json", "inputs"),
+        None,
+    ),
+    (
+        "snp_mean",
+        f"{EX}/snp_mean/app.py:aggregate",
+        read_json(EX / "snp_mean/inputs.json", "inputs"),
+        None,
+    ),
+    ("split", f"{EX}/split/app.py:monthly_km", read_json(EX / "split/inputs.json", "inputs"), None),
+    (
+        "split",
+        f"{EX}/split/app.py:premium",
+        {"total_km": 700, "cents_per_km": 7, "cap_cents": 10_000},
+        {"total_km": 12345},
+    ),
+]
+
+
+def _ms(s: float) -> str:
+    return f"{s * 1e3:.1f} ms" if s < 1 else f"{s:.2f} s"
+
+
+def _err(pred: float, meas: float) -> str:
+    return f"{(pred - meas) / meas * 100:+.0f} %"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--proofs-per-setup", type=float, default=None)
+    ap.add_argument("--weights", default=None)
+    ap.add_argument("--profile", default=None)
+    ap.add_argument("--examples", nargs="*", default=None)
+    ap.add_argument("-o", "--output", default=None, help="also write the Markdown here")
+    args = ap.parse_args(argv)
+    profile = Profile.load(args.profile)
+    weights = Weights.parse(args.weights, args.proofs_per_setup)
+
+    lines = [
+        "# The planner's predictions against measurement",
+        "",
+        f"Command: `{shlex.join(['.venv/bin/python', 'benchmarks/planner.py', *sys.argv[1:]])}`  ",
+        f"Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC  ",
+        f"Machine: {platform.machine()}, Python {platform.python_version()}; "
+        f"profile: {profile.machine} ({profile.measured_at[:10]})  ",
+        f"Weights: {weights}",
+        "",
+        "None of these programs is among the calibration programs. Times are the best of "
+        f"{args.reps} runs; groth16 excludes setup and proving-key validation.",
+        "",
+        "| example | region | back end | prove: predicted | measured | error "
+        "| verify: predicted | measured | error | proof: predicted | measured |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    measured_costs: dict[str, list[tuple[Any, dict[str, Cost]]]] = {}
+    worst = {"prove_s": 0.0, "verify_s": 0.0}
+    for example, target, inputs, blindings in CASES:
+        if args.examples and example not in args.examples:
+            continue
+        (region,) = regions_of(target, inputs)
+        circuit = region.circuit
+        allowed = [b for b, why in region.backends().items() if why is None]
+        got = measure(circuit, inputs, args.reps, backends=allowed, blindings=blindings)
+        chosen = plan([region], profile, weights).choices[0]
+        costs = {}
+        for backend in allowed:
+            m, p = got[backend], chosen.predicted[backend]
+            costs[backend] = Cost(**m)
+            for what in worst:
+                worst[what] = max(worst[what], abs(getattr(p, what) - m[what]) / m[what])
+            lines.append(
+                f"| {example} | {region.name} | {backend} | {_ms(p.prove_s)} | "
+                f"{_ms(m['prove_s'])} | {_err(p.prove_s, m['prove_s'])} | {_ms(p.verify_s)} | "
+                f"{_ms(m['verify_s'])} | {_err(p.verify_s, m['verify_s'])} | "
+                f"{p.proof_bytes:,.0f} B | {m['proof_bytes']:,.0f} B |"
+            )
+        measured_costs.setdefault(example, []).append((chosen, costs))
+        print(f"{example}/{region.name}: measured", file=sys.stderr, flush=True)
+    lines += [
+        "",
+        f"Largest error: prove {worst['prove_s'] * 100:.0f} %, verify "
+        f"{worst['verify_s'] * 100:.0f} %.",
+        "",
+        "Per example, the plan's choices costed with the measured numbers (the objective, in "
+        "weighted seconds; lower is better) against each single back end:",
+        "",
+        "| example | plan | objective: plan | all groth16 | all sigma | plan / best single |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+
+    def total(rows: list[tuple[Any, dict[str, Cost]]], pick: str | None) -> float | None:
+        out = 0.0
+        for chosen, costs in rows:
+            b = pick or chosen.backend
+            if b not in costs:
+                return None
+            out += weights.objective(costs[b], chosen.region.prover)
+        return out
+
+    for example, rows in measured_costs.items():
+        planned = total(rows, None)
+        singles = {b: total(rows, b) for b in api.BACKENDS}
+        best = min(v for v in singles.values() if v is not None)
+        assert planned is not None
+        choice = ", ".join(f"{c.region.name}: {c.backend}" for c, _ in rows)
+        shown = {b: "—" if v is None else f"{v:.4g}" for b, v in singles.items()}
+        lines.append(
+            f"| {example} | {choice} | {planned:.4g} | {shown['groth16']} | {shown['sigma']} | "
+            f"{planned / best:.3f} |"
+        )
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.output:
+        Path(args.output).write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
