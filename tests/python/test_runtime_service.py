@@ -269,6 +269,37 @@ def test_a_sigma_region_is_proved_and_verified(tmp_path: Path) -> None:
     assert store.count_submissions("payd") == 1
 
 
+def test_auto_regions_take_the_planners_choice(tmp_path: Path, monkeypatch) -> None:
+    """`BACKENDS = "auto"`: the server's planner chooses (the shipped profile: Groth16 for
+    payd), publishes the choice, and the client proves with it; under a profile where the
+    sigma back end is cheaper, the same application is proved with sigma end to end."""
+    from zeenot.runtime import service as service_module
+
+    from .test_plan import linear_profile
+
+    source = PAYD.read_text() + '\n\nBACKENDS = "auto"\n'
+    monkeypatch.delenv("ZEENOT_PROFILE", raising=False)
+    monkeypatch.setattr(service_module, "_PLANNED", {})
+    service, runner, store = _service_for(source, tmp_path / "shipped")
+    assert service.descriptor()["regions"]["weekly_premium"]["backend"] == "groth16"
+    status, _ = _send(service, json.loads(runner.prepare(LOG, submission_id="auto-1")))
+    assert status == 201
+
+    cheap = tmp_path / "cheap-sigma.json"
+    cheap.write_text(linear_profile(g16_prove=1e-3, g16_setup=0, sigma_prove=1e-7).to_json())
+    monkeypatch.setenv("ZEENOT_PROFILE", str(cheap))
+    monkeypatch.setattr(service_module, "_PLANNED", {})
+    service, runner, store = _service_for(source, tmp_path / "cheap")
+    assert service.descriptor()["regions"]["weekly_premium"]["backend"] == "sigma"
+    doc = json.loads(runner.prepare(LOG, submission_id="auto-2"))
+    assert doc["proofs"]["quote.0"]["backend"] == "sigma"
+    status, answer = _send(service, doc)
+    assert status == 201 and answer["result"]["premium_cents"] == 2603
+    bad = source.replace('BACKENDS = "auto"', 'BACKENDS = {"weekly_premium": "fastest"}')
+    with pytest.raises(Exception, match="one of groth16, sigma or auto"):
+        _service_for(bad, tmp_path / "bad")
+
+
 def test_a_region_with_lists_of_any_length(tmp_path: Path) -> None:
     """A region without MaxSize is a template: proved with sigma at the input's length."""
     source = """

@@ -28,6 +28,7 @@ from zeenot.runtime.app import Application, Const, Input, Source, Step, StepOutp
 from zeenot.runtime.service import (
     SUBMISSION_FORMAT,
     backend_of,
+    backend_setting,
     compile_regions,
     fingerprint,
     to_json,
@@ -67,10 +68,20 @@ class Runner:
                         f"this client as {fingerprint(circuit)}: the two run different versions "
                         f"of `{self.app.path}`"
                     )
-                if published.get("backend") != backend_of(self.app, name, circuit):
+                if not self._agrees(name, circuit, published.get("backend")):
                     raise RunError(f"the server proves `{name}` with {published.get('backend')}")
             self._descriptor = doc
         return self._descriptor
+
+    def _agrees(self, name: str, circuit: api.Circuit | api.Template, backend: Any) -> bool:
+        """Whether the server's back end for a region is the application's. For an "auto"
+        region the server's planner chose; any back end that can prove the region will do
+        (both are zero-knowledge: the choice is the server's cost, not the client's risk)."""
+        if backend_setting(self.app, name) == "auto":
+            return backend == "sigma" or (
+                backend == "groth16" and not isinstance(circuit, api.Template)
+            )
+        return bool(backend == backend_of(self.app, name, circuit))
 
     def keys(self, region: str) -> api.Keys:
         if region not in self._keys:

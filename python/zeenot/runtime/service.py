@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -107,14 +108,46 @@ def fingerprint(circuit: api.Circuit | api.Template) -> str:
     return circuit.hash
 
 
+def backend_setting(app: Application, name: str) -> str | None:
+    """What the application's `BACKENDS` says for a region: a back end, "auto" (the
+    planner chooses: `BACKENDS = {"region": "auto"}` or `BACKENDS = "auto"` for every
+    region), or None (the default)."""
+    setting = getattr(app.module, "BACKENDS", {})
+    chosen = setting if isinstance(setting, str) else setting.get(name)
+    if chosen is not None and chosen not in (*api.BACKENDS, "auto"):
+        raise MalformedInput(f"BACKENDS[{name!r}] is one of {', '.join(api.BACKENDS)} or auto")
+    return chosen
+
+
+_PLANNED: dict[str, str] = {}
+
+
+def planned_backend(name: str, circuit: api.Circuit | api.Template) -> str:
+    """The planner's choice for an "auto" region, made by the server (which publishes it; the
+    client follows). Every server process must choose alike, so the choice uses the profile
+    that ships with the package, or `$ZEENOT_PROFILE` set alike for all of them, never a
+    per-user calibration; K and weights are the planner's defaults."""
+    if isinstance(circuit, api.Template):
+        return "sigma"
+    if circuit.hash not in _PLANNED:
+        from zeenot.plan import Profile, Region, Weights, plan
+        from zeenot.plan.profile import DEFAULT
+
+        profile = Profile.load(os.environ.get("ZEENOT_PROFILE") or DEFAULT)
+        choice = plan([Region(name, circuit)], profile, Weights()).choices[0]
+        _PLANNED[circuit.hash] = choice.backend
+    return _PLANNED[circuit.hash]
+
+
 def backend_of(app: Application, name: str, circuit: api.Circuit | api.Template) -> str:
-    """The back end a region is proved with: the application's `BACKENDS[name]` if it sets one,
-    else groth16, or sigma for a template (lists without MaxSize: no fixed circuit to set up)."""
-    chosen = getattr(app.module, "BACKENDS", {}).get(name)
+    """The back end the server proves a region with: the application's `BACKENDS[name]` if it
+    sets one ("auto": the planner's choice), else groth16, or sigma for a template (lists
+    without MaxSize: no fixed circuit to set up)."""
+    chosen = backend_setting(app, name)
+    if chosen == "auto":
+        return planned_backend(name, circuit)
     default = "sigma" if isinstance(circuit, api.Template) else "groth16"
     backend = chosen or default
-    if backend not in api.BACKENDS:
-        raise MalformedInput(f"BACKENDS[{name!r}] is one of {', '.join(api.BACKENDS)}")
     if backend == "groth16" and isinstance(circuit, api.Template):
         raise MalformedInput(
             f"region `{name}` has lists without MaxSize: groth16 needs MaxSize bounds, or prove "
