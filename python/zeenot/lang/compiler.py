@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 from zeenot import babyjub
 from zeenot.errors import CompileError, Diagnostic
 from zeenot.lang.lists import ListOps, leaf_types
+from zeenot.lang.optimize import FALLIBLE, Shared, can_fail, eliminate_dead, renumber
 from zeenot.lang.source import function_source
 from zeenot.lang.values import (
     ALLOWED_BUILTINS,
@@ -78,7 +79,6 @@ BABYJUB_RUNTIME_ONLY = (
 )
 MAX_INSTRUCTIONS = 200_000
 MAX_ITERATIONS = 1_000_000
-FALLIBLE = {"add", "sub", "mul", "neg", "floordiv", "mod", "cast", "index"}
 ARITH = {ast.Add: ("add", "+"), ast.Sub: ("sub", "-"), ast.Mult: ("mul", "*")}
 DIVS = {ast.FloorDiv: ("floordiv", "//"), ast.Mod: ("mod", "%")}
 CMPS = {
@@ -145,6 +145,9 @@ class Compiler(ListOps):
         self.body: list[dict[str, Any]] = []
         self.next_id = 0
         self.consts: dict[tuple[str, int], Wire] = {}
+        self.const_values: dict[int, int] = {}  # id -> value of every integer constant
+        self.types: dict[int, str] = {}  # id -> type of every value
+        self.shared = Shared()  # instructions by what they compute (optimize.py)
         self.guard: Wire | None = None
         self.stack: list[Any] = []
         self.frame: Frame = None  # type: ignore[assignment]
@@ -180,11 +183,24 @@ class Compiler(ListOps):
         ins["args"] = [a.id for a in args]
         ins["loc"] = [node.lineno, node.col_offset]
         if op in FALLIBLE:
-            ins["guard"] = self.guard.id if self.guard else None
+            fails = can_fail(op, ins["args"], self.types, ty, self.const_values)
+            ins["guard"] = self.guard.id if self.guard and fails else None
         ins.update(extra)
+        earlier = self.shared.find(ins)
+        if earlier is not None:  # computed before (under the same guard if it can fail)
+            return Wire(earlier, ty)
+        self.shared.remember(ins)
+        self.types[ins["id"]] = ty
         self.body.append(ins)
         self.next_id += 1
         return Wire(ins["id"], ty)
+
+    def rollback(self, mark: int, first_id: int) -> None:
+        """Discard what was emitted since `len(self.body) == mark` (ids from `first_id` on),
+        and every memory of it (constants, shared subexpressions)."""
+        del self.body[mark:]
+        self.consts = {k: w for k, w in self.consts.items() if w.id < first_id}
+        self.shared.forget_from(first_id)
 
     def const(self, ty: str, v: int | bool) -> Wire:
         v = int(v)
@@ -199,6 +215,9 @@ class Compiler(ListOps):
             self.body.append({"id": w.id, "op": "const", "ty": ty, "value": str(v)})
             self.next_id += 1
             self.consts[key] = w
+            self.types[w.id] = ty
+            if ty != "field":
+                self.const_values[w.id] = v
         return w
 
     def emit_check(self, cond: Wire, node: ast.AST, msg: str) -> None:
@@ -1861,6 +1880,7 @@ def compile_program(
                 {"id": c.next_id, "name": path, "ty": leaf_ty, "vis": obj.vis, "tier": obj.tier}
             )
             wires.append(Wire(c.next_id, leaf_ty))
+            c.types[c.next_id] = leaf_ty
             c.next_id += 1
         shapes.append((p, ty, wires))
         params.append({"name": p.arg, "ty": type_to_json(ty), "vis": obj.vis})
@@ -1904,12 +1924,14 @@ def compile_program(
             if ret_vis == "committed":
                 out["vis"] = "committed"
             outputs.append(out)
+    body = eliminate_dead(inputs, c.body, [o["value"] for o in outputs])
+    renumber(inputs, body, outputs)
     return {
         "version": 1,
         "name": fn.__name__,
         "source": {"file": fsrc.file, "function": fn.__name__, "line": fdef.lineno},
         "inputs": inputs,
-        "body": c.body,
+        "body": body,
         "outputs": outputs,
         "signature": {
             "params": params,

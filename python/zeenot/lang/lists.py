@@ -313,12 +313,12 @@ class ListOps:
         self.guard = self.const("bool", False)
         env = self.frame.env
         self.frame.env = dict(env)
-        mark = len(self.body)
+        mark, first_id = len(self.body), self.next_id
         try:
             self.assign(g.target, self.zero_of(src.elem_ty))
             return self.value_type(self.value(node.elt))
         except CompileError:  # e.g. a constant that never meets its type: Python never runs it
-            del self.body[mark:]
+            self.rollback(mark, first_id)
             return None
         finally:
             self.guard = saved

@@ -82,9 +82,12 @@ def fit(
     x = np.array([[float(r[n]) for n in names] for r in rows])
     y = np.array(targets, dtype=float)
     weight = 1.0 / np.maximum(y, 1e-12)
-    scale = np.maximum(np.abs(x).max(axis=0), 1e-12)  # conditioning: columns to unit range
-    solved = lsq_linear((x / scale) * weight[:, None], y * weight, bounds=(0, np.inf))
-    coefficients = solved.x / scale
+    used = np.abs(x).max(axis=0) > 0  # a feature no sample has gets no coefficient
+    scale = np.abs(x[:, used]).max(axis=0)  # conditioning: columns to unit range
+    a, b = (x[:, used] / scale) * weight[:, None], y * weight
+    solved = lsq_linear(a, b, bounds=(0, np.inf), method="bvls")  # exact for few features
+    coefficients = np.zeros(len(names))
+    coefficients[used] = solved.x / scale
     predicted = x @ coefficients
     residual = float(((y - predicted) ** 2).sum())
     total = float(((y - y.mean()) ** 2).sum())
