@@ -127,6 +127,15 @@ class Ciphertext:
             return self
         return NotImplemented
 
+    def __neg__(self) -> Ciphertext:
+        """`Enc(m; r)` negated is `Enc(-m; -r)`."""
+        return Ciphertext(-self.c1, -self.c2)
+
+    def __sub__(self, other: Any) -> Ciphertext:
+        if not isinstance(other, Ciphertext):
+            return NotImplemented
+        return self + (-other)
+
     def __rmul__(self, k: Any) -> Ciphertext:
         return Ciphertext(k * self.c1, k * self.c2)
 

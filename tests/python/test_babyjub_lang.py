@@ -159,6 +159,19 @@ def scale(
 @zk
 def keys(sk: Private[Field]) -> Point:
     return sk * BASE8 + -1 * BASE8
+
+
+@zk
+def decrypts(sk: Private[Field], ct: Public[Ciphertext], m: Public[u32]) -> bool:
+    # the key holder's proof of a decryption: c2 - sk*c1 is m*B8
+    return ct.c2 - sk * ct.c1 == m * BASE8
+
+
+@zk
+def differences(
+    a: Public[Ciphertext], b: Public[Ciphertext], p: Public[Point]
+) -> tuple[Ciphertext, Ciphertext, Point, Point]:
+    return a - b, -a, -p, p - p
 """
 
 
@@ -186,6 +199,35 @@ def test_proof_of_correct_encryption(enc_app):
         with pytest.raises(_native.UnsatisfiedError):
             api.prove(circuit, keys, {**inputs, **bad})
     assert circuit.stats["constraints"] < 5000
+
+
+def test_point_negation_and_subtraction(enc_app):
+    """`-p`, `p - q`, `-c` and `c - d` (issue 13): an in-circuit decryption proof holds for
+    the plaintext and for no other; differences match simulate and the group."""
+    sk, pk = keygen()
+    ct = encrypt(7, pk, random_scalar())
+    fn = load_function(enc_app, "decrypts")
+    circuit = api.compile(fn)
+    keys = api.setup(circuit, seed=3)
+    for m in (7, 8):
+        inputs = {"sk": str(sk), "ct": to_json_value(ct), "m": m}
+        want = simulate(fn, inputs)
+        assert want is (m == 7)
+        proof = api.prove(circuit, keys, inputs, seed=4)
+        assert proof.outputs is want
+        api.verify(circuit, keys.verifying_key, proof)
+    other = encrypt(3, pk, random_scalar())
+    diff_fn = load_function(enc_app, "differences")
+    inputs = {"a": to_json_value(ct), "b": to_json_value(other), "p": to_json_value(pk)}
+    expected = simulate(diff_fn, inputs)
+    diff = api.compile(diff_fn)
+    out = _native.evaluate(diff.ir_json, diff.program.flatten_inputs(inputs))
+    got = diff.program.outputs_to_json(diff.program.unflatten_outputs(out))
+    assert list(got) == list(expected)
+    group = [ct - other, -ct, -pk, pk - pk]  # the runtime's group operations
+    assert list(expected) == [to_json_value(v) for v in group]
+    assert decrypt(sk, ct - other) == 4 and decrypt(sk, -ct + ct) == 0
+    assert -pk + pk == Point.identity() and pk - pk == Point.identity()
 
 
 def test_scalar_multiplication_and_rerandomization_match_simulate(enc_app):

@@ -46,8 +46,10 @@ from zeenot.lang.values import (
     same_value,
 )
 from zeenot.types import (
+    CIPHERTEXT_KIND,
     INT_CLASSES,
     INT_TYPES,
+    POINT_KIND,
     Field,
     ListTy,
     P,
@@ -849,6 +851,10 @@ class Compiler(ListOps):
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Any:
         v = self.value(node.operand)
+        if isinstance(v, SymRecord) and v.ty.kind in (POINT_KIND, CIPHERTEXT_KIND):
+            if isinstance(node.op, ast.USub):
+                return self.negate_point(v, node)
+            self.err(node, "ZN303", f"unsupported operand {describe(v)}", "points take `-p`")
         if isinstance(v, IntChoice):
             if isinstance(node.op, ast.Not):
                 return self.as_bool(self.combine(v, 0, lambda x, _: not x, node), node)

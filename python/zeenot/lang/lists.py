@@ -784,9 +784,12 @@ class ListOps:
     # -- records ------------------------------------------------------------------------------
 
     def record_binop(self, op: ast.operator, sym: str, a: Any, b: Any, node: ast.AST) -> Any:
-        """`+` on points (complete addition) and ciphertexts (homomorphic addition), and `0 +`
+        """`+` and `-` on points (complete addition) and ciphertexts (homomorphic), and `0 +`
         as `sum` starts; nothing else is defined on records."""
         kinds = (POINT_KIND, CIPHERTEXT_KIND)
+        if isinstance(op, ast.Sub) and isinstance(b, SymRecord) and b.ty.kind in kinds:
+            if isinstance(a, SymRecord) and a.ty == b.ty:
+                return self.record_binop(ast.Add(), "+", a, self.negate_point(b, node), node)
         if isinstance(op, ast.Add):
             for x, y in ((a, b), (b, a)):
                 if type(x) is int and x == 0 and isinstance(y, SymRecord) and y.ty.kind in kinds:
@@ -857,6 +860,13 @@ class ListOps:
             )
         r8, s = sig.values
         return SignatureCheck((*pk.values, msg, *r8.values, s))
+
+    def negate_point(self, p: SymRecord, node: ast.AST) -> SymRecord:
+        """`-p` is `(-x, y)` on the twisted Edwards curve; `-c` negates both points."""
+        if p.ty.kind == CIPHERTEXT_KIND:
+            return SymRecord(p.ty, tuple(self.negate_point(q, node) for q in p.values))
+        x, y = p.values
+        return SymRecord(p.ty, (self.emit("neg", "field", [x], node), y))
 
     def point_add(self, p: SymRecord, q: SymRecord, node: ast.AST) -> SymRecord:
         args = [*p.values, *q.values]

@@ -46,6 +46,8 @@ def can_fail(
 ) -> bool:
     """Whether an instruction of a FALLIBLE op can fail, judged from its operands' types and
     constant operands alone."""
+    if ty == "field" and op in ("add", "sub", "mul", "neg"):
+        return False  # arithmetic modulo p
     if op in ("floordiv", "mod"):
         divisor = consts.get(args[1])
         return divisor is None or divisor in (0, -1)
