@@ -212,6 +212,28 @@ def test_diagnostic_render_format(tmp_path):
     assert (d.code, d.line, d.col) == ("ZN101", 7, 4)
 
 
+@pytest.mark.parametrize(
+    "expr, hint",
+    [
+        ("sorted(xs)[0]", "sorting is not supported yet"),
+        ("u32(len(set(xs)))", "sets are not supported"),
+        ("u32(len(dict()))", "a list of records and `find`"),
+        ("u32(float(xs[0]))", "scale to an integer"),
+        ("u32(round(xs[0]))", "scaled integers"),
+    ],
+)
+def test_unsupported_builtins_have_hints(tmp_path, expr, hint):
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        HEADER + "from zeenot import MaxSize\n\n\n@zk\n"
+        f"def main(xs: Private[MaxSize[list[u32], 4]]) -> u32:\n    return {expr}\n"
+    )
+    with pytest.raises(CompileError) as info:
+        compile_function(load_function(str(bad), "main"))
+    d = info.value.diagnostic
+    assert d.code == "ZN205" and d.line == 8 and hint in (d.hint or "")
+
+
 def test_simulate_failure_names_the_file(tmp_path):
     fn, _ = build(
         tmp_path,

@@ -128,6 +128,27 @@ if hasattr(ast, "Match"):
     STMT_ERRORS[ast.Match] = ("ZN113", "`match` is not supported", "use `if`/`elif`/`else`")
 
 
+# What to write instead of the builtins @zk code lacks (each a ZN205 hint).
+BUILTIN_HINTS = {
+    "sorted": "sorting is not supported yet: compare with `all(...)`/`sum(...)` over the list, "
+    "e.g. a median `m` as `sum(u32(1) for x in xs if x < m)` counts",
+    "set": "sets are not supported: count distinct values with `find`/`any` over the list",
+    "dict": "dicts are not supported: use a list of records and `find`, or a tuple indexed by a "
+    "number",
+    "frozenset": "sets are not supported: use a list and `any(...)`",
+    "float": "no floating point: scale to an integer (e.g. cents, or `x * 1000`)",
+    "round": "no floating point: use `//` on scaled integers",
+    "pow": "use `*` (or a loop of `*`) on a sized integer",
+    "divmod": "use `a // b` and `a % b`",
+    "print": "@zk code has no output but its return value: use `zeenot simulate` to see values",
+    "isinstance": "types are fixed at compile time: annotate instead",
+    "reversed": "index from the end with a slice or `xs[len(xs) - 1 - i]` on a full list",
+    "str": "@zk code has no strings: encode text as integers outside the proof",
+    "bytes": "@zk code has no bytes: pass a tuple of u8",
+    "hash": "use `poseidon(...)`, a hash that costs little in a circuit",
+}
+
+
 @dataclass
 class Frame:
     fn: Any
@@ -588,7 +609,12 @@ class Compiler(ListOps):
         if name in ALLOWED_BUILTINS:
             return Builtin(name)
         if name in PY_BUILTINS:
-            self.err(node, "ZN205", f"the builtin `{name}` is not supported")
+            self.err(
+                node,
+                "ZN205",
+                f"the builtin `{name}` is not supported",
+                BUILTIN_HINTS.get(name, "see docs/language.md for the builtins @zk code has"),
+            )
         self.err(node, "ZN207", f"undefined name `{name}`")
 
     def undefined(self, v: Undefined, node: ast.AST) -> NoReturn:
