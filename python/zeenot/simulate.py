@@ -72,13 +72,16 @@ def to_runtime(ty: Ty, v: Any) -> Any:
 def simulate(fn: Any, inputs: dict[str, Any]) -> Any:
     """Call `fn` on `inputs` (JSON values keyed by parameter name) and return JSON outputs.
 
-    Bad inputs raise `ValueError` (same messages as `Program.flatten_inputs`); a failing
-    program raises a `zeenot.errors.Failure` naming the source line.
+    A program the compiler rejects is rejected here first, with the compiler's diagnostic
+    (`CompileError`): simulate runs exactly the programs that can be proved. Bad inputs raise
+    `ValueError` (same messages as `Program.flatten_inputs`); a failing program raises a
+    `zeenot.errors.Failure` naming the source line.
     """
     if not callable(fn):
         raise UsageError(f"simulate takes a @zk function, not {type(fn).__name__}")
     params, _ = signature_of(fn)
     values = check_params(params, inputs, public_only=False)
+    _front_end(fn, _lengths(params, values))
     args = {p["name"]: to_runtime(p["ty"], v) for p, v in zip(params, values, strict=False)}
     try:
         result = fn(**args)
@@ -105,13 +108,8 @@ def _diagnose(
     hint; otherwise the error at the user's line."""
     from zeenot.lang import compile_function
 
-    lengths = {
-        p["name"]: len(v)
-        for p, v in zip(params, values, strict=False)
-        if isinstance(p["ty"], ListTy) and p["ty"].max is None
-    }
     try:
-        compile_function(fn, lengths or None)
+        compile_function(fn, _lengths(params, values))
     except ZeenotError as diagnostic:
         return diagnostic
     except Exception:  # noqa: BLE001 - the compiler's own failure is not the user's answer
@@ -119,6 +117,30 @@ def _diagnose(
     file, line = _user_frame(exc)
     where = f" at {file}:{line}" if file is not None else ""
     return SimulationError(f"running `{fn.__name__}` raised {type(exc).__name__}{where}: {exc}")
+
+
+def _lengths(params: list[dict[str, Any]], values: list[Any]) -> dict[str, int] | None:
+    """The lengths of the unbounded list inputs (a template is compiled at them)."""
+    lengths = {
+        p["name"]: len(v)
+        for p, v in zip(params, values, strict=False)
+        if isinstance(p["ty"], ListTy) and p["ty"].max is None
+    }
+    return lengths or None
+
+
+_CHECKED: dict[tuple[Any, tuple[tuple[str, int], ...]], None] = {}
+
+
+def _front_end(fn: Any, lengths: dict[str, int] | None) -> None:
+    """Raise the compiler's diagnostic if the compiler rejects `fn` (once per function and
+    lengths: simulate is called many times on one program)."""
+    from zeenot.lang import compile_function
+
+    key = (inspect.unwrap(fn), tuple(sorted((lengths or {}).items())))
+    if key not in _CHECKED:
+        compile_function(fn, lengths)
+        _CHECKED[key] = None
 
 
 _PKG = os.path.dirname(os.path.abspath(__file__))

@@ -234,6 +234,35 @@ def test_unsupported_builtins_have_hints(tmp_path, expr, hint):
     assert d.code == "ZN205" and d.line == 8 and hint in (d.hint or "")
 
 
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ("return sorted(xs)[0]", "ZN205"),  # runs in Python, rejected by the compiler
+        ("return u32(len(set(xs)))", "ZN205"),
+        ("d = {1: 2}\n    return xs[0]", "ZN"),
+        ("f = 1.5\n    return xs[0]", "ZN201"),
+        ("for x in xs:\n        return x\n    return u32(0)", "ZN109"),
+        ("return xs[0] / u32(2)", "ZN208"),  # Python errors: the compiler's diagnostic
+        ("return u32(xs[0] <= u64(1))", "ZN"),
+    ],
+)
+def test_simulate_rejects_what_compile_rejects(tmp_path, body, code):
+    """`simulate` is the front door: a program the compiler rejects fails there first, with
+    the same diagnostic, never an internal error."""
+    path = tmp_path / "prog.py"
+    path.write_text(
+        HEADER + "from zeenot import MaxSize, u64\n\n\n@zk\n"
+        f"def main(xs: Private[MaxSize[list[u32], 4]]) -> u32:\n    {body}\n"
+    )
+    fn = load_function(str(path), "main")
+    with pytest.raises(CompileError) as compiled:
+        compile_function(fn)
+    with pytest.raises(CompileError) as simulated:
+        simulate(fn, {"xs": [3, 1, 2]})
+    assert simulated.value.diagnostic == compiled.value.diagnostic
+    assert simulated.value.diagnostic.code.startswith(code)
+
+
 def test_simulate_failure_names_the_file(tmp_path):
     fn, _ = build(
         tmp_path,
