@@ -74,7 +74,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
             )
         return EXIT_OK
     if args.json:
-        _print_json(circuit.summary())
+        _print_json({**circuit.summary(), "predicted": _predicted(circuit)})
     else:
         s = circuit.stats
         print(
@@ -83,6 +83,16 @@ def cmd_compile(args: argparse.Namespace) -> int:
             f"-> {args.output}"
         )
     return EXIT_OK
+
+
+def _predicted(circuit: api.Circuit) -> dict[str, Any]:
+    """The planner's predicted costs per back end that can prove the program (docs/planner.md;
+    without inputs, so upper bounds where they matter)."""
+    from zeenot.plan import Profile, Region, predict
+
+    allowed = [b for b, why in Region("", circuit).backends().items() if why is None]
+    costs = predict(Profile.load(), circuit)
+    return {b: costs[b].to_json() for b in allowed}
 
 
 def cmd_setup(args: argparse.Namespace) -> int:

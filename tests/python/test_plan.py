@@ -13,7 +13,7 @@ from zeenot import api
 from zeenot.errors import MalformedInput, UsageError
 from zeenot.plan import Profile, Weights, plan, predict, regions_of
 from zeenot.plan.calibrate import calibrate
-from zeenot.plan.features import SIGMA_FEATURES, features
+from zeenot.plan.features import SIGMA_FEATURES, features, static_wide
 from zeenot.plan.models import FORMS, Model, fit
 from zeenot.plan.profile import DEFAULT
 from zeenot.plan.programs import program
@@ -99,13 +99,16 @@ def test_sigma_features_are_the_proofs_shape():
 
 
 def test_groth16_features_weigh_the_witness():
-    """Wide witness values (hashes, inverses) are counted on the inputs; without them every
-    witness counts (an upper bound). Commitments' coordinates are wide public values."""
+    """Wide witness values (hashes, inverses) are counted on the inputs; without them they are
+    estimated from the instructions, close to the count. Commitments' coordinates are wide
+    public values."""
     compare, hashes = program("compare", 8), program("hashes", 8)
     c, h = api.compile(compare.fn), api.compile(hashes.fn)
     assert features(c, compare.inputs)["wide_witnesses"] == 0
-    assert features(c)["wide_witnesses"] == c.stats["witnesses"]
-    assert features(h, hashes.inputs)["wide_witnesses"] > h.stats["witnesses"] // 2
+    assert features(c)["wide_witnesses"] == 0 and features(c)["inputs_known"] == 0
+    counted = features(h, hashes.inputs)["wide_witnesses"]
+    assert counted > h.stats["witnesses"] // 2
+    assert abs(static_wide(h) - counted) <= 0.1 * counted
     assert features(c, {"xs": [1] * 8, "limit": 0})["inputs_known"] == 0  # a failing check
     premium = features(api.compile(f"{SPLIT}:premium"))
     assert premium["pedersen"] == 1 and premium["public_wide"] == 2
@@ -283,3 +286,17 @@ def test_prove_backend_auto(tmp_path):
     assert "backend: groth16" in out.stderr
     assert json.loads((d / "b.json").read_text())["backend"] == "groth16"
     zeenot("verify", str(d), str(d / "b.json"))
+
+
+def test_compile_json_predicts_costs(tmp_path):
+    payd = json.loads(
+        zeenot(
+            "compile", f"{PAYD / 'app.py'}:weekly_premium", "-o", str(tmp_path / "p"), "--json"
+        ).stdout
+    )
+    assert set(payd["predicted"]) == {"groth16", "sigma"}
+    assert payd["predicted"]["sigma"]["prove_s"] > payd["predicted"]["groth16"]["prove_s"] > 0
+    bill = json.loads(
+        zeenot("compile", f"{METERING / 'app.py'}:bill", "-o", str(tmp_path / "m"), "--json").stdout
+    )
+    assert set(bill["predicted"]) == {"groth16"}  # Poseidon and EdDSA: no sigma proof

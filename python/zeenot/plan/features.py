@@ -3,7 +3,8 @@
 Groth16's prover follows its constraint count (the multi-exponentiations), its FFT domain (the
 constraints rounded up to a power of two: a program just past a power of two costs a step more)
 and its witness values wider than 64 bits (inverses, hashes, curve points, blindings: the
-multi-exponentiations take narrow scalars on fast paths), counted on the inputs when given,
+multi-exponentiations take narrow scalars on fast paths), counted on the inputs when given
+(else estimated from the instructions: `static_wide`),
 and its in-circuit Pedersen commitments (`Committed` inputs and outputs: their witnesses are
 curve arithmetic);
 its verifier follows its public values (field elements and commitments' coordinates cost more
@@ -70,6 +71,46 @@ def wide_witnesses(circuit: Circuit, inputs: dict[str, Any] | None) -> float | N
         return None
 
 
+# Wide witness values per instruction, measured once with `wide_witnesses` on one-operation
+# programs (2026-11-25): what `static_wide` counts when the inputs are not given.
+_WIDE_PER_OP = {
+    "eq": 1,  # an inverse
+    "ne": 1,
+    "poseidon": 240,  # two inputs; about 20 more per further input
+    "point_add_x": 6,  # per addition (the _y half is counted with it)
+    "eddsa_check": 2180,
+    "point_check": 2,
+}
+_WIDE_PER_SCALAR_BIT = 8  # point_mul_x: per bit of an integer scalar; a field scalar: 1,414
+_WIDE_FIELD_SCALAR = 1414
+_WIDE_PER_COMMITMENT = 435  # an in-circuit Pedersen commitment (Committed input or output)
+
+
+def static_wide(circuit: Circuit) -> float:
+    """An estimate of the wide witness values from the instructions alone (no inputs)."""
+    ir = circuit.program.ir
+    types = {i["id"]: i["ty"] for i in ir["inputs"]}
+    types.update((i["id"], i.get("ty")) for i in ir["body"] if "id" in i)
+    total = 0.0
+    for ins in ir["body"]:
+        op = ins["op"]
+        if op == "poseidon":
+            total += _WIDE_PER_OP[op] + 20 * max(len(ins["args"]) - 2, 0)
+        elif op == "point_mul_x":
+            ty = types.get(ins["args"][0], "field")
+            bits = _BITS.get(ty)
+            total += _WIDE_FIELD_SCALAR if bits is None else _WIDE_PER_SCALAR_BIT * bits
+        else:
+            total += _WIDE_PER_OP.get(op, 0)
+    committed = sum(1 for i in ir["inputs"] if i["vis"] == "committed") + sum(
+        1 for o in ir["outputs"] if o.get("vis") == "committed"
+    )
+    return total + _WIDE_PER_COMMITMENT * committed
+
+
+_BITS = {"bool": 1, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
+
+
 def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str, float]:
     """Every feature both back ends' models use, for one compiled program. A program the sigma
     back end cannot prove (`field` values) has its sigma features at zero."""
@@ -102,8 +143,8 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     out["public_narrow"] = float(stats["public_inputs"] - wide_public)
     out["pedersen"] = float(committed)
     wide = wide_witnesses(circuit, inputs)
-    # without the inputs, every witness counts as wide: an upper bound, as for sigma's shape
-    out["wide_witnesses"] = float(stats["witnesses"]) if wide is None else wide
+    # without the inputs, an estimate from the instructions (docs/planner.md)
+    out["wide_witnesses"] = static_wide(circuit) if wide is None else wide
     out["inputs_known"] = 0.0 if wide is None else 1.0
     return out
 
