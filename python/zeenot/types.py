@@ -738,6 +738,17 @@ def find(xs: Any, pred: Callable[[Any], bool], default: Any = _MISSING) -> Any:
     return default
 
 
+def isqrt(x: Any) -> Any:
+    """The integer square root `⌊√x⌋` of an unsigned integer, of the same type (`u32` in, `u32`
+    out). In a `@zk` function it is a bitwise search over the result's bits (half the type's
+    width): one product and one comparison per bit."""
+    if not (isinstance(x, ZInt) and x.LO == 0):
+        raise TypeError(f"isqrt() takes an unsigned integer (u8 … u64), got {_tname(x)}")
+    import math
+
+    return type(x)(math.isqrt(int(x)))
+
+
 POSEIDON_MAX_INPUTS = 16
 
 

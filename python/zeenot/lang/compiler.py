@@ -63,6 +63,7 @@ from zeenot.types import (
     int_range,
     is_record_class,
     is_signed,
+    isqrt,
     leaves,
     poseidon,
     type_from_obj,
@@ -536,6 +537,8 @@ class Compiler(ListOps):
             return Builtin("find")
         if obj is poseidon:
             return Builtin("poseidon")
+        if obj is isqrt:
+            return Builtin("isqrt")
         if obj is babyjub.encrypt:
             return Builtin("encrypt")
         if obj is babyjub.rerandomize:
@@ -1136,6 +1139,8 @@ class Compiler(ListOps):
             return self.call_minmax(f.name, args, node)
         if f.name == "abs":
             return self.call_abs(args, node)
+        if f.name == "isqrt":
+            return self.call_isqrt(args, node)
         self.err(node, "ZN205", f"`{name}` is not supported")
 
     def call_check(self, node: ast.Call) -> Any:
@@ -1251,6 +1256,35 @@ class Compiler(ListOps):
         c = self.emit("lt", "bool", [v, self.const(v.ty, 0)], node)
         n = self.under(c, node, lambda: self.emit("neg", v.ty, [v], node))
         return self.emit("select", v.ty, [c, n, v], node)
+
+    def call_isqrt(self, args: list[Any], node: ast.AST) -> Any:
+        """`isqrt(x)` for an unsigned `x`: the largest `r` with `r·r ≤ x`, found bit by bit from
+        the top of the result's range (half of `x`'s width): `r + 2^b` is kept when its square
+        is at most `x`. No candidate's square overflows the type."""
+        if len(args) != 1:
+            self.err(node, "ZN212", "`isqrt()` takes one argument")
+        x = args[0]
+        if isinstance(x, Wire) and not isinstance(x, PlainWire) and x.ty in INT_TYPES:
+            if is_signed(x.ty):
+                self.err(
+                    node,
+                    "ZN303",
+                    f"`isqrt()` of a signed {x.ty}",
+                    "check the value is non-negative and convert it, e.g. `isqrt(u32(x))`",
+                )
+            r: Any = self.const(x.ty, 0)
+            for b in range((int(x.ty[1:]) + 1) // 2 - 1, -1, -1):
+                cand = self.emit("add", x.ty, [r, self.const(x.ty, 1 << b)], node)
+                square = self.emit("mul", x.ty, [cand, cand], node)
+                keep = self.emit("le", "bool", [square, x], node)
+                r = self.emit("select", x.ty, [keep, cand, r], node)
+            return r
+        self.err(
+            node,
+            "ZN303",
+            f"`isqrt()` takes an unsigned integer (u8 … u64), got {describe(x)}",
+            "convert it, e.g. `isqrt(u32(x))`",
+        )
 
     def inline(self, fn: Any, node: ast.Call) -> Any:
         fsrc = function_source(fn)
