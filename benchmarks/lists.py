@@ -41,6 +41,7 @@ from types import ModuleType
 from typing import Any
 
 from zeenot import api
+from zeenot.plan.calibrate import cpu_model
 from zeenot.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -309,16 +310,6 @@ def backends_markdown(rows: list[dict[str, Any]], fitted: dict[str, dict[str, An
                 cells.append(f"{fit['r2']:.4f}" if fit else "")
             lines.append(f"| {example} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def nproc() -> int:

@@ -31,52 +31,28 @@ from zeenot.plan.calibrate import measure
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
 
+# (example, @zk function): each proved on the example's inputs.json
+_REGIONS = [
+    ("payd", "weekly_premium"),
+    ("fitbit", "donation"),
+    ("study", "study_summary"),
+    ("loyalty", "discount"),
+    ("cnids", "alert"),
+    ("metering", "bill"),
+    ("snp_mean", "aggregate"),
+    ("split", "monthly_km"),
+]
 # (example, region target, inputs, blindings of committed inputs)
 CASES: list[tuple[str, str, dict[str, Any], dict[str, Any] | None]] = [
-    (
-        "payd",
-        f"{EX}/payd/app.py:weekly_premium",
-        read_json(EX / "payd/inputs.json", "inputs"),
-        None,
-    ),
-    (
-        "fitbit",
-        f"{EX}/fitbit/app.py:donation",
-        read_json(EX / "fitbit/inputs.json", "inputs"),
-        None,
-    ),
-    (
-        "study",
-        f"{EX}/study/app.py:study_summary",
-        read_json(EX / "study/inputs.json", "inputs"),
-        None,
-    ),
-    (
-        "loyalty",
-        f"{EX}/loyalty/app.py:discount",
-        read_json(EX / "loyalty/inputs.json", "inputs"),
-        None,
-    ),
-    ("cnids", f"{EX}/cnids/app.py:alert", read_json(EX / "cnids/inputs.json", "inputs"), None),
-    (
-        "metering",
-        f"{EX}/metering/app.py:bill",
-        read_json(EX / "metering/inputs.json", "inputs"),
-        None,
-    ),
-    (
-        "snp_mean",
-        f"{EX}/snp_mean/app.py:aggregate",
-        read_json(EX / "snp_mean/inputs.json", "inputs"),
-        None,
-    ),
-    ("split", f"{EX}/split/app.py:monthly_km", read_json(EX / "split/inputs.json", "inputs"), None),
+    (ex, f"{EX}/{ex}/app.py:{fn}", read_json(EX / ex / "inputs.json", "inputs"), None)
+    for ex, fn in _REGIONS
+] + [
     (
         "split",
         f"{EX}/split/app.py:premium",
         {"total_km": 700, "cents_per_km": 7, "cap_cents": 10_000},
         {"total_km": 12345},
-    ),
+    )
 ]
 
 

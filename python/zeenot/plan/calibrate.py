@@ -27,7 +27,8 @@ QUICK_SIZES = (2, 8, 32)
 SCALE = {"publics": 4, "fields": 8}  # sizes multiplied: up to 256 and 512 public values
 
 
-def _cpu() -> str:
+def cpu_model() -> str:
+    """The CPU's model name (Linux), for a measurement's record."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
@@ -116,5 +117,5 @@ def calibrate(
         }
         for backend, forms in FORMS.items()
     }
-    machine = f"{_cpu()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    machine = f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     return Profile(models, machine=machine, samples=samples)

@@ -113,6 +113,16 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reps(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a whole number") from None
+    if not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError("--reps is 1 to 100")
+    return value
+
+
 def _count(text: str) -> float:
     try:
         value = float(text)
@@ -127,8 +137,10 @@ def add_parsers(sub: Any) -> None:
         help="measure both back ends on this machine and fit the planner's cost models",
     )
     s.add_argument("-o", "--output", metavar="PROFILE.json", help=f"default: {user_profile_path()}")
-    s.add_argument("--quick", action="store_true", help="fewer sizes (about a minute)")
-    s.add_argument("--reps", type=int, default=3, help="best of N runs per measure (default 3)")
+    s.add_argument(
+        "--quick", action="store_true", help="fewer sizes (seconds; the full run: about a minute)"
+    )
+    s.add_argument("--reps", type=_reps, default=3, help="best of N runs per measure (default 3)")
     s.set_defaults(run=cmd_calibrate)
 
     s = sub.add_parser("plan", help="choose a back end per region from the cost models")
@@ -136,8 +148,8 @@ def add_parsers(sub: Any) -> None:
     s.add_argument(
         "--inputs",
         metavar="IN.json",
-        help="inputs (APP.py:FN) or {region: inputs} (an app): the lengths of lists without "
-        "MaxSize",
+        help="inputs (APP.py:FN) or {region: inputs} (an app or module): public values, "
+        "witness widths and the lengths of lists without MaxSize sharpen the predictions",
     )
     s.add_argument(
         "--length",
