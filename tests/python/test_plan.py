@@ -300,3 +300,16 @@ def test_compile_json_predicts_costs(tmp_path):
         zeenot("compile", f"{METERING / 'app.py'}:bill", "-o", str(tmp_path / "m"), "--json").stdout
     )
     assert set(bill["predicted"]) == {"groth16"}  # Poseidon and EdDSA: no sigma proof
+
+
+@pytest.mark.parametrize(
+    "example",
+    ["payd", "fitbit", "study", "loyalty", "cnids", "metering", "waze", "slice", "snp_mean"],
+)
+def test_every_example_plans(example):
+    """Every example's regions get a back end that can prove them, with a reason."""
+    regions = regions_of(str(EXAMPLES / example))
+    p = plan(regions, Profile.load(DEFAULT), Weights())
+    for c in p.choices:
+        assert c.backend not in c.excluded and c.why()
+        assert c.predicted[c.backend].prove_s > 0
