@@ -210,6 +210,22 @@ def test_regions_only_one_back_end_can_prove():
     assert p.choices[0].backend == "groth16" and "sigma" in p.choices[0].excluded
 
 
+def test_an_applications_backends_pin_or_ask(tmp_path):
+    """`BACKENDS` pins a region's back end (the plan says so), and "auto" leaves it to the
+    planner, whether given per region or for all."""
+    source = (PAYD / "app.py").read_text()
+    for setting, allowed in (
+        ('{"weekly_premium": "sigma"}', {"sigma"}),
+        ('{"weekly_premium": "auto"}', {"groth16", "sigma"}),
+        ('"auto"', {"groth16", "sigma"}),
+    ):
+        app = tmp_path / setting.replace('"', "").replace(":", "").replace(" ", "")[:20] / "app.py"
+        app.parent.mkdir()
+        app.write_text(source + f"\n\nBACKENDS = {setting}\n")
+        (region,) = regions_of(str(app))
+        assert {b for b, why in region.backends().items() if why is None} == allowed
+
+
 def test_template_lengths_come_from_the_inputs():
     short = regions_of(ANY_LENGTH, None, length=4)[0]
     long = regions_of(ANY_LENGTH, None, length=32)[0]

@@ -254,10 +254,14 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
     pinned: dict[str, str] = {}
     if callable(getattr(module, "main", None)):
         from zeenot.runtime.app import load_application
-        from zeenot.runtime.service import compile_regions
+        from zeenot.runtime.service import backend_setting, compile_regions
 
-        compiled_regions = compile_regions(load_application(file))
-        pinned = dict(getattr(module, "BACKENDS", {}))
+        app = load_application(file)
+        compiled_regions = compile_regions(app)
+        for region_name in compiled_regions:
+            setting = backend_setting(app, region_name)
+            if setting not in (None, "auto"):  # "auto" asks this planner
+                pinned[region_name] = setting
     else:
         fns = {k: v for k, v in vars(module).items() if callable(v) and hasattr(v, "__zk__")}
         compiled_regions = {k: api.compile(fn) for k, fn in sorted(fns.items())}
