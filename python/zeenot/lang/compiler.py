@@ -131,8 +131,6 @@ if hasattr(ast, "Match"):
 
 # What to write instead of the builtins @zk code lacks (each a ZN205 hint).
 BUILTIN_HINTS = {
-    "sorted": "sorting is not supported yet: compare with `all(...)`/`sum(...)` over the list, "
-    "e.g. a median `m` as `sum(u32(1) for x in xs if x < m)` counts",
     "set": "sets are not supported: count distinct values with `find`/`any` over the list",
     "dict": "dicts are not supported: use a list of records and `find`, or a tuple indexed by a "
     "number",

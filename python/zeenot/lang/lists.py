@@ -441,6 +441,15 @@ class ListOps:
             if nargs != 1:
                 self.err(node, "ZN212", "`list()` takes one argument")
             return self.as_list(self.value(node.args[0]), node, "`list()`")
+        if name == "sorted":
+            allow("reverse")
+            if nargs != 1:
+                self.err(node, "ZN212", "`sorted()` takes one list (and `reverse=`)")
+            reverse = self.value(kw["reverse"].value) if "reverse" in kw else False
+            if not isinstance(reverse, bool):
+                self.err(node, "ZN212", "`reverse=` must be True or False (a constant)")
+            xs = self.as_list(self.value(node.args[0]), node.args[0], "`sorted()`")
+            return self.list_sorted(xs, reverse, node)
         if name == "reduce":
             allow()
             if nargs != 3:
@@ -590,6 +599,47 @@ class ListOps:
                 self.err(node, "ZN212", f"{msg}: the list is always empty")
             return self.zero_of(xs.elem_ty)
         return acc
+
+    def list_sorted(self, xs: SymList, reverse: bool, node: ast.AST) -> SymList:
+        """`sorted(xs)` of integers by Batcher's odd-even merge sort: a fixed network of
+        O(n log² n) compare-exchanges over the slots padded to a power of two, never O(n²).
+        Empty slots sort last, so the result has the list's (private) length and its active
+        prefix. Equal integers are indistinguishable, so the network's instability is not
+        observable."""
+        self.need_dense(xs, node, "`sorted()` of")
+        ty = xs.elem_ty
+        if ty not in INT_TYPES:
+            self.err(
+                node,
+                "ZN303",
+                f"`sorted()` sorts integers, not {describe(xs.elems[0]) if xs.elems else ty}",
+                "sort a list of u8 … u64 or i8 … i64 (records: sort their keys)",
+            )
+        n = 1 << max(xs.slots - 1, 0).bit_length()
+        vals: list[Any] = list(xs.elems) + [self.const(ty, 0)] * (n - xs.slots)
+        act: list[Any] = list(xs.active) + [False] * (n - xs.slots)
+        op: ast.cmpop = ast.Lt() if reverse else ast.Gt()
+        for i, j in _odd_even_merge_network(n):
+            # slot i should hold the earlier element: (active first, then by value)
+            later = self.compare(op, vals[i], vals[j], node)
+            both = self.logic("and", act[i], act[j], node)
+            swap = self.logic(
+                "or",
+                self.logic("and", self.negate(act[i], node), act[j], node),
+                self.logic("and", both, later, node),
+                node,
+            )
+            if swap is False:
+                continue
+            vals[i], vals[j] = (
+                self.pick(swap, vals[j], vals[i], node, "`sorted()`"),
+                self.pick(swap, vals[i], vals[j], node, "`sorted()`"),
+            )
+            act[i], act[j] = (
+                self.logic("or", act[i], act[j], node),
+                self.logic("and", act[i], act[j], node),
+            )
+        return SymList(tuple(vals[: xs.slots]), xs.active, xs.length, ty, True)
 
     def pick(self, c: Any, a: Any, b: Any, node: ast.AST, what: str) -> Any:
         if c is True:
@@ -1087,3 +1137,20 @@ def leaf_types(t: Any) -> list[Any]:
     if isinstance(t, tuple):
         return [x for e in t for x in leaf_types(e)]
     return [t]
+
+
+def _odd_even_merge_network(n: int) -> list[tuple[int, int]]:
+    """Batcher's odd-even merge sort for `n` (a power of two) slots: the compare-exchanges
+    `(i, j)`, `i < j`, that sort any input ascending (191 for 32 slots)."""
+    out = []
+    p = 1
+    while p < n:
+        k = p
+        while k >= 1:
+            for j in range(k % p, n - k, 2 * k):
+                for i in range(min(k, n - j - k)):
+                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
+                        out.append((i + j, i + j + k))
+            k //= 2
+        p *= 2
+    return out

@@ -168,6 +168,7 @@ ALLOWED_BUILTINS = {
     "map",
     "filter",
     "list",
+    "sorted",
 }
 PY_BUILTINS = set(dir(builtins))
 
