@@ -442,14 +442,15 @@ class ListOps:
                 self.err(node, "ZN212", "`list()` takes one argument")
             return self.as_list(self.value(node.args[0]), node, "`list()`")
         if name == "sorted":
-            allow("reverse")
+            allow("key", "reverse")
             if nargs != 1:
-                self.err(node, "ZN212", "`sorted()` takes one list (and `reverse=`)")
+                self.err(node, "ZN212", "`sorted()` takes one list (and `key=`, `reverse=`)")
             reverse = self.value(kw["reverse"].value) if "reverse" in kw else False
             if not isinstance(reverse, bool):
                 self.err(node, "ZN212", "`reverse=` must be True or False (a constant)")
             xs = self.as_list(self.value(node.args[0]), node.args[0], "`sorted()`")
-            return self.list_sorted(xs, reverse, node)
+            key = self.expr(kw["key"].value) if "key" in kw else None
+            return self.list_sorted(xs, key, reverse, node)
         if name == "reduce":
             allow()
             if nargs != 3:
@@ -600,46 +601,66 @@ class ListOps:
             return self.zero_of(xs.elem_ty)
         return acc
 
-    def list_sorted(self, xs: SymList, reverse: bool, node: ast.AST) -> SymList:
-        """`sorted(xs)` of integers by Batcher's odd-even merge sort: a fixed network of
-        O(n log² n) compare-exchanges over the slots padded to a power of two, never O(n²).
+    def list_sorted(self, xs: SymList, key: Any, reverse: bool, node: ast.AST) -> SymList:
+        """`sorted(xs, key=..., reverse=...)` by Batcher's odd-even merge sort: a fixed network
+        of O(n log² n) compare-exchanges over the slots padded to a power of two, never O(n²).
         Empty slots sort last, so the result has the list's (private) length and its active
-        prefix. Equal integers are indistinguishable, so the network's instability is not
-        observable."""
+        prefix. With `key=`, ties keep the original order (as Python's sort is stable: each
+        element carries its slot number as a second key); without it, elements are integers
+        and equal ones are indistinguishable."""
         self.need_dense(xs, node, "`sorted()` of")
-        ty = xs.elem_ty
-        if ty not in INT_TYPES:
+        if key is None:
+            keys = list(xs.elems)
+            key_ty = xs.elem_ty
+        else:
+            keys = [
+                self.under(a, node, lambda x=x: self.apply(key, [x], node))
+                for x, a in zip(xs.elems, xs.active, strict=True)
+            ]
+            key_ty = self.elem_type(keys) if keys else "u32"
+        if key_ty not in INT_TYPES:
             self.err(
                 node,
                 "ZN303",
-                f"`sorted()` sorts integers, not {describe(xs.elems[0]) if xs.elems else ty}",
-                "sort a list of u8 … u64 or i8 … i64 (records: sort their keys)",
+                f"`sorted()` sorts by integers, not {describe(keys[0]) if keys else key_ty}",
+                "sort integers (u8 … u64, i8 … i64), or give `key=` returning one",
             )
         n = 1 << max(xs.slots - 1, 0).bit_length()
-        vals: list[Any] = list(xs.elems) + [self.const(ty, 0)] * (n - xs.slots)
-        act: list[Any] = list(xs.active) + [False] * (n - xs.slots)
+        pad = n - xs.slots
+        keys = keys + [self.const(key_ty, 0)] * pad
+        vals: list[Any] = list(xs.elems) + [xs.elems[0] if xs.elems else 0] * pad
+        act: list[Any] = list(xs.active) + [False] * pad
+        order: list[Any] = [self.const("u32", k) for k in range(n)] if key is not None else []
         op: ast.cmpop = ast.Lt() if reverse else ast.Gt()
         for i, j in _odd_even_merge_network(n):
-            # slot i should hold the earlier element: (active first, then by value)
-            later = self.compare(op, vals[i], vals[j], node)
-            both = self.logic("and", act[i], act[j], node)
+            # slot i should hold the earlier element: active first, then by key, then by slot
+            later = self.compare(op, keys[i], keys[j], node)
+            if order:
+                tie = self.logic(
+                    "and",
+                    self.compare(ast.Eq(), keys[i], keys[j], node),
+                    self.compare(ast.Gt(), order[i], order[j], node),
+                    node,
+                )
+                later = self.logic("or", later, tie, node)
             swap = self.logic(
                 "or",
                 self.logic("and", self.negate(act[i], node), act[j], node),
-                self.logic("and", both, later, node),
+                self.logic("and", self.logic("and", act[i], act[j], node), later, node),
                 node,
             )
             if swap is False:
                 continue
-            vals[i], vals[j] = (
-                self.pick(swap, vals[j], vals[i], node, "`sorted()`"),
-                self.pick(swap, vals[i], vals[j], node, "`sorted()`"),
-            )
+            for column in (keys, vals, order) if order else (keys, vals):
+                column[i], column[j] = (
+                    self.pick(swap, column[j], column[i], node, "`sorted()`"),
+                    self.pick(swap, column[i], column[j], node, "`sorted()`"),
+                )
             act[i], act[j] = (
                 self.logic("or", act[i], act[j], node),
                 self.logic("and", act[i], act[j], node),
             )
-        return SymList(tuple(vals[: xs.slots]), xs.active, xs.length, ty, True)
+        return SymList(tuple(vals[: xs.slots]), xs.active, xs.length, xs.elem_ty, True)
 
     def pick(self, c: Any, a: Any, b: Any, node: ast.AST, what: str) -> Any:
         if c is True:
