@@ -96,24 +96,14 @@ def simulate(fn: Any, inputs: dict[str, Any]) -> Any:
         )
         raise CheckFailure(f"no element: {what}", file, line) from exc
     except BaseException as exc:  # noqa: BLE001 - SystemExit and type errors included
-        raise _diagnose(fn, params, values, exc) from None
+        raise _unexpected(fn, exc) from None
     return to_json_value(result)
 
 
-def _diagnose(
-    fn: Any, params: list[dict[str, Any]], values: list[Any], exc: BaseException
-) -> ZeenotError:
-    """Why plain Python stopped with `exc` (a `/` on `u32`, `u32 <= u64`, `sys.exit()`):
-    the compiler's diagnostic when it rejects the program, which names the line and gives a
-    hint; otherwise the error at the user's line."""
-    from zeenot.lang import compile_function
-
-    try:
-        compile_function(fn, _lengths(params, values))
-    except ZeenotError as diagnostic:
-        return diagnostic
-    except Exception:  # noqa: BLE001 - the compiler's own failure is not the user's answer
-        pass
+def _unexpected(fn: Any, exc: BaseException) -> ZeenotError:
+    """Why plain Python stopped with `exc` (`sys.exit()`, an error in a module the program
+    imports) although the compiler accepted the program (`_front_end`, which already gave
+    type errors such as `/` on `u32` their diagnostics): the error at the user's line."""
     file, line = _user_frame(exc)
     where = f" at {file}:{line}" if file is not None else ""
     return SimulationError(f"running `{fn.__name__}` raised {type(exc).__name__}{where}: {exc}")
