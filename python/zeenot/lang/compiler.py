@@ -168,7 +168,6 @@ class Compiler(ListOps):
         self.next_id = 0
         self.consts: dict[tuple[str, int], Wire] = {}
         self.const_values: dict[int, int] = {}  # id -> value of every integer constant
-        self.types: dict[int, str] = {}  # id -> type of every value
         self.shared = Shared()  # instructions by what they compute (optimize.py)
         self.guard: Wire | None = None
         self.stack: list[Any] = []
@@ -193,7 +192,7 @@ class Compiler(ListOps):
 
     # -- emission -----------------------------------------------------------------------------
 
-    def emit(self, op: str, ty: str, args: list[Wire], node: ast.AST, **extra: Any) -> Wire:
+    def emit(self, op: str, ty: str, args: list[Wire], node: ast.AST) -> Wire:
         if len(self.body) >= self.max_instructions:
             self.err(
                 node,
@@ -205,14 +204,13 @@ class Compiler(ListOps):
         ins["args"] = [a.id for a in args]
         ins["loc"] = [node.lineno, node.col_offset]
         if op in FALLIBLE:
-            fails = can_fail(op, ins["args"], self.types, ty, self.const_values)
+            divisor = self.const_values.get(args[1].id) if len(args) > 1 else None
+            fails = can_fail(op, ty, args[0].ty if args else None, divisor)
             ins["guard"] = self.guard.id if self.guard and fails else None
-        ins.update(extra)
         earlier = self.shared.find(ins)
         if earlier is not None:  # computed before (under the same guard if it can fail)
             return Wire(earlier, ty)
         self.shared.remember(ins)
-        self.types[ins["id"]] = ty
         self.body.append(ins)
         self.next_id += 1
         return Wire(ins["id"], ty)
@@ -237,7 +235,6 @@ class Compiler(ListOps):
             self.body.append({"id": w.id, "op": "const", "ty": ty, "value": str(v)})
             self.next_id += 1
             self.consts[key] = w
-            self.types[w.id] = ty
             if ty != "field":
                 self.const_values[w.id] = v
         return w
@@ -1944,7 +1941,6 @@ def compile_program(
                 {"id": c.next_id, "name": path, "ty": leaf_ty, "vis": obj.vis, "tier": obj.tier}
             )
             wires.append(Wire(c.next_id, leaf_ty))
-            c.types[c.next_id] = leaf_ty
             c.next_id += 1
         shapes.append((p, ty, wires))
         params.append({"name": p.arg, "ty": type_to_json(ty), "vis": obj.vis})

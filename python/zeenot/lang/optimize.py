@@ -17,55 +17,44 @@ IR interpreter and both back ends on random programs with these passes on.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-FALLIBLE = {"add", "sub", "mul", "neg", "floordiv", "mod", "cast", "index"}
+from zeenot.types import int_range
 
-_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
+FALLIBLE = {"add", "sub", "mul", "neg", "floordiv", "mod", "cast", "index"}
 
 
 def _holds(source: str, target: str) -> bool:
     """Whether every value of type `source` is a value of type `target`."""
-    if target == "field" or source == target:
+    if target == "field":
         return True
-    if source == "bool":
-        return target in _BITS
-    if source not in _BITS or target not in _BITS:
+    if source == "field":
         return False
-    s_signed, t_signed = source[0] == "i", target[0] == "i"
-    if s_signed and not t_signed:
-        return False
-    if t_signed and not s_signed:
-        return _BITS[target] > _BITS[source]
-    return _BITS[target] >= _BITS[source]
+    (s_lo, s_hi), (t_lo, t_hi) = int_range(source), int_range(target)
+    return t_lo <= s_lo and s_hi <= t_hi
 
 
-def can_fail(
-    op: str, args: list[int], types: dict[int, str], ty: str, consts: dict[int, int]
-) -> bool:
-    """Whether an instruction of a FALLIBLE op can fail, judged from its operands' types and
-    constant operands alone."""
+def can_fail(op: str, ty: str, source_ty: str | None, divisor: int | None) -> bool:
+    """Whether an instruction of a FALLIBLE op can fail, judged from its result type, its
+    first operand's type (`source_ty`) and a constant divisor alone."""
     if ty == "field" and op in ("add", "sub", "mul", "neg"):
         return False  # arithmetic modulo p
     if op in ("floordiv", "mod"):
-        divisor = consts.get(args[1])
         return divisor is None or divisor in (0, -1)
     if op == "cast":
-        return not _holds(types.get(args[0], "field"), ty)
+        return source_ty is None or not _holds(source_ty, ty)
     return True
 
 
 class Shared:
-    """Remembers emitted instructions by what they compute."""
+    """Remembers emitted instructions by what they compute: op, type, arguments, guard."""
 
     def __init__(self) -> None:
-        self._seen: dict[str, int] = {}
+        self._seen: dict[tuple[Any, ...], int] = {}
 
     @staticmethod
-    def key(ins: dict[str, Any]) -> str:
-        fields = {k: v for k, v in ins.items() if k not in ("id", "loc")}
-        return json.dumps(fields, sort_keys=True, separators=(",", ":"))
+    def key(ins: dict[str, Any]) -> tuple[Any, ...]:
+        return (ins["op"], ins["ty"], tuple(ins["args"]), ins.get("guard"))
 
     def find(self, ins: dict[str, Any]) -> int | None:
         return self._seen.get(self.key(ins))
@@ -91,13 +80,19 @@ def eliminate_dead(
     keep = [False] * len(body)
     for k in range(len(body) - 1, -1, -1):
         ins = body[k]
+        args = ins.get("args") or []
         effect = "id" not in ins or (
             ins["op"] in FALLIBLE
-            and can_fail(ins["op"], ins.get("args") or [], types, ins["ty"], consts)
+            and can_fail(
+                ins["op"],
+                ins["ty"],
+                types.get(args[0]) if args else None,
+                consts.get(args[1]) if len(args) > 1 else None,
+            )
         )
         if effect or ins.get("id") in live:
             keep[k] = True
-            live.update(ins.get("args") or [])
+            live.update(args)
             if ins.get("guard") is not None:
                 live.add(ins["guard"])
     return [ins for ins, k in zip(body, keep, strict=True) if k]
