@@ -27,6 +27,7 @@ from zeenot import api
 from zeenot.files import read_json
 from zeenot.plan import Cost, Profile, Weights, plan, regions_of
 from zeenot.plan.calibrate import measure
+from zeenot.plan.cli import fmt_seconds
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
@@ -54,10 +55,6 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any] | None]] = [
         {"total_km": 12345},
     )
 ]
-
-
-def _ms(s: float) -> str:
-    return f"{s * 1e3:.1f} ms" if s < 1 else f"{s:.2f} s"
 
 
 def _err(pred: float, meas: float) -> str:
@@ -109,9 +106,10 @@ def main(argv: list[str] | None = None) -> int:
             for what in worst:
                 worst[what] = max(worst[what], abs(getattr(p, what) - m[what]) / m[what])
             lines.append(
-                f"| {example} | {region.name} | {backend} | {_ms(p.prove_s)} | "
-                f"{_ms(m['prove_s'])} | {_err(p.prove_s, m['prove_s'])} | {_ms(p.verify_s)} | "
-                f"{_ms(m['verify_s'])} | {_err(p.verify_s, m['verify_s'])} | "
+                f"| {example} | {region.name} | {backend} | {fmt_seconds(p.prove_s)} | "
+                f"{fmt_seconds(m['prove_s'])} | {_err(p.prove_s, m['prove_s'])} | "
+                f"{fmt_seconds(p.verify_s)} | "
+                f"{fmt_seconds(m['verify_s'])} | {_err(p.verify_s, m['verify_s'])} | "
                 f"{p.proof_bytes:,.0f} B | {m['proof_bytes']:,.0f} B |"
             )
         measured_costs.setdefault(example, []).append((chosen, costs))

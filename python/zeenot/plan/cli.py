@@ -14,11 +14,11 @@ from zeenot.plan.planner import Plan, Weights, plan, regions_of
 from zeenot.plan.profile import Profile, user_profile_path
 
 
-def _seconds(s: float) -> str:
+def fmt_seconds(s: float) -> str:
     return f"{s * 1e3:.1f} ms" if s < 1 else f"{s:.2f} s"
 
 
-def _bytes(n: float) -> str:
+def fmt_bytes(n: float) -> str:
     for unit, size in (("MB", 1e6), ("kB", 1e3)):
         if n >= size:
             return f"{n / size:.1f} {unit}"
@@ -43,9 +43,9 @@ def render(p: Plan) -> str:
         for b, cost in c.predicted.items():
             mark = f"**{b}**" if b == c.backend else b
             lines.append(
-                f"| {c.region.name} | {size} | {mark} | {_seconds(cost.prove_s)} | "
-                f"{_seconds(cost.verify_s)} | {_bytes(cost.proof_bytes)} | "
-                f"{_seconds(cost.setup_s / w.proofs_per_setup)} | {c.objective[b]:.4g} | "
+                f"| {c.region.name} | {size} | {mark} | {fmt_seconds(cost.prove_s)} | "
+                f"{fmt_seconds(cost.verify_s)} | {fmt_bytes(cost.proof_bytes)} | "
+                f"{fmt_seconds(cost.setup_s / w.proofs_per_setup)} | {c.objective[b]:.4g} | "
                 f"{c.why() if b == c.backend else ''} |"
             )
             size = ""
@@ -62,8 +62,8 @@ def render(p: Plan) -> str:
             lines.append(f"| {label} | | | | cannot prove every region |")
             continue
         lines.append(
-            f"| {label} | {_seconds(cost.prove_s)} | {_seconds(cost.verify_s)} | "
-            f"{_bytes(cost.proof_bytes)} | {p.objective(backend):.4g} |"
+            f"| {label} | {fmt_seconds(cost.prove_s)} | {fmt_seconds(cost.verify_s)} | "
+            f"{fmt_bytes(cost.proof_bytes)} | {p.objective(backend):.4g} |"
         )
     return "\n".join(lines)
 

@@ -1,19 +1,18 @@
 """What the cost models read off a compiled program.
 
 Groth16's prover follows its constraint count (the multi-exponentiations), its FFT domain (the
-constraints rounded up to a power of two: a program just past a power of two costs a step more)
-and its witness values wider than 64 bits (inverses, hashes, curve points, blindings: the
-multi-exponentiations take narrow scalars on fast paths), counted on the inputs when given
-(else estimated from the instructions: `static_wide`),
-and its in-circuit Pedersen commitments (`Committed` inputs and outputs: their witnesses are
-curve arithmetic);
-its verifier follows its public values (field elements and commitments' coordinates cost more
-than small integers). The sigma back end's costs follow the shape
-of its proof, which the back end itself counts without proving
-(`zeenot_sigma::backend::shape`): the fresh commitments, the sigma statement's secrets and
-equations, and the Bulletproof range obligations (bits after padding, proofs, and their
-rounds). Counting with the back end's own lowering keeps one definition of what a sigma proof
-contains, so the features cannot drift from the prover.
+constraints rounded up to a power of two: a program just past a power of two costs a step
+more), its witness values wider than 64 bits (inverses, hashes, curve points, blindings: the
+multi-exponentiations take narrow scalars on fast paths; counted on the inputs when given,
+else estimated from the instructions by `static_wide`) and its in-circuit Pedersen
+commitments (`Committed` inputs and outputs: curve arithmetic). Its verifier follows its
+public values (field elements and commitments' coordinates cost more than small integers).
+
+The sigma back end's costs follow the shape of its proof, which the back end itself counts
+without proving (`zeenot_sigma::backend::shape`): the fresh commitments, the sigma statement's
+secrets and equations, and the Bulletproof range obligations (bits after padding, proofs, and
+their rounds). Counting with the back end's own lowering keeps one definition of what a sigma
+proof contains, so the features cannot drift from the prover.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from typing import Any
 
 from zeenot import _native
 from zeenot.api import Circuit
+from zeenot.types import int_range
 
 SIGMA_FEATURES = (
     "one",
@@ -86,29 +86,36 @@ _WIDE_FIELD_SCALAR = 1414
 _WIDE_PER_COMMITMENT = 435  # an in-circuit Pedersen commitment (Committed input or output)
 
 
+def _types(ir: dict[str, Any]) -> dict[int, str]:
+    """Every value's type, by id."""
+    types = {i["id"]: i["ty"] for i in ir["inputs"]}
+    types.update((i["id"], i["ty"]) for i in ir["body"] if "id" in i)
+    return types
+
+
+def _commitments(ir: dict[str, Any]) -> int:
+    """The program's in-circuit Pedersen commitments: committed inputs and outputs."""
+    return sum(1 for i in ir["inputs"] if i["vis"] == "committed") + sum(
+        1 for o in ir["outputs"] if o.get("vis") == "committed"
+    )
+
+
 def static_wide(circuit: Circuit) -> float:
     """An estimate of the wide witness values from the instructions alone (no inputs)."""
     ir = circuit.program.ir
-    types = {i["id"]: i["ty"] for i in ir["inputs"]}
-    types.update((i["id"], i.get("ty")) for i in ir["body"] if "id" in i)
+    types = _types(ir)
     total = 0.0
     for ins in ir["body"]:
         op = ins["op"]
         if op == "poseidon":
             total += _WIDE_PER_OP[op] + 20 * max(len(ins["args"]) - 2, 0)
         elif op == "point_mul_x":
-            ty = types.get(ins["args"][0], "field")
-            bits = _BITS.get(ty)
-            total += _WIDE_FIELD_SCALAR if bits is None else _WIDE_PER_SCALAR_BIT * bits
+            scalar = types[ins["args"][0]]  # unsigned, bool or field (the language's rule)
+            bits = int_range(scalar)[1].bit_length()
+            total += _WIDE_FIELD_SCALAR if scalar == "field" else _WIDE_PER_SCALAR_BIT * bits
         else:
             total += _WIDE_PER_OP.get(op, 0)
-    committed = sum(1 for i in ir["inputs"] if i["vis"] == "committed") + sum(
-        1 for o in ir["outputs"] if o.get("vis") == "committed"
-    )
-    return total + _WIDE_PER_COMMITMENT * committed
-
-
-_BITS = {"bool": 1, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
+    return total + _WIDE_PER_COMMITMENT * _commitments(ir)
 
 
 def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str, float]:
@@ -129,11 +136,8 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     # the verifier's multi-exponentiation: a field element or a commitment's coordinate costs
     # every window, a small integer much less
     ir = circuit.program.ir
-    committed = sum(1 for i in ir["inputs"] if i["vis"] == "committed") + sum(
-        1 for o in ir["outputs"] if o.get("vis") == "committed"
-    )
-    types = {i["id"]: i["ty"] for i in ir["inputs"]}
-    types.update((i["id"], i.get("ty")) for i in ir["body"] if "id" in i)
+    committed = _commitments(ir)
+    types = _types(ir)
     wide_public = sum(1 for i in ir["inputs"] if i["vis"] == "public" and i["ty"] == "field")
     wide_public += sum(
         1 for o in ir["outputs"] if o.get("vis") != "committed" and types.get(o["value"]) == "field"
@@ -147,7 +151,3 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     out["wide_witnesses"] = static_wide(circuit) if wide is None else wide
     out["inputs_known"] = 0.0 if wide is None else 1.0
     return out
-
-
-def describe(f: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v:g}" for k, v in f.items() if v)

@@ -228,8 +228,9 @@ def plan(regions: list[Region], profile: Profile, weights: Weights) -> Plan:
 
 
 def _specialise(
-    name: str, compiled: api.Circuit | api.Template, inputs: dict[str, Any] | None, length: int
+    compiled: api.Circuit | api.Template, inputs: dict[str, Any] | None, length: int
 ) -> tuple[api.Circuit, bool]:
+    """The circuit to cost: a template at the inputs' lengths, or at `length` without them."""
     if isinstance(compiled, api.Circuit):
         return compiled, False
     if inputs is not None:
@@ -245,7 +246,7 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
     path, sep, name = target.rpartition(":")
     if sep and name.isidentifier() and not Path(target).exists():
         compiled = api.compile(api.load_target(target))
-        circuit, template = _specialise(name, compiled, inputs, length)
+        circuit, template = _specialise(compiled, inputs, length)
         return [Region(name, circuit, "client", template, inputs)]
     from zeenot.lang import load_module
 
@@ -268,7 +269,7 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
     out = []
     for region_name, compiled in compiled_regions.items():
         given = (inputs or {}).get(region_name)
-        circuit, template = _specialise(region_name, compiled, given, length)
+        circuit, template = _specialise(compiled, given, length)
         out.append(Region(region_name, circuit, "client", template, given, pinned.get(region_name)))
     if not out:
         raise UsageError(f"`{target}` proves nothing: it has no @zk region that a client calls")
