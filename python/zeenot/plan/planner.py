@@ -17,12 +17,14 @@ will make it a small integer program.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from zeenot import api
 from zeenot.errors import MalformedInput, UsageError
+from zeenot.files import read_text
 from zeenot.plan.features import features, sigma_supports
 from zeenot.plan.profile import Profile
 
@@ -238,6 +240,16 @@ def _specialise(
     return compiled.at(dict.fromkeys(compiled.unbounded, length)), True
 
 
+def _defines_main(file: Path) -> bool:
+    """Whether a module defines `main` at top level (read, not imported: importing runs the
+    user's code, which the branch taken then does once)."""
+    try:
+        tree = ast.parse(read_text(file, "the module"))
+    except SyntaxError:
+        return False  # importing it reports the error with its line
+    return any(isinstance(n, ast.FunctionDef) and n.name == "main" for n in tree.body)
+
+
 def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 16) -> list[Region]:
     """The regions a target proves. `APP.py:FN` is one region (a `@zk` function). An
     application (`APP.py` with a `main`, or its directory) is every region its client workers
@@ -248,12 +260,9 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
         compiled = api.compile(api.load_target(target))
         circuit, template = _specialise(compiled, inputs, length)
         return [Region(name, circuit, "client", template, inputs)]
-    from zeenot.lang import load_module
-
     file = Path(target) / "app.py" if Path(target).is_dir() else Path(target)
-    module = load_module(str(file))
     pinned: dict[str, str] = {}
-    if callable(getattr(module, "main", None)):
+    if _defines_main(file):  # an application: import it once, as the runtime does
         from zeenot.runtime.app import load_application
         from zeenot.runtime.service import backend_setting, compile_regions
 
@@ -264,6 +273,9 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
             if setting not in (None, "auto"):  # "auto" asks this planner
                 pinned[region_name] = setting
     else:
+        from zeenot.lang import load_module
+
+        module = load_module(str(file))
         fns = {k: v for k, v in vars(module).items() if callable(v) and hasattr(v, "__zk__")}
         compiled_regions = {k: api.compile(fn) for k, fn in sorted(fns.items())}
     out = []
