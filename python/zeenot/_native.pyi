@@ -49,26 +49,31 @@ class UnsatisfiedError(ZeenotError):
     msg: str | None
     """The `check`'s message, if any."""
 
-def program_hash(ir_json: str) -> str:
-    """SHA-256 (hex) of the canonical JSON (sorted keys, no whitespace) of a valid IR document."""
+class LoadedProgram:
+    """An IR document parsed, validated and hashed once. Every function below that takes a
+    `program` accepts one (or the IR text, parsed on each call)."""
 
-def validate(ir_json: str) -> None:
+    @property
+    def hash(self) -> str:
+        """SHA-256 (hex) of the canonical JSON (sorted keys, no whitespace) of the document."""
+
+def load_program(ir_json: str) -> LoadedProgram:
     """Parse and validate an IR document; raise `IrError` if it breaks any rule of docs/ir.md."""
 
-def stats(ir_json: str) -> dict[str, int]:
+def stats(ir: LoadedProgram | str) -> dict[str, int]:
     """Constraint-system size: `constraints`, `public_inputs` (Groth16 instance length: public
     input leaves plus outputs), `private_inputs` (private input leaves) and `witnesses` (all
     witness variables)."""
 
-def evaluate(ir_json: str, inputs: list[str]) -> list[str]:
+def evaluate(ir: LoadedProgram | str, inputs: list[str]) -> list[str]:
     """Run the IR with Python semantics (the witness generator's interpreter) and return the
     output leaves. Raises `UnsatisfiedError` where a proof could not exist."""
 
-def wide_witnesses(ir_json: str, inputs: list[str]) -> int:
+def wide_witnesses(ir: LoadedProgram | str, inputs: list[str]) -> int:
     """Groth16 witness variables wider than 64 bits on these input leaves (the planner's
     model reads it). Raises `UnsatisfiedError` as `prove` does."""
 
-def setup(ir_json: str, seed: int | None = None) -> tuple[bytes, bytes]:
+def setup(ir: LoadedProgram | str, seed: int | None = None) -> tuple[bytes, bytes]:
     """Circuit-specific Groth16 setup: `(proving_key, verifying_key)`.
 
     `seed` (0 ≤ seed < 2**64) makes it deterministic with ChaCha20: insecure, for tests only.
@@ -76,7 +81,7 @@ def setup(ir_json: str, seed: int | None = None) -> tuple[bytes, bytes]:
     """
 
 def prove(
-    ir_json: str,
+    ir: LoadedProgram | str,
     proving_key: bytes,
     inputs: list[str],
     seed: int | None = None,
@@ -91,17 +96,17 @@ def prove(
     Raises `UnsatisfiedError` (with the source location) before any proving work when the
     program fails on these inputs. `seed`: as for `setup`."""
 
-def verify(ir_json: str, verifying_key: bytes, public: list[str], proof: bytes) -> bool:
+def verify(ir: LoadedProgram | str, verifying_key: bytes, public: list[str], proof: bytes) -> bool:
     """Whether `proof` is valid for the public vector. `False` for a proof that does not verify;
     `DecodeError` for malformed bytes; `ValueError` for a wrong count or out-of-range values."""
 
 def snarkjs_export(
-    ir_json: str, verifying_key: bytes, public: list[str], proof: bytes
+    ir: LoadedProgram | str, verifying_key: bytes, public: list[str], proof: bytes
 ) -> tuple[str, str, str]:
     """The texts of snarkjs's `verification_key.json`, `proof.json` and `public.json`, for
     `snarkjs groth16 verify` (public values become canonical field elements)."""
 
-def check_mutations(ir_json: str, inputs: list[str]) -> int:
+def check_mutations(ir: LoadedProgram | str, inputs: list[str]) -> int:
     """Soundness self-test: on the satisfying assignment for `inputs`, change each variable other
     than the inputs alone (by +1 and by a random amount) and require a constraint to fail. Returns
     the number of variables checked; raises `ZeenotError` naming an under-constrained variable,
@@ -115,19 +120,20 @@ def prepare_proving_key(proving_key: bytes, validated: bool = False) -> Prepared
     passed validation before (`zeenot.keycache`), so the point checks are skipped."""
 
 def prove_prepared(
-    ir_json: str,
+    ir: LoadedProgram | str,
     key: PreparedProvingKey,
     inputs: list[str],
     seed: int | None = None,
     blindings: list[str] | None = None,
-) -> tuple[bytes, list[str], list[str]]:
-    """`prove` with a prepared key."""
+) -> tuple[bytes, list[str], list[str], list[tuple[str, float]]]:
+    """`prove` with a prepared key; also the wall time of each stage in seconds (`program`,
+    `witness`, `synthesis`, `check`, `matrices`, `fft`, `msm`)."""
 
-def instance_layout(ir_json: str) -> tuple[list[str], list[int]]:
+def instance_layout(ir: LoadedProgram | str) -> tuple[list[str], list[int]]:
     """The program's public values: each one's type (`u32`, `field`, …) and the index of each
     Pedersen commitment's `x` coordinate (its `y` follows)."""
 
-def r1cs(ir_json: str) -> dict[str, Any]:
+def r1cs(ir: LoadedProgram | str) -> dict[str, Any]:
     """The program's R1CS as Groth16's setup builds it: `num_instance` (the constant one
     included), `num_witness`, `public_inputs` (instance variables 1..public_inputs), `a`, `b`,
     `c` (per constraint, `(variable, coefficient)` pairs, coefficients as decimals in [0, p)),
@@ -195,16 +201,16 @@ class UnsupportedError(ZeenotError):
     """The program uses an operation the chosen back end cannot prove (named, with its line)."""
 
 def sigma_program_prove(
-    ir_json: str, inputs: list[str], blindings: list[str], seed: int | None = None
+    ir: LoadedProgram | str, inputs: list[str], blindings: list[str], seed: int | None = None
 ) -> tuple[bytes, list[str], list[str]]:
     """Prove the program with the sigma back end (no keys). `blindings`: one decimal blinding
     per committed input. Returns the proof, the public values (docs/ir.md's instance order) and
     one blinding per committed output. Raises `UnsatisfiedError` or `UnsupportedError`."""
 
-def sigma_program_verify(ir_json: str, public: list[str], proof: bytes) -> bool:
+def sigma_program_verify(ir: LoadedProgram | str, public: list[str], proof: bytes) -> bool:
     """Whether a sigma-back-end proof verifies; `ValueError` for malformed values or bytes."""
 
-def sigma_program_shape(ir_json: str, public: list[str | None]) -> list[tuple[str, int]]:
+def sigma_program_shape(ir: LoadedProgram | str, public: list[str | None]) -> list[tuple[str, int]]:
     """The size of the program's sigma proof counted without proving (commitments, secrets,
     equations, range obligations, padded range bits, range proofs, their rounds); `public`:
     each input leaf's value where known (public inputs), else None (counted as private)."""

@@ -37,6 +37,7 @@ from zeenot.ir import Program, check_value, to_json_value
 from zeenot.lang import compile_function, load_function
 from zeenot.lang.compiler import MAX_INSTRUCTIONS
 from zeenot.simulate import signature_of
+from zeenot.timing import Stages
 from zeenot.types import ListTy, leaves
 
 PROOF_FORMAT = 1
@@ -62,20 +63,26 @@ class Circuit:
     @cached_property
     def stats(self) -> dict[str, int]:
         """Constraints, public and private inputs, witnesses (synthesizes the circuit once)."""
-        return _native.stats(self.ir_json)
+        return _native.stats(self.native)
 
     @cached_property
     def ir_json(self) -> str:
         return self.program.to_json()
 
     @cached_property
+    def native(self) -> _native.LoadedProgram:
+        """The IR as the Rust core holds it: parsed, validated and hashed once, then passed to
+        every proof, evaluation and statistic instead of the text."""
+        return _native.load_program(self.ir_json)
+
+    @property
     def hash(self) -> str:
-        return _native.program_hash(self.ir_json)
+        return self.native.hash
 
     @cached_property
     def layout(self) -> tuple[list[str], list[int]]:
         """The public values' types, and where each commitment's `x` sits (docs/ir.md)."""
-        return _native.instance_layout(self.ir_json)
+        return _native.instance_layout(self.native)
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.program.ir["name"], "program_hash": self.hash, **self.stats}
@@ -101,11 +108,13 @@ class Circuit:
         path = Path(directory) / IR_FILE
         text = read_text(path, "the program")
         try:
-            _native.validate(text)
+            native = _native.load_program(text)
             program = Program.from_json(text)
         except (ValueError, _native.ZeenotError) as exc:
             raise MalformedInput(f"`{path}` is not a valid zeenot IR: {exc}") from None
-        return cls(program)
+        circuit = cls(program)
+        circuit.__dict__["native"] = native  # the cached_property, filled: parsed once
+        return circuit
 
 
 @dataclass(frozen=True)
@@ -514,7 +523,7 @@ def setup(circuit: Circuit | Template, *, seed: int | None = None) -> Keys:
     circuit = _circuit(circuit)
     if isinstance(circuit, Template):
         raise circuit.needs_bounds()
-    pk, vk = _native.setup(circuit.ir_json, _seed(seed))
+    pk, vk = _native.setup(circuit.native, _seed(seed))
     keycache.record(_sha256(pk))  # made here: valid by construction
     return Keys(circuit.hash, pk, vk)
 
@@ -553,7 +562,7 @@ class Opening:
 def _opening(circuit: Circuit, leaves_in: list[str], blindings: list[str]) -> Opening | None:
     if not circuit.program.returns_committed:
         return None
-    values = circuit.program.unflatten_values(_native.evaluate(circuit.ir_json, leaves_in))
+    values = circuit.program.unflatten_values(_native.evaluate(circuit.native, leaves_in))
     return Opening(circuit.program.outputs_to_json(values), [int(b) for b in blindings])
 
 
@@ -564,13 +573,16 @@ def prove(
     *,
     blindings: dict[str, Any] | None = None,
     seed: int | None = None,
+    stages: Stages | None = None,
 ) -> Proof:
     """Prove the program on `inputs` (JSON-style values keyed by parameter name) with Groth16.
 
     `blindings` holds one blinding per `Committed` parameter (an `Opening`'s `blindings` from
     the proof that produced it). Raises `zeenot._native.UnsatisfiedError` when no proof exists
-    (a failed `check`, an overflow, a division by zero), naming the source line.
+    (a failed `check`, an overflow, a division by zero), naming the source line. `stages`, if
+    given, receives the time of each stage (`zeenot prove --profile`).
     """
+    stages = Stages() if stages is None else stages
     circuit = _circuit(circuit)
     if isinstance(circuit, Template):
         raise circuit.needs_bounds()
@@ -580,12 +592,15 @@ def prove(
         raise MalformedInput("the keys were made for a different program: run `zeenot setup`")
     seed = _seed(seed)
     leaves_in, blinds = _leaves(circuit, inputs, blindings)
+    with stages.stage("proving key"):
+        prepared = keys.prepared
     try:
-        proof, public, out = _native.prove_prepared(
-            circuit.ir_json, keys.prepared, leaves_in, seed, blinds
+        proof, public, out, timed = _native.prove_prepared(
+            circuit.native, prepared, leaves_in, seed, blinds
         )
     except ValueError as exc:  # a key for another circuit behind a keys.json that claims this one
         raise MalformedInput(f"the proving key does not fit this program: {exc}") from None
+    stages.extend(timed)
     return _proof(
         circuit, inputs, leaves_in, public, out, proof, "groth16", keys.verifying_key_hash
     )
@@ -611,7 +626,7 @@ def prove_sigma(
         proof = prove_sigma(circuit.at(lengths), inputs, blindings=blindings, seed=seed)
         return replace(proof, lengths=lengths)
     leaves_in, blinds = _leaves(circuit, inputs, blindings)
-    proof, public, out = _native.sigma_program_prove(circuit.ir_json, leaves_in, blinds, seed)
+    proof, public, out = _native.sigma_program_prove(circuit.native, leaves_in, blinds, seed)
     return _proof(circuit, inputs, leaves_in, public, out, proof, "sigma", None)
 
 
@@ -708,7 +723,7 @@ def verify(
     if proof.backend == "sigma":
         public = public_vector(circuit.program, proof)
         try:
-            ok = _native.sigma_program_verify(circuit.ir_json, public, proof.proof)
+            ok = _native.sigma_program_verify(circuit.native, public, proof.proof)
         except ValueError as exc:
             raise MalformedInput(f"malformed sigma proof or public values: {exc}") from None
         if not ok:
@@ -753,7 +768,7 @@ def export_snarkjs(circuit: Circuit, verifying_key: bytes, proof: Proof, out: st
     public = public_vector(circuit.program, proof)
     try:
         vk_json, proof_json, public_json = _native.snarkjs_export(
-            circuit.ir_json, verifying_key, public, proof.proof
+            circuit.native, verifying_key, public, proof.proof
         )
     except _native.DecodeError as exc:
         raise MalformedInput(f"malformed proof or key: {exc}") from None

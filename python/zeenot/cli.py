@@ -27,6 +27,7 @@ from zeenot.files import check_output_dir, check_output_file, read_json, read_te
 from zeenot.plan import cli as plan_cli
 from zeenot.runtime import cli as runtime_cli
 from zeenot.simulate import simulate
+from zeenot.timing import Stages
 from zeenot.verifier import Verifier
 
 EXIT_OK, EXIT_FALSE, EXIT_BAD_INPUT = 0, 1, 2
@@ -130,18 +131,27 @@ def _auto_backend(directory: str, circuit: api.Circuit | api.Template, inputs: A
 
 def cmd_prove(args: argparse.Namespace) -> int:
     check_output_file(args.output)  # before proving, which may take minutes
-    circuit = api.load(args.dir)
+    stages = Stages()
+    with stages.stage("load"):
+        circuit = api.load(args.dir)
+        inputs = _read_inputs(args.inputs)
     backend = args.backend
     if backend == "auto":
-        backend = _auto_backend(args.dir, circuit, _read_inputs(args.inputs))
+        with stages.stage("plan"):
+            backend = _auto_backend(args.dir, circuit, inputs)
     if backend == "sigma":
-        proof = api.prove_sigma(circuit, _read_inputs(args.inputs))
+        with stages.stage("prove (sigma)"):
+            proof = api.prove_sigma(circuit, inputs)
     elif isinstance(circuit, api.Template):
         raise circuit.needs_bounds()
     else:
-        keys = api.Keys.load(args.dir)
-        proof = api.prove(circuit, keys, _read_inputs(args.inputs))
-    write_atomic(args.output, proof.to_json() + "\n")
+        with stages.stage("load keys"):
+            keys = api.Keys.load(args.dir)
+        proof = api.prove(circuit, keys, inputs, stages=stages)
+    with stages.stage("write"):
+        write_atomic(args.output, proof.to_json() + "\n")
+    if args.profile:
+        print(stages.table(), file=sys.stderr)
     _print_json({"public_inputs": proof.public_inputs, "outputs": proof.outputs})
     return EXIT_OK
 
@@ -263,6 +273,11 @@ def _parser() -> argparse.ArgumentParser:
         "in the data) or auto (the planner's choice: docs/planner.md)",
     )
     s.add_argument("-o", "--output", required=True, metavar="PROOF.json")
+    s.add_argument(
+        "--profile",
+        action="store_true",
+        help="print the time of each stage (loading, witness, synthesis, FFT, MSM) on stderr",
+    )
     s.set_defaults(run=cmd_prove)
 
     s = sub.add_parser("verify", help="verify proofs; exit 0 if all are valid, 1 if not")

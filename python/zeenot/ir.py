@@ -225,7 +225,7 @@ class Program:
 
     def to_json(self) -> str:
         """Canonical JSON: sorted keys, no whitespace. (The program hash is computed by the Rust
-        core, `_native.program_hash`, over its own canonical form of this document.)"""
+        core, `_native.load_program(text).hash`, over its own canonical form of this document.)"""
         return json.dumps(self.ir, sort_keys=True, separators=(",", ":"))
 
     @classmethod

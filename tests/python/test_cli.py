@@ -51,6 +51,17 @@ def test_verify_valid(circuit_dir):
     assert out.stdout.strip() == "valid"
 
 
+def test_prove_profile_prints_stages_on_stderr(circuit_dir, tmp_path):
+    out = zeenot(
+        "prove", str(circuit_dir), "--inputs", INPUTS, "-o", str(tmp_path / "p.json"), "--profile"
+    )
+    json.loads(out.stdout)  # stdout is still the JSON result alone
+    stages = [line.split()[0] for line in out.stderr.splitlines()[1:]]
+    for stage in ("load", "witness", "synthesis", "fft", "msm", "write", "total"):
+        assert stage in stages, out.stderr
+    zeenot("verify", str(circuit_dir), str(tmp_path / "p.json"))
+
+
 def test_verify_tampered_output_exits_1(circuit_dir, tmp_path):
     doc = json.loads((circuit_dir / "proof.json").read_text())
     doc["outputs"][0] += 1

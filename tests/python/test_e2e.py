@@ -138,3 +138,20 @@ def test_top_level_api_is_the_same_path():
     assert zeenot.compile is api.compile and zeenot.verify is api.verify
     with pytest.raises(AttributeError):
         zeenot.no_such_thing  # noqa: B018
+
+
+def test_loaded_program_agrees_with_the_text_and_is_kept(payd, tmp_path):
+    circuit, _keys, inputs = payd
+    text = circuit.ir_json
+    loaded = _native.load_program(text)
+    assert loaded.hash == circuit.hash
+    assert _native.stats(loaded) == _native.stats(text)
+    leaves, _ = api._leaves(circuit, inputs, None)
+    assert _native.evaluate(loaded, leaves) == _native.evaluate(text, leaves)
+    # a circuit read from disk keeps the program it validated: no second parse
+    circuit.save(tmp_path)
+    again = api.load(tmp_path)
+    assert "native" in again.__dict__ and again.hash == circuit.hash
+    for bad in ("{", '{"version": 1}', "[]"):
+        with pytest.raises(_native.IrError):
+            _native.load_program(bad)

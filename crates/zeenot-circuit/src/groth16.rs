@@ -6,6 +6,7 @@ use crate::synth::{self, ProgramCircuit};
 use crate::verifier::{Layout, Verifier};
 use crate::Error;
 use ark_bn254::{Bn254, Fr};
+use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
@@ -112,6 +113,76 @@ pub fn prove<R: RngCore + CryptoRng>(
     blindings: &[Scalar],
     rng: &mut R,
 ) -> Result<Proven, Error> {
+    prove_timed(p, pk, inputs, blindings, rng, &mut Stages::default())
+}
+
+/// Wall time of each stage of a proof, in order: `witness` (evaluating the program), `synthesis`
+/// (lowering it to constraints with the witness), `check` (the witness satisfies them and the
+/// public values are the instance), `matrices`, `fft` (the QAP quotient `h`: arkworks' seven
+/// FFTs) and `msm` (the multi-exponentiations in G1 and G2).
+#[derive(Clone, Debug, Default)]
+pub struct Stages(pub Vec<(&'static str, std::time::Duration)>);
+
+impl Stages {
+    fn lap(&mut self, name: &'static str, since: &mut std::time::Instant) {
+        let now = std::time::Instant::now();
+        self.0.push((name, now - *since));
+        *since = now;
+    }
+}
+
+std::thread_local! {
+    static FFT_TIME: std::cell::Cell<std::time::Duration> = const { std::cell::Cell::new(std::time::Duration::ZERO) };
+}
+
+/// arkworks' own R1CS-to-QAP reduction, timed: the prover calls it once per proof on the calling
+/// thread, so the stage split costs nothing and computes nothing twice.
+struct TimedReduction;
+
+impl R1CSToQAP for TimedReduction {
+    fn instance_map_with_evaluation<F: ark_ff::PrimeField, D: ark_poly::EvaluationDomain<F>>(
+        cs: ark_relations::r1cs::ConstraintSystemRef<F>,
+        t: &F,
+    ) -> Result<(Vec<F>, Vec<F>, Vec<F>, F, usize, usize), ark_relations::r1cs::SynthesisError> {
+        LibsnarkReduction::instance_map_with_evaluation::<F, D>(cs, t)
+    }
+
+    fn witness_map_from_matrices<F: ark_ff::PrimeField, D: ark_poly::EvaluationDomain<F>>(
+        matrices: &ark_relations::r1cs::ConstraintMatrices<F>,
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[F],
+    ) -> ark_relations::r1cs::Result<Vec<F>> {
+        let start = std::time::Instant::now();
+        let h = LibsnarkReduction::witness_map_from_matrices::<F, D>(
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+        );
+        FFT_TIME.with(|t| t.set(start.elapsed()));
+        h
+    }
+
+    fn h_query_scalars<F: ark_ff::PrimeField, D: ark_poly::EvaluationDomain<F>>(
+        max_power: usize,
+        t: F,
+        zt: F,
+        delta_inverse: F,
+    ) -> Result<Vec<F>, ark_relations::r1cs::SynthesisError> {
+        LibsnarkReduction::h_query_scalars::<F, D>(max_power, t, zt, delta_inverse)
+    }
+}
+
+/// [`prove`], recording the wall time of each stage in `stages` (for `zeenot prove --profile`).
+pub fn prove_timed<R: RngCore + CryptoRng>(
+    p: &Program,
+    pk: &ProvingKey,
+    inputs: &[Value],
+    blindings: &[Scalar],
+    rng: &mut R,
+    stages: &mut Stages,
+) -> Result<Proven, Error> {
     let expected = p.instance_types().len() + 1;
     if pk.vk.gamma_abc_g1.len() != expected {
         return Err(Error::Key(format!(
@@ -129,7 +200,9 @@ pub fn prove<R: RngCore + CryptoRng>(
             blindings.len()
         )));
     }
+    let mut clock = std::time::Instant::now();
     let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
+    stages.lap("witness", &mut clock);
     let out_blindings: Vec<Scalar> = p.committed_outputs().map(|_| Scalar::rand(rng)).collect();
     let all: Vec<Scalar> = blindings.iter().chain(&out_blindings).copied().collect();
     // One synthesis, as setup does it (same optimisation goal, so the same matrices), used for
@@ -137,6 +210,7 @@ pub fn prove<R: RngCore + CryptoRng>(
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_optimization_goal(OptimizationGoal::Constraints);
     synth::lower_blinded(p, Some(inputs), Some(&all), cs.clone()).map_err(synthesis)?;
+    stages.lap("synthesis", &mut clock);
     // The witness must satisfy the circuit (a failure here is a zeenot bug, never the user's).
     if !cs.is_satisfied().map_err(synthesis)? {
         let which = cs.which_is_unsatisfied().ok().flatten().unwrap_or_default();
@@ -166,14 +240,17 @@ pub fn prove<R: RngCore + CryptoRng>(
             "internal error: the public values are not the circuit's instance".into(),
         ));
     }
+    stages.lap("check", &mut clock);
     cs.finalize();
     let matrices = cs.to_matrices().ok_or_else(|| Error::Synthesis("internal error: no matrices".into()))?;
     let full_assignment = {
         let inner = cs.borrow().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
         [inner.instance_assignment.as_slice(), inner.witness_assignment.as_slice()].concat()
     };
+    stages.lap("matrices", &mut clock);
     let (r, s) = (Fr::rand(rng), Fr::rand(rng));
-    let proof = Groth16::<Bn254>::create_proof_with_reduction_and_matrices(
+    FFT_TIME.with(|t| t.set(std::time::Duration::ZERO));
+    let proof = Groth16::<Bn254, TimedReduction>::create_proof_with_reduction_and_matrices(
         pk,
         r,
         s,
@@ -183,6 +260,9 @@ pub fn prove<R: RngCore + CryptoRng>(
         &full_assignment,
     )
     .map_err(synthesis)?;
+    let fft = FFT_TIME.with(|t| t.get());
+    stages.0.push(("fft", fft));
+    stages.0.push(("msm", clock.elapsed().saturating_sub(fft)));
     Ok(Proven { proof, public, blindings: out_blindings })
 }
 

@@ -10,6 +10,7 @@ use pyo3::types::{PyBytes, PyDict};
 use rand::rngs::OsRng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
+use std::sync::Arc;
 use zeenot_circuit::groth16::{self, Proof, ProvingKey, VerifyingKey};
 use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
@@ -63,6 +64,47 @@ fn program(ir_json: &str) -> PyResult<Program> {
     Program::from_json(ir_json).map_err(|e| py_err(e.into()))
 }
 
+/// An IR document parsed, validated and hashed once, kept by Python's `Circuit` so that its
+/// proofs, evaluations and statistics do not parse the IR again.
+#[pyclass(frozen, module = "zeenot._native")]
+struct LoadedProgram {
+    program: Arc<Program>,
+}
+
+#[pymethods]
+impl LoadedProgram {
+    /// SHA-256 (hex) of the canonical JSON of the document.
+    #[getter]
+    fn hash(&self) -> &str {
+        self.program.hash()
+    }
+}
+
+/// Parse and validate an IR document once (raises IrError).
+#[pyfunction]
+fn load_program(py: Python<'_>, ir_json: &str) -> PyResult<LoadedProgram> {
+    let text = ir_json.to_owned();
+    let program = detached(py, || Ok(Program::from_json(&text).map_err(Error::from)?))?;
+    Ok(LoadedProgram { program: Arc::new(program) })
+}
+
+/// What the functions below accept as a program: a [`LoadedProgram`] or IR text (parsed on each
+/// call).
+#[derive(FromPyObject)]
+enum ProgramArg<'py> {
+    Loaded(PyRef<'py, LoadedProgram>),
+    Text(String),
+}
+
+impl ProgramArg<'_> {
+    fn get(&self) -> PyResult<Arc<Program>> {
+        match self {
+            ProgramArg::Loaded(l) => Ok(Arc::clone(&l.program)),
+            ProgramArg::Text(t) => program(t).map(Arc::new),
+        }
+    }
+}
+
 /// Run heavy work with the GIL released. A panic (a zeenot bug: inputs are validated, so none is
 /// expected) becomes a `ZeenotError` instead of a `PanicException` (which `except Exception`
 /// would not catch).
@@ -100,12 +142,6 @@ fn rng(seed: Option<u64>) -> ChaCha20Rng {
         Some(s) => ChaCha20Rng::seed_from_u64(s),
         None => ChaCha20Rng::from_rng(OsRng).expect("the OS random source is available"),
     }
-}
-
-/// SHA-256 (hex) of the canonical JSON of an IR document.
-#[pyfunction]
-fn program_hash(ir_json: &str) -> PyResult<String> {
-    Ok(program(ir_json)?.hash().to_owned())
 }
 
 /// circomlib's Poseidon hash of 1 to 16 field elements (decimal strings in `[0, p)`), as a
@@ -251,16 +287,10 @@ fn bj_eddsa_verify(a: (String, String), msg: &str, r8: (String, String), s: &str
     Ok(zeenot_circuit::eval::eddsa_valid(&x))
 }
 
-/// Validate an IR document (raises IrError).
-#[pyfunction]
-fn validate(ir_json: &str) -> PyResult<()> {
-    program(ir_json).map(|_| ())
-}
-
 /// Constraint statistics: constraints, public_inputs, private_inputs, witnesses.
 #[pyfunction]
-fn stats<'py>(py: Python<'py>, ir_json: &str) -> PyResult<Bound<'py, PyDict>> {
-    let p = program(ir_json)?;
+fn stats<'py>(py: Python<'py>, ir: ProgramArg<'_>) -> PyResult<Bound<'py, PyDict>> {
+    let p = ir.get()?;
     let s = detached(py, || Ok(groth16::stats(&p)?))?;
     let d = PyDict::new(py);
     d.set_item("constraints", s.constraints)?;
@@ -273,28 +303,28 @@ fn stats<'py>(py: Python<'py>, ir_json: &str) -> PyResult<Bound<'py, PyDict>> {
 /// Witness variables wider than 64 bits on these input leaves (for the planner's Groth16
 /// model). Errors as `prove`'s when the program fails on the inputs.
 #[pyfunction]
-fn wide_witnesses(py: Python<'_>, ir_json: &str, inputs: Vec<String>) -> PyResult<usize> {
-    let p = program(ir_json)?;
+fn wide_witnesses(py: Python<'_>, ir: ProgramArg<'_>, inputs: Vec<String>) -> PyResult<usize> {
+    let p = ir.get()?;
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
     detached(py, || Ok(groth16::wide_witnesses(&p, &values)?))
 }
 
 /// Evaluate the IR on input leaves (the Rust interpreter); returns output leaves.
 #[pyfunction]
-fn evaluate(ir_json: &str, inputs: Vec<String>) -> PyResult<Vec<String>> {
-    let p = program(ir_json)?;
+fn evaluate(ir: ProgramArg<'_>, inputs: Vec<String>) -> PyResult<Vec<String>> {
+    let p = ir.get()?;
     zeenot_circuit::eval::run(&p, &inputs).map_err(py_err)
 }
 
 /// Groth16 setup: (proving key, verifying key) bytes. A seed makes it deterministic (tests only).
 #[pyfunction]
-#[pyo3(signature = (ir_json, seed=None))]
+#[pyo3(signature = (ir, seed=None))]
 fn setup<'py>(
     py: Python<'py>,
-    ir_json: &str,
+    ir: ProgramArg<'_>,
     seed: Option<u64>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-    let p = program(ir_json)?;
+    let p = ir.get()?;
     let (pk, vk) = detached(py, || {
         let (pk, vk) = groth16::setup(&p, &mut rng(seed))?;
         Ok((groth16::encode_proving_key(&pk), groth16::encode(&vk)))
@@ -348,39 +378,48 @@ fn proved(proven: groth16::Proven) -> (Vec<u8>, Vec<String>, Vec<String>) {
     (groth16::encode(&proven.proof), proven.public, out)
 }
 
-/// Prove with a prepared key: (proof bytes, public values, committed outputs' blindings).
+/// [`Proved`] and the seconds of each stage of the proof, in order.
+type ProvedTimed<'py> = (Bound<'py, PyBytes>, Vec<String>, Vec<String>, Vec<(&'static str, f64)>);
+
+/// Prove with a prepared key: (proof bytes, public values, committed outputs' blindings, the
+/// wall time of each stage in seconds: `program` (loading the IR), then
+/// [`groth16::Stages`]).
 #[pyfunction]
-#[pyo3(signature = (ir_json, key, inputs, seed=None, blindings=None))]
+#[pyo3(signature = (ir, key, inputs, seed=None, blindings=None))]
 fn prove_prepared<'py>(
     py: Python<'py>,
-    ir_json: &str,
+    ir: ProgramArg<'_>,
     key: &PreparedProvingKey,
     inputs: Vec<String>,
     seed: Option<u64>,
     blindings: Option<Vec<String>>,
-) -> PyResult<Proved<'py>> {
-    let p = program(ir_json)?;
+) -> PyResult<ProvedTimed<'py>> {
+    let start = std::time::Instant::now();
+    let p = ir.get()?;
+    let mut stages = groth16::Stages(vec![("program", start.elapsed())]);
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
     let rs = self::blindings(&p, blindings)?;
     let pk = &key.pk;
-    let (proof, public, out) =
-        detached(py, || Ok(proved(groth16::prove(&p, pk, &values, &rs, &mut rng(seed))?)))?;
-    Ok((PyBytes::new(py, &proof), public, out))
+    let (proof, public, out) = detached(py, || {
+        Ok(proved(groth16::prove_timed(&p, pk, &values, &rs, &mut rng(seed), &mut stages)?))
+    })?;
+    let seconds = stages.0.iter().map(|&(name, t)| (name, t.as_secs_f64())).collect();
+    Ok((PyBytes::new(py, &proof), public, out, seconds))
 }
 
 /// Prove: (proof bytes, public values in the instance order of `docs/ir.md`, blindings of the
 /// committed outputs).
 #[pyfunction]
-#[pyo3(signature = (ir_json, proving_key, inputs, seed=None, blindings=None))]
+#[pyo3(signature = (ir, proving_key, inputs, seed=None, blindings=None))]
 fn prove<'py>(
     py: Python<'py>,
-    ir_json: &str,
+    ir: ProgramArg<'_>,
     proving_key: &[u8],
     inputs: Vec<String>,
     seed: Option<u64>,
     blindings: Option<Vec<String>>,
 ) -> PyResult<Proved<'py>> {
-    let p = program(ir_json)?;
+    let p = ir.get()?;
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
     let rs = self::blindings(&p, blindings)?;
     let key = proving_key.to_vec();
@@ -395,12 +434,12 @@ fn prove<'py>(
 #[pyfunction]
 fn verify(
     py: Python<'_>,
-    ir_json: &str,
+    ir: ProgramArg<'_>,
     verifying_key: &[u8],
     public: Vec<String>,
     proof: &[u8],
 ) -> PyResult<bool> {
-    let p = program(ir_json)?;
+    let p = ir.get()?;
     let (vk_bytes, proof_bytes) = (verifying_key.to_vec(), proof.to_vec());
     detached(py, || {
         let vk: VerifyingKey = groth16::decode("verifying key", &vk_bytes)?;
@@ -412,12 +451,12 @@ fn verify(
 /// snarkjs JSON: (verification_key.json, proof.json, public.json) texts.
 #[pyfunction]
 fn snarkjs_export(
-    ir_json: &str,
+    ir: ProgramArg<'_>,
     verifying_key: &[u8],
     public: Vec<String>,
     proof: &[u8],
 ) -> PyResult<(String, String, String)> {
-    let p = program(ir_json)?;
+    let p = ir.get()?;
     let vk: VerifyingKey = groth16::decode("verifying key", verifying_key).map_err(py_err)?;
     let proof: Proof = groth16::decode("proof", proof).map_err(py_err)?;
     snarkjs::export(&p, &vk, &public, &proof).map_err(py_err)
@@ -425,8 +464,8 @@ fn snarkjs_export(
 
 /// Mutation-check the circuit on these inputs; returns the number of variables checked.
 #[pyfunction]
-fn check_mutations(py: Python<'_>, ir_json: &str, inputs: Vec<String>) -> PyResult<usize> {
-    let p = program(ir_json)?;
+fn check_mutations(py: Python<'_>, ir: ProgramArg<'_>, inputs: Vec<String>) -> PyResult<usize> {
+    let p = ir.get()?;
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
     // a failing program has no satisfying assignment to mutate: say why, as `prove` would
     zeenot_circuit::eval::evaluate(&p, &values).map_err(|u| py_err(u.into()))?;
@@ -446,8 +485,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_prove, m)?)?;
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_verify, m)?)?;
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_shape, m)?)?;
-    m.add_function(wrap_pyfunction!(program_hash, m)?)?;
-    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_class::<LoadedProgram>()?;
+    m.add_function(wrap_pyfunction!(load_program, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(wide_witnesses, m)?)?;

@@ -1,6 +1,6 @@
 //! `r1cs(ir_json)`: a program's constraint matrices and variable roles, for `zeenot check`.
 
-use crate::{detached, program};
+use crate::{detached, ProgramArg};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use zeenot_circuit::ir::fr_to_decimal;
@@ -15,8 +15,8 @@ fn rows(m: &[Row]) -> Vec<Vec<(usize, String)>> {
 /// row per constraint: `(variable, coefficient)` pairs, coefficients as decimals in `[0, p)`),
 /// `input_witnesses` and `blinding_witnesses` (indices in `z = (1, instance…, witness…)`).
 #[pyfunction]
-pub fn r1cs<'py>(py: Python<'py>, ir_json: &str) -> PyResult<Bound<'py, PyDict>> {
-    let p = program(ir_json)?;
+pub fn r1cs<'py>(py: Python<'py>, ir: ProgramArg<'_>) -> PyResult<Bound<'py, PyDict>> {
+    let p = ir.get()?;
     let m = detached(py, || Ok(export(&p)?))?;
     let d = PyDict::new(py);
     d.set_item("num_instance", m.num_instance)?;

@@ -12,7 +12,7 @@ use pyo3::types::PyBytes;
 use zeenot_circuit::ir;
 use zeenot_sigma::{backend, Error};
 
-use super::{detached, program, rng, unsatisfied, ZeenotError};
+use super::{detached, rng, unsatisfied, ProgramArg, ZeenotError};
 
 create_exception!(
     _native,
@@ -35,15 +35,15 @@ fn py_err(e: Error) -> PyErr {
 /// returns the proof bytes, the public values (docs/ir.md's instance order) and one blinding
 /// per committed output. `seed` makes the proof deterministic (tests only).
 #[pyfunction]
-#[pyo3(signature = (ir_json, inputs, blindings, seed=None))]
+#[pyo3(signature = (ir, inputs, blindings, seed=None))]
 pub(crate) fn sigma_program_prove<'py>(
     py: Python<'py>,
-    ir_json: &str,
+    ir: ProgramArg<'_>,
     inputs: Vec<String>,
     blindings: Vec<String>,
     seed: Option<u64>,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>, Vec<String>)> {
-    let p = program(ir_json)?;
+    let p = ir.get()?;
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
     let blindings = blindings
         .iter()
@@ -61,11 +61,11 @@ pub(crate) fn sigma_program_prove<'py>(
 #[pyfunction]
 pub(crate) fn sigma_program_verify(
     py: Python<'_>,
-    ir_json: &str,
+    ir: ProgramArg<'_>,
     public: Vec<String>,
     proof: &[u8],
 ) -> PyResult<bool> {
-    let p = program(ir_json)?;
+    let p = ir.get()?;
     let proof = proof.to_vec();
     match detached(py, || Ok(backend::verify(&p, &public, &proof)))? {
         Ok(()) => Ok(true),
@@ -80,10 +80,10 @@ pub(crate) fn sigma_program_verify(
 #[pyfunction]
 pub(crate) fn sigma_program_shape(
     py: Python<'_>,
-    ir_json: &str,
+    ir: ProgramArg<'_>,
     public: Vec<Option<String>>,
 ) -> PyResult<Vec<(&'static str, usize)>> {
-    let p = program(ir_json)?;
+    let p = ir.get()?;
     if public.len() != p.inputs.len() {
         return Err(PyValueError::new_err(format!(
             "expected {} input leaves, got {}",

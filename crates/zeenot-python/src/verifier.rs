@@ -1,7 +1,7 @@
 //! `Groth16Verifier`: a prepared verifying key with the layout of the public values, for
 //! verifying one proof or a batch without the IR (`zeenot_circuit::verifier`).
 
-use crate::{detached, program, py_err, rng};
+use crate::{detached, py_err, rng, ProgramArg};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use zeenot_circuit::groth16::{self, Proof, VerifyingKey};
@@ -10,8 +10,8 @@ use zeenot_circuit::Ty;
 
 /// The layout of an IR program's public values: (types, commitment positions).
 #[pyfunction]
-pub fn instance_layout(ir_json: &str) -> PyResult<(Vec<String>, Vec<usize>)> {
-    let layout = Layout::of(&program(ir_json)?);
+pub fn instance_layout(ir: ProgramArg<'_>) -> PyResult<(Vec<String>, Vec<usize>)> {
+    let layout = Layout::of(&*ir.get()?);
     Ok((layout.types().iter().map(Ty::to_string).collect(), layout.commitments().to_vec()))
 }
 

@@ -203,7 +203,7 @@ def check(circuit: Any, *, timeout_s: float = 2.0, budget_s: float = 60.0) -> Re
             outputs += [f"commitment({o['name']}).{c}" for c in ("x", "y")]
         else:
             outputs.append(o["name"])
-    m = R1cs.of_native(_native.r1cs(circuit.ir_json), outputs, public + private)
+    m = R1cs.of_native(_native.r1cs(circuit.native), outputs, public + private)
     return check_r1cs(m, name=program.ir["name"], timeout_s=timeout_s, budget_s=budget_s)
 
 

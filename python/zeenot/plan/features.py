@@ -66,7 +66,7 @@ def wide_witnesses(circuit: Circuit, inputs: dict[str, Any] | None) -> float | N
         return None
     try:
         leaves = circuit.program.flatten_inputs(inputs)
-        return float(_native.wide_witnesses(circuit.ir_json, leaves))
+        return float(_native.wide_witnesses(circuit.native, leaves))
     except (ValueError, KeyError, TypeError, _native.ZeenotError):
         return None
 
@@ -124,7 +124,7 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     out: dict[str, float] = dict.fromkeys(SIGMA_FEATURES, 0.0)
     out["one"] = 1.0
     try:
-        shape = _native.sigma_program_shape(circuit.ir_json, public_leaves(circuit, inputs))
+        shape = _native.sigma_program_shape(circuit.native, public_leaves(circuit, inputs))
     except _native.UnsupportedError:
         shape = []
     out.update({k: float(v) for k, v in shape})
