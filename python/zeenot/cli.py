@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from zeenot import _native, api
+from zeenot import _native, api, progress
 from zeenot.checker import cli as checker_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
@@ -105,10 +105,24 @@ def cmd_setup(args: argparse.Namespace) -> int:
             " proofs made with them would no longer verify. Use `zeenot setup --force` to "
             "replace them"
         )
-    keys = api.setup(circuit)
+    with progress.step("setup", _expected(circuit, "groth16", "setup_s")):
+        keys = api.setup(circuit)
     keys.save(args.dir, overwrite=args.force)
     print(f"keys written to {args.dir} (verifying key sha256 {keys.verifying_key_hash})")
     return EXIT_OK
+
+
+def _expected(circuit: api.Circuit | api.Template, backend: str, measure: str) -> float | None:
+    """The planner's prediction of a step's seconds, for the progress bar: costed only when
+    the bar is drawn (a terminal), and None where the models cannot say."""
+    if not progress.enabled() or not isinstance(circuit, api.Circuit):
+        return None
+    from zeenot.plan import Profile, predict
+
+    try:
+        return float(getattr(predict(Profile.load(), circuit)[backend], measure))
+    except (ZeenotError, KeyError):
+        return None
 
 
 def _auto_backend(directory: str, circuit: api.Circuit | api.Template, inputs: Any) -> str:
@@ -140,14 +154,17 @@ def cmd_prove(args: argparse.Namespace) -> int:
         with stages.stage("plan"):
             backend = _auto_backend(args.dir, circuit, inputs)
     if backend == "sigma":
-        with stages.stage("prove (sigma)"):
+        with stages.stage("prove (sigma)"), progress.step(
+            "proving (sigma)", _expected(circuit, "sigma", "prove_s")
+        ):
             proof = api.prove_sigma(circuit, inputs)
     elif isinstance(circuit, api.Template):
         raise circuit.needs_bounds()
     else:
         with stages.stage("load keys"):
             keys = api.Keys.load(args.dir)
-        proof = api.prove(circuit, keys, inputs, stages=stages)
+        with progress.step("proving (groth16)", _expected(circuit, "groth16", "prove_s")):
+            proof = api.prove(circuit, keys, inputs, stages=stages)
     with stages.stage("write"):
         write_atomic(args.output, proof.to_json() + "\n")
     if args.profile:

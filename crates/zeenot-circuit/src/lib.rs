@@ -1,7 +1,7 @@
 //! zeenot's groth16 back end: IR v1 (`docs/ir.md`) → R1CS → Groth16 over BN254.
 //!
-//! * [`ir`] parses and validates programs (never trusts them);
-//! * [`eval`] gives them their meaning (Python semantics) and finds failures with locations;
+//! * [`ir`] and [`eval`] are the IR crate's (`zeenot-ir`, shared with the sigma back end),
+//!   re-exported: programs parsed and validated, and their meaning;
 //! * [`gadgets`] and [`synth`] lower them to constraints, with every witness determined by the
 //!   inputs, checked by [`soundness`];
 //! * [`groth16`] sets up, proves and verifies; [`verifier`] verifies (one proof or a batch) from
@@ -10,18 +10,25 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
-pub mod eval;
 pub mod gadgets;
 pub mod groth16;
-pub mod ir;
 pub mod r1cs;
 pub mod snarkjs;
 pub mod soundness;
 pub mod synth;
 pub mod verifier;
 
-pub use eval::{FailureKind, Unsatisfied};
-pub use ir::{IrError, Program, Ty, Value};
+pub use zeenot_ir::{eval, ir};
+pub use zeenot_ir::{FailureKind, IrError, Program, Ty, Unsatisfied, Value};
+
+impl From<zeenot_ir::RunError> for Error {
+    fn from(e: zeenot_ir::RunError) -> Self {
+        match e {
+            zeenot_ir::RunError::Input(m) => Error::Input(m),
+            zeenot_ir::RunError::Unsatisfied(u) => Error::Unsatisfied(u),
+        }
+    }
+}
 
 /// Errors of the groth16 back end.
 #[derive(Debug, thiserror::Error)]

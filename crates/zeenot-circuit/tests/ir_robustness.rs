@@ -88,8 +88,11 @@ fn mutate(doc: &mut Json, r: &[u32]) {
         }
         _ => {
             if let Some(o) = items[i].as_object_mut() {
+                // an object earlier edits emptied has no key left to remove
                 let keys: Vec<String> = o.keys().cloned().collect();
-                o.remove(&keys[pick(keys.len(), 3)]);
+                if !keys.is_empty() {
+                    o.remove(&keys[pick(keys.len(), 3)]);
+                }
             }
         }
     }

@@ -10,7 +10,7 @@ use ark_relations::r1cs::ConstraintSystem;
 use proptest::prelude::*;
 use zeenot_circuit::{eval, ir, soundness, synth, Program};
 
-#[path = "support/progen.rs"]
+#[path = "../../zeenot-ir/tests/support/progen.rs"]
 mod progen;
 use progen::program;
 

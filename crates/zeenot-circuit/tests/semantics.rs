@@ -290,8 +290,8 @@ fn checks_carry_location_and_message() {
     assert_eq!(u.to_string(), "check failed at t.py:14:11: check(cost < limit)");
     // the boundary form
     assert_eq!(eval::run(&p, &["1".into(), "2".into()]).unwrap(), vec!["1"]);
-    assert!(matches!(eval::run(&p, &["1".into()]), Err(zeenot_circuit::Error::Input(_))));
-    assert!(matches!(eval::run(&p, &["-1".into(), "2".into()]), Err(zeenot_circuit::Error::Input(_))));
+    assert!(matches!(eval::run(&p, &["1".into()]), Err(eval::RunError::Input(_))));
+    assert!(matches!(eval::run(&p, &["-1".into(), "2".into()]), Err(eval::RunError::Input(_))));
 }
 
 #[test]

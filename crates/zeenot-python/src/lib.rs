@@ -313,7 +313,7 @@ fn wide_witnesses(py: Python<'_>, ir: ProgramArg<'_>, inputs: Vec<String>) -> Py
 #[pyfunction]
 fn evaluate(ir: ProgramArg<'_>, inputs: Vec<String>) -> PyResult<Vec<String>> {
     let p = ir.get()?;
-    zeenot_circuit::eval::run(&p, &inputs).map_err(py_err)
+    zeenot_circuit::eval::run(&p, &inputs).map_err(|e| py_err(e.into()))
 }
 
 /// Groth16 setup: (proving key, verifying key) bytes. A seed makes it deterministic (tests only).

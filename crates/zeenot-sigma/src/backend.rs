@@ -3,7 +3,7 @@
 //!
 //! Every private value is a commitment `C = v·G + r·H` (`G` = Base8, `H` = zeenot's Pedersen
 //! blinding base); public values stay in the clear and are computed by both sides with the IR's
-//! own semantics ([`zeenot_circuit::eval::step`]). Lowering, per operation on private values:
+//! own semantics ([`zeenot_ir::eval::step`]). Lowering, per operation on private values:
 //!
 //! | IR | proof |
 //! |---|---|
@@ -48,10 +48,10 @@ use std::sync::{Arc, Mutex};
 
 use ark_ff::{Field, One, UniformRand, Zero};
 use rand::{CryptoRng, RngCore};
-use zeenot_circuit::eval;
-use zeenot_circuit::ir::{commit_value, commitment_decimals, Op, Program, Ty, Value, Visibility};
 use zeenot_crypto::pedersen::blinding_generator;
 use zeenot_crypto::{Point, Scalar};
+use zeenot_ir::eval;
+use zeenot_ir::ir::{commit_value, commitment_decimals, Op, Program, Ty, Value, Visibility};
 
 use crate::bulletproofs::{BulletproofGens, RangeProof, SUPPORTED_BITS};
 use crate::error::{Error, Result};
@@ -1069,7 +1069,7 @@ fn finish(lw: Lowering<'_>) -> Result<(Statement, Vec<Option<Scalar>>)> {
 }
 
 /// A proved program: the sigma proof, its public values and output blindings.
-pub type Proven = zeenot_circuit::ir::Proven<ProgramProof>;
+pub type Proven = zeenot_ir::ir::Proven<ProgramProof>;
 
 /// Proves `p` on its input leaves, with one blinding per committed input. Fails with
 /// [`Error::Unsatisfied`] when the program fails on these inputs and [`Error::Unsupported`] for

@@ -31,7 +31,7 @@ pub enum Error {
     /// The program fails on these inputs (a check, an overflow…), so no proof exists; with the
     /// source location.
     #[error("{0}")]
-    Unsatisfied(zeenot_circuit::Unsatisfied),
+    Unsatisfied(zeenot_ir::Unsatisfied),
 }
 
 impl From<zeenot_crypto::Error> for Error {

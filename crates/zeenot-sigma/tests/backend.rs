@@ -5,12 +5,12 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use zeenot_circuit::ir::Visibility;
-use zeenot_circuit::{eval, Program};
+use zeenot_ir::ir::Visibility;
+use zeenot_ir::{eval, Program};
 use zeenot_sigma::backend::{prove, shape, verify};
 use zeenot_sigma::Error;
 
-#[path = "../../zeenot-circuit/tests/support/progen.rs"]
+#[path = "../../zeenot-ir/tests/support/progen.rs"]
 mod progen;
 
 const SIGMA_FEATURES: progen::Features = progen::Features { field: false, divmod: true };
@@ -208,7 +208,7 @@ const COMMITTED: &str = r#"{"version": 1, "name": "carry", "source": {"file": "a
 #[test]
 fn committed_values_cross_into_and_out_of_a_proof() {
     use ark_ff::UniformRand;
-    use zeenot_circuit::ir::{commit_value, fr_to_decimal};
+    use zeenot_ir::ir::{commit_value, fr_to_decimal};
     let p = Program::from_json(COMMITTED).unwrap();
     let mut r = rng(9);
     let blinding = zeenot_crypto::Scalar::rand(&mut r);

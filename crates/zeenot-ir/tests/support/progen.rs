@@ -7,7 +7,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde_json::{json, Value as Json};
-use zeenot_circuit::ir;
+use zeenot_ir::ir;
 
 /// Which operations the generated programs may use (a back end that lacks some opts out).
 #[derive(Clone, Copy, Debug)]

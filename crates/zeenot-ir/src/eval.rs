@@ -5,7 +5,7 @@
 //! unsatisfiable witness. Values of instructions whose guard is false are unspecified by the IR;
 //! here they are the zero of the type (division by 1), which is in range.
 
-use crate::gadgets::babyjub::point::{self, native};
+use crate::babyjub as native;
 use crate::ir::{Inst, Op, Program, Ty, Value};
 use ark_bn254::Fr;
 use ark_ff::{One, Zero};
@@ -96,10 +96,21 @@ fn int(v: Value) -> i128 {
     }
 }
 
+/// Why [`run`] has no outputs.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// An input leaf is malformed, out of range, or of the wrong count.
+    #[error("{0}")]
+    Input(String),
+    /// The program fails on these inputs.
+    #[error(transparent)]
+    Unsatisfied(#[from] Unsatisfied),
+}
+
 /// Evaluate the program on input leaves given as typed decimal strings (the boundary format);
 /// returns the output leaves as typed decimal strings.
-pub fn run(p: &Program, inputs: &[String]) -> Result<Vec<String>, crate::Error> {
-    let values = p.parse_inputs(inputs).map_err(crate::Error::Input)?;
+pub fn run(p: &Program, inputs: &[String]) -> Result<Vec<String>, RunError> {
+    let values = p.parse_inputs(inputs).map_err(RunError::Input)?;
     let vals = evaluate(p, &values)?;
     Ok(outputs(p, &vals))
 }
@@ -267,7 +278,7 @@ pub fn step(
 /// circuit has no witness.
 fn point_add(p: native::Affine, q: native::Affine) -> native::Affine {
     use ark_ff::Field;
-    let (a, d) = (Fr::from(point::COEFF_A), Fr::from(point::COEFF_D));
+    let (a, d) = (Fr::from(native::COEFF_A), Fr::from(native::COEFF_D));
     let t = d * p.0 * q.0 * p.1 * q.1;
     let (dx, dy) = (Fr::one() + t, Fr::one() - t);
     match (dx.inverse(), dy.inverse()) {
