@@ -137,10 +137,36 @@ def throughput(count: int, work: Path) -> dict:
     }
 
 
+def sigma_throughput(count: int) -> dict:
+    """payd's sigma proofs (no keys): one by one (`api.verify`) and in batches
+    (`api.verify_sigma_batch`: one multi-exponentiation per batch)."""
+    circuit = api.compile(f"{PAYD / 'app.py'}:weekly_premium")
+    assert isinstance(circuit, api.Circuit)
+    base = json.loads((PAYD / "inputs.json").read_text())
+    distinct = [
+        api.prove_sigma(circuit, dict(base, km=[(k + i) % 300 for k in base["km"]]), seed=i)
+        for i in range(16)
+    ]
+    proofs = [distinct[i % len(distinct)] for i in range(count)]
+    t = time.perf_counter()
+    for p in proofs:
+        api.verify(circuit, None, p)
+    one_by_one = count / (time.perf_counter() - t)
+    batches = {}
+    for size in (16, 64, 256):
+        t = time.perf_counter()
+        for i in range(0, count, size):
+            chunk = proofs[i : i + size]
+            assert api.verify_sigma_batch(circuit, chunk) == [None] * len(chunk)
+        batches[size] = count / (time.perf_counter() - t)
+    return {"proofs": count, "one_by_one_per_s": one_by_one, "batch_per_s": batches}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024, 4096])
     ap.add_argument("--proofs", type=int, default=2000)
+    ap.add_argument("--sigma-proofs", type=int, default=256)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("-o", "--output", type=Path, help="write the figures as JSON here")
     args = ap.parse_args()
@@ -148,6 +174,7 @@ def main() -> None:
         work = Path(tmp)
         rows = flat(args.sizes, work, args.reps)
         tp = throughput(args.proofs, work)
+    sigma = sigma_throughput(args.sigma_proofs)
     print(
         "| list elements | constraints | IR | load + verify (IR) | load + verify (layout) |"
         " verify (IR path) | verify (Verifier) |"
@@ -166,8 +193,14 @@ def main() -> None:
         + f"; `zeenot verify` one proof {tp['cli_one_proof_s']:.2f} s, 200 proofs "
         f"{tp['cli_200_proofs_s']:.2f} s"
     )
+    print(
+        f"payd sigma, {sigma['proofs']:,} proofs: one by one {sigma['one_by_one_per_s']:,.1f}/s; "
+        + "batches "
+        + ", ".join(f"of {k}: {v:,.1f}/s" for k, v in sigma["batch_per_s"].items())
+    )
     if args.output:
-        args.output.write_text(json.dumps({"flat": rows, "throughput": tp}, indent=2) + "\n")
+        doc = {"flat": rows, "throughput": tp, "sigma_throughput": sigma}
+        args.output.write_text(json.dumps(doc, indent=2) + "\n")
 
 
 if __name__ == "__main__":

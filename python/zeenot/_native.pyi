@@ -210,6 +210,13 @@ def sigma_program_prove(
 def sigma_program_verify(ir: LoadedProgram | str, public: list[str], proof: bytes) -> bool:
     """Whether a sigma-back-end proof verifies; `ValueError` for malformed values or bytes."""
 
+def sigma_program_verify_batch(
+    ir: LoadedProgram | str, items: list[tuple[list[str], bytes]]
+) -> bool:
+    """Verify many sigma-back-end proofs of one program with one multi-exponentiation: True if
+    all verify, False if the batch fails (check each alone to find which); `ValueError` for a
+    malformed member."""
+
 def sigma_program_shape(ir: LoadedProgram | str, public: list[str | None]) -> list[tuple[str, int]]:
     """The size of the program's sigma proof counted without proving (commitments, secrets,
     equations, range obligations, padded range bits, range proofs, their rounds); `public`:

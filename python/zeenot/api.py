@@ -734,6 +734,43 @@ def verify(
     Verifier.of(circuit, verifying_key).verify(proof)
 
 
+def verify_sigma_batch(circuit: Circuit, proofs: list[Proof]) -> list[ZeenotError | None]:
+    """Check many sigma proofs of one circuit: for each, `None` if valid, else why not
+    (`ProofRejected`, or `MalformedInput` for a malformed one). The well-formed ones are checked
+    together (one multi-exponentiation for all their equations and range proofs, each with a
+    random weight); only if that fails is each checked alone, to name the invalid ones."""
+    from zeenot.verifier import check_program
+
+    circuit = _circuit(circuit)
+    if not isinstance(circuit, Circuit):
+        raise UsageError("verify_sigma_batch takes a compiled circuit (not a template)")
+    reasons: list[ZeenotError | None] = [None] * len(proofs)
+    batch: list[tuple[int, list[str], bytes]] = []
+    for k, proof in enumerate(proofs):
+        try:
+            if not isinstance(proof, Proof) or proof.backend != "sigma":
+                raise MalformedInput("not a sigma proof")
+            if proof.lengths is not None:
+                raise ProofRejected("the proof is for a program with unbounded lists")
+            check_program(circuit.program.ir["name"], circuit.hash, proof)
+            batch.append((k, public_vector(circuit.program, proof), proof.proof))
+        except (ProofRejected, MalformedInput) as exc:
+            reasons[k] = exc
+    if len(batch) > 1:
+        try:
+            items = [(public, raw) for _, public, raw in batch]
+            if _native.sigma_program_verify_batch(circuit.native, items):
+                return reasons
+        except ValueError:
+            pass  # a malformed member: the one-by-one pass below names it
+    for k, _, _ in batch:
+        try:
+            verify(circuit, None, proofs[k])
+        except (ProofRejected, MalformedInput) as exc:
+            reasons[k] = exc
+    return reasons
+
+
 def check_link(producer: Proof, consumer: Proof, param: str) -> None:
     """Check that `consumer`'s `Committed` parameter `param` is the value `producer` returned
     as `Committed`: the commitments must be the same points. Verify both proofs as well; then

@@ -154,8 +154,9 @@ def cmd_prove(args: argparse.Namespace) -> int:
         with stages.stage("plan"):
             backend = _auto_backend(args.dir, circuit, inputs)
     if backend == "sigma":
-        with stages.stage("prove (sigma)"), progress.step(
-            "proving (sigma)", _expected(circuit, "sigma", "prove_s")
+        with (
+            stages.stage("prove (sigma)"),
+            progress.step("proving (sigma)", _expected(circuit, "sigma", "prove_s")),
         ):
             proof = api.prove_sigma(circuit, inputs)
     elif isinstance(circuit, api.Template):
@@ -214,7 +215,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _verify_all(args: argparse.Namespace, proofs: list[api.Proof]) -> list[ZeenotError | None]:
     """Why each proof is not valid (`ProofRejected`, `MalformedInput`), or None. Groth16
-    proofs of a circuit go through its `Verifier` (no IR, one batch); others `api.verify`."""
+    proofs of a circuit go through its `Verifier` (no IR, one batch), sigma proofs of a circuit
+    through `api.verify_sigma_batch` (one batch); a template's proofs through `api.verify`."""
     outcomes: list[ZeenotError | None] = [None] * len(proofs)
     groth16 = [k for k, p in enumerate(proofs) if p.backend == "groth16"]
     is_template = (Path(args.dir) / api.TEMPLATE_FILE).exists()
@@ -223,7 +225,12 @@ def _verify_all(args: argparse.Namespace, proofs: list[api.Proof]) -> list[Zeeno
         for k, outcome in zip(groth16, batch, strict=True):
             outcomes[k] = outcome
     rest = [k for k in range(len(proofs)) if is_template or k not in groth16]
-    if rest:
+    if rest and not is_template:  # sigma proofs of a circuit: one batch too
+        circuit = api.Circuit.load(args.dir)
+        checked = api.verify_sigma_batch(circuit, [proofs[k] for k in rest])
+        for k, outcome in zip(rest, checked, strict=True):
+            outcomes[k] = outcome
+    elif rest:
         circuit = api.load(args.dir)
         for k in rest:
             try:

@@ -93,6 +93,30 @@ def test_payd_sigma_proof_round_trip_and_tampering(payd):
         api.Proof.from_json(json.dumps(doc))
 
 
+def test_sigma_batches_name_exactly_the_bad_members(payd, monkeypatch):
+    circuit, keys, inputs = payd
+    good = [api.prove_sigma(circuit, inputs, seed=s) for s in (1, 2, 3)]
+    assert api.verify_sigma_batch(circuit, good) == [None, None, None]
+    raw = bytearray(good[1].proof)
+    raw[len(raw) // 2] ^= 1
+    forged = api.Proof(**{**good[1].__dict__, "proof": bytes(raw)})
+    lied = api.Proof(**{**good[2].__dict__, "outputs": _bump(good[2].outputs)})
+    groth16 = api.prove(circuit, keys, inputs)
+    reasons = api.verify_sigma_batch(circuit, [good[0], forged, lied, groth16, good[2]])
+    assert reasons[0] is None and reasons[4] is None
+    assert isinstance(reasons[1], (api.ProofRejected, api.MalformedInput))
+    assert isinstance(reasons[2], api.ProofRejected)
+    assert isinstance(reasons[3], api.MalformedInput)
+    # the batch is one native call when every member is valid (no one-by-one pass)
+    calls: list[str] = []
+    real_verify = _native.sigma_program_verify
+    monkeypatch.setattr(
+        _native, "sigma_program_verify", lambda *a: calls.append("one") or real_verify(*a)
+    )
+    assert api.verify_sigma_batch(circuit, good) == [None, None, None]
+    assert calls == []
+
+
 def test_failing_inputs_have_no_sigma_proof(payd):
     circuit, _, inputs = payd
     bad = json.loads(json.dumps(inputs))
@@ -119,6 +143,10 @@ def test_cli_prove_and_verify_with_the_sigma_back_end(tmp_path: Path):
     assert not (out / api.KEYS_FILE).exists()
     r = run("verify", str(out), str(proof))
     assert r.returncode == 0 and r.stdout.strip() == "valid", r.stderr
+    second = tmp_path / "second.json"
+    r = run("prove", str(out), "--inputs", str(inputs), "-o", str(second), "--backend", "sigma")
+    r = run("verify", str(out), str(proof), str(second))  # several: one batch
+    assert r.returncode == 0 and r.stdout.count(": valid") == 2, r.stderr
     doc = json.loads(proof.read_text())
     doc["outputs"] = _bump(doc["outputs"])
     proof.write_text(json.dumps(doc))

@@ -484,6 +484,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UnsupportedError", py.get_type::<sigma_backend::UnsupportedError>())?;
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_prove, m)?)?;
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_verify_batch, m)?)?;
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_shape, m)?)?;
     m.add_class::<LoadedProgram>()?;
     m.add_function(wrap_pyfunction!(load_program, m)?)?;

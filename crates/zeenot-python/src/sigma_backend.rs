@@ -74,6 +74,28 @@ pub(crate) fn sigma_program_verify(
     }
 }
 
+/// Verify many sigma-back-end proofs of one program together (one multi-exponentiation):
+/// `items` holds `(public values, proof bytes)` pairs. True if all verify; False if the batch
+/// fails (then check each alone to name the invalid ones); ValueError for a malformed member.
+#[pyfunction]
+pub(crate) fn sigma_program_verify_batch(
+    py: Python<'_>,
+    ir: ProgramArg<'_>,
+    items: Vec<(Vec<String>, Vec<u8>)>,
+) -> PyResult<bool> {
+    let p = ir.get()?;
+    let outcome = detached(py, || {
+        let refs: Vec<(&[String], &[u8])> =
+            items.iter().map(|(pb, b)| (pb.as_slice(), b.as_slice())).collect();
+        Ok(backend::verify_batch(&p, &refs, &mut rng(None)))
+    })?;
+    match outcome {
+        Ok(()) => Ok(true),
+        Err(Error::InvalidProof) => Ok(false),
+        Err(e) => Err(py_err(e)),
+    }
+}
+
 /// The size of the program's sigma proof, counted without proving (`backend::shape`): a dict of
 /// counts for the planner's cost models. `public`: one entry per input leaf, the decimal value
 /// of a known public input, else `None` (counted as private: an upper bound).

@@ -53,7 +53,7 @@ use zeenot_crypto::{Point, Scalar};
 use zeenot_ir::eval;
 use zeenot_ir::ir::{commit_value, commitment_decimals, Op, Program, Ty, Value, Visibility};
 
-use crate::bulletproofs::{BulletproofGens, RangeProof, SUPPORTED_BITS};
+use crate::bulletproofs::{BulletproofGens, MsmTerms, RangeProof, SUPPORTED_BITS};
 use crate::error::{Error, Result};
 use crate::proof::{self, Proof};
 use crate::statement::{Builder, Element, Node, Secret, Statement};
@@ -170,22 +170,6 @@ fn prove_ranges<R: RngCore + CryptoRng>(
             Ok(proof)
         })
         .collect()
-}
-
-fn verify_ranges(entries: &[RangeEntry], proofs: &[RangeProof], ctx: &[u8]) -> Result<()> {
-    let chunks = range_chunks(entries);
-    if chunks.len() != proofs.len() {
-        return Err(Error::Encoding(format!(
-            "{} range proofs, the program needs {}",
-            proofs.len(),
-            chunks.len()
-        )));
-    }
-    for ((n, chunk), proof) in chunks.iter().zip(proofs) {
-        let commitments: Vec<Point> = chunk.iter().map(|e| e.c).collect();
-        proof.verify(&gens(n * chunk.len()), &commitments, *n, ctx)?;
-    }
-    Ok(())
 }
 
 /// How [`Lowering::range`] proves `u ∈ [0, 2^bits)`.
@@ -1175,44 +1159,110 @@ fn parse_public(p: &Program, public: &[String]) -> Result<PublicView> {
     Ok((inputs, committed, outputs))
 }
 
-/// Decodes a proof for `p` with these public values and verifies it. `Err(InvalidProof)` when
-/// it does not verify; other errors for malformed values or encodings.
+/// Verifies a proof of `p` against its public values (typed decimals: inputs, commitments and
+/// outputs in the instance order of `docs/ir.md`): its sigma equations and its range proofs,
+/// with one multi-exponentiation ([`verify_batch`] of one).
 pub fn verify(p: &Program, public: &[String], bytes: &[u8]) -> Result<()> {
-    let (inputs, committed, outputs) = parse_public(p, public)?;
-    let mut r = Reader { bytes };
-    let n = r.len("commitments", 32)?;
-    let aux = r
-        .take(32 * n)
-        .chunks_exact(32)
-        .enumerate()
-        .map(|(i, c)| {
-            Point::decode(c.try_into().expect("32 bytes"))
-                .map_err(|e| Error::Encoding(format!("commitment {i}: {e}")))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let sigma_len = r.len("sigma proof bytes", 1)?;
-    let sigma = r.take(sigma_len);
-    let n_ranges = r.len("range proofs", 8)?;
-    let ranges = (0..n_ranges)
-        .map(|_| {
-            let len = r.len("range proof bytes", 1)?;
-            RangeProof::decode(r.take(len))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    if !r.bytes.is_empty() {
-        return Err(Error::Encoding(format!("{} bytes after the proof", r.bytes.len())));
+    verify_batch(p, &[(public, bytes)], &mut rand::thread_rng())
+}
+
+/// Verifies many proofs of `p` with one multi-exponentiation: every sigma equation and every
+/// range proof of every proof, each times an independent random weight from `rng` (a
+/// cryptographic generator), summed, the shared generators once. The sum is the identity for
+/// valid proofs; if any proof is invalid it is not, except with probability about `2^−128` per
+/// equation. Fails on the first malformed proof ([`Error::Encoding`] and friends) and with
+/// [`Error::InvalidProof`] if the batch does not verify (then check each alone to find which).
+pub fn verify_batch<R: RngCore + CryptoRng>(
+    p: &Program,
+    items: &[(&[String], &[u8])],
+    rng: &mut R,
+) -> Result<()> {
+    let mut terms = MsmTerms::default();
+    for (public, bytes) in items {
+        let proof = DecodedProof::decode(p, public, bytes)?;
+        proof.add_terms(rng, &mut terms)?;
     }
-    let mut lw = new_lowering(p, None, &aux);
-    lower(&mut lw, &inputs, &committed, Some(&outputs))?;
-    if lw.aux_in.len() != 0 {
-        return Err(Error::Encoding("the proof has too many commitments".into()));
+    let generators = gens(terms.g_vec.len());
+    if terms.is_identity(&generators) {
+        Ok(())
+    } else {
+        Err(Error::InvalidProof)
     }
-    let entries = std::mem::take(&mut lw.ranges);
-    let (statement, _) = finish(lw)?;
-    let proof = Proof::decode(&statement, sigma)?;
-    let ctx = context(p, public);
-    proof::verify(&statement, &proof, &ctx)?;
-    verify_ranges(&entries, &ranges, &ctx)
+}
+
+/// A program proof decoded and its statement rebuilt from the public values: what its
+/// verification equations need.
+struct DecodedProof {
+    statement: Statement,
+    proof: Proof,
+    ranges: Vec<RangeEntry>,
+    range_proofs: Vec<RangeProof>,
+    context: Vec<u8>,
+}
+
+impl DecodedProof {
+    fn decode(p: &Program, public: &[String], bytes: &[u8]) -> Result<Self> {
+        let (inputs, committed, outputs) = parse_public(p, public)?;
+        let mut r = Reader { bytes };
+        let n = r.len("commitments", 32)?;
+        let aux = r
+            .take(32 * n)
+            .chunks_exact(32)
+            .enumerate()
+            .map(|(i, c)| {
+                Point::decode(c.try_into().expect("32 bytes"))
+                    .map_err(|e| Error::Encoding(format!("commitment {i}: {e}")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let sigma_len = r.len("sigma proof bytes", 1)?;
+        let sigma = r.take(sigma_len);
+        let n_ranges = r.len("range proofs", 8)?;
+        let range_proofs = (0..n_ranges)
+            .map(|_| {
+                let len = r.len("range proof bytes", 1)?;
+                RangeProof::decode(r.take(len))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if !r.bytes.is_empty() {
+            return Err(Error::Encoding(format!("{} bytes after the proof", r.bytes.len())));
+        }
+        let mut lw = new_lowering(p, None, &aux);
+        lower(&mut lw, &inputs, &committed, Some(&outputs))?;
+        if lw.aux_in.len() != 0 {
+            return Err(Error::Encoding("the proof has too many commitments".into()));
+        }
+        let ranges = std::mem::take(&mut lw.ranges);
+        let (statement, _) = finish(lw)?;
+        let proof = Proof::decode(&statement, sigma)?;
+        Ok(DecodedProof { statement, proof, ranges, range_proofs, context: context(p, public) })
+    }
+
+    /// This proof's equations, each times a fresh random weight, added to `terms`.
+    fn add_terms<R: RngCore + CryptoRng>(&self, rng: &mut R, terms: &mut MsmTerms) -> Result<()> {
+        proof::verification_terms(
+            &self.statement,
+            &self.proof,
+            &self.context,
+            || proof::random_weight(rng),
+            &mut terms.bases,
+            &mut terms.scalars,
+        )?;
+        let chunks = range_chunks(&self.ranges);
+        if chunks.len() != self.range_proofs.len() {
+            return Err(Error::Encoding(format!(
+                "{} range proofs, the program needs {}",
+                self.range_proofs.len(),
+                chunks.len()
+            )));
+        }
+        for ((n, chunk), range_proof) in chunks.iter().zip(&self.range_proofs) {
+            let commitments: Vec<Point> = chunk.iter().map(|e| e.c).collect();
+            let gens = gens(n * chunk.len());
+            let weight = proof::random_weight(rng);
+            range_proof.verification_terms(&gens, &commitments, *n, &self.context, weight, terms)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -104,6 +104,61 @@ fn indexed_generator(tag: u8, i: u64) -> Point {
     hash_to_curve(GENERATORS_DOMAIN, &msg)
 }
 
+/// A multi-exponentiation under construction: proof-specific terms, and one coefficient per
+/// shared base (`G`, `H`, `U`, `G_i`, `H_i` of [`BulletproofGens`]) however many proofs add to
+/// it. [`RangeProof::verification_terms`] fills it; the sigma back end's batch verification adds
+/// its sigma equations to the same sum.
+#[derive(Clone, Debug, Default)]
+pub struct MsmTerms {
+    /// Bases that are not shared generators.
+    pub bases: Vec<Point>,
+    /// Their scalars.
+    pub scalars: Vec<Scalar>,
+    /// The coefficient of `G` (Base8).
+    pub g: Scalar,
+    /// The coefficient of `H` (the blinding generator).
+    pub h: Scalar,
+    /// The coefficient of `U`.
+    pub u: Scalar,
+    /// The coefficients of `G_0, G_1, …` (as long as the widest proof added).
+    pub g_vec: Vec<Scalar>,
+    /// The coefficients of `H_0, H_1, …`.
+    pub h_vec: Vec<Scalar>,
+}
+
+impl MsmTerms {
+    /// Adds `k·p`.
+    pub fn add(&mut self, p: Point, k: Scalar) {
+        self.bases.push(p);
+        self.scalars.push(k);
+    }
+
+    fn reserve(&mut self, generators: usize, others: usize) {
+        if self.g_vec.len() < generators {
+            self.g_vec.resize(generators, Scalar::zero());
+            self.h_vec.resize(generators, Scalar::zero());
+        }
+        self.bases.reserve(others);
+        self.scalars.reserve(others);
+    }
+
+    /// Whether the terms sum to the identity (one multi-exponentiation). `gens` must cover
+    /// every generator index added.
+    pub fn is_identity(mut self, gens: &BulletproofGens) -> bool {
+        let n = self.g_vec.len();
+        if gens.capacity() < n {
+            return false;
+        }
+        self.bases.extend([Point::generator(), gens.h, gens.u]);
+        self.scalars.extend([self.g, self.h, self.u]);
+        self.bases.extend_from_slice(&gens.g_vec[..n]);
+        self.scalars.append(&mut self.g_vec);
+        self.bases.extend_from_slice(&gens.h_vec[..n]);
+        self.scalars.append(&mut self.h_vec);
+        Point::msm_vartime(&self.bases, &self.scalars).is_identity()
+    }
+}
+
 impl BulletproofGens {
     /// Derives `G_0 … G_{capacity−1}`, `H_0 … H_{capacity−1}` and `U` (two hashes to the curve
     /// per index: derive once and reuse).
@@ -520,6 +575,31 @@ impl RangeProof {
         bits: usize,
         context: &[u8],
     ) -> Result<()> {
+        let mut terms = MsmTerms::default();
+        self.verification_terms(gens, commitments, bits, context, Scalar::one(), &mut terms)?;
+        if terms.is_identity(gens) {
+            Ok(())
+        } else {
+            Err(Error::InvalidProof)
+        }
+    }
+
+    /// The verification equation of [`RangeProof::verify`], times `weight`, added to `terms`
+    /// (the equation holds iff these terms sum to the identity). A batch adds many proofs'
+    /// equations, each with an independent random weight, and checks the sum once: the shared
+    /// generators then enter the multi-exponentiation once, whatever the batch's size.
+    ///
+    /// Fails as [`RangeProof::verify`] does for a malformed proof (never [`Error::InvalidProof`]:
+    /// that is for the caller's check of the sum).
+    pub fn verification_terms(
+        &self,
+        gens: &BulletproofGens,
+        commitments: &[Point],
+        bits: usize,
+        context: &[u8],
+        weight: Scalar,
+        terms: &mut MsmTerms,
+    ) -> Result<()> {
         let m = commitments.len();
         let (nn, rounds) = check_shape(gens, bits, m)?;
         if self.ipa_l.len() != rounds || self.ipa_r.len() != rounds {
@@ -579,17 +659,9 @@ impl RangeProof {
         let z_pows = powers(z, m + 3);
         let delta = (z - z2) * sum_y - two_n_minus_one * z_pows[3..].iter().sum::<Scalar>();
 
-        let size = 2 * nn + 2 * rounds + m + 7;
-        let mut bases = Vec::with_capacity(size);
-        let mut scalars = Vec::with_capacity(size);
-        let mut term = |p: Point, k: Scalar| {
-            bases.push(p);
-            scalars.push(k);
-        };
+        terms.reserve(nn, 2 * rounds + m + 4);
+        let mut term = |p: Point, k: Scalar| terms.add(p, weight * k);
         // c·(Σ z^{2+j}·V_j + δ·G + x·T1 + x²·T2 − t̂·G − τ_x·H) + (inner-product check) = 0.
-        term(Point::generator(), c * (delta - self.t_hat));
-        term(gens.h, -(self.mu + c * self.tau_x));
-        term(gens.u, w * (self.t_hat - a * b));
         term(self.a_commit, Scalar::one());
         term(self.s_commit, x);
         term(self.t1, c * x);
@@ -601,19 +673,15 @@ impl RangeProof {
             term(self.ipa_l[k], us_sq[k]);
             term(self.ipa_r[k], us_inv[k].square());
         }
-        for (g, s_i) in gens.g_vec.iter().zip(&s) {
-            term(*g, -z - a * s_i);
-        }
-        for i in 0..nn {
+        terms.g += weight * c * (delta - self.t_hat);
+        terms.h -= weight * (self.mu + c * self.tau_x);
+        terms.u += weight * w * (self.t_hat - a * b);
+        for (i, s_i) in s.iter().enumerate() {
+            terms.g_vec[i] += weight * (-z - a * s_i);
             // 1/s_i = s_{N−1−i}: complementing the index flips every exponent.
-            term(gens.h_vec[i], z + y_inv_pows[i] * (weights[i] - b * s[nn - 1 - i]));
+            terms.h_vec[i] += weight * (z + y_inv_pows[i] * (weights[i] - b * s[nn - 1 - i]));
         }
-
-        if Point::msm_vartime(&bases, &scalars).is_identity() {
-            Ok(())
-        } else {
-            Err(Error::InvalidProof)
-        }
+        Ok(())
     }
 
     /// `A ‖ S ‖ T1 ‖ T2 ‖ t̂ ‖ τ_x ‖ μ ‖ (L_k ‖ R_k)_k ‖ a ‖ b`, 32 bytes each (points packed as

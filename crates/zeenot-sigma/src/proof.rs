@@ -243,7 +243,7 @@ pub fn prove<R: RngCore + CryptoRng>(
 
 /// The terms of one proof's verification equation, weighted by `weight(e)` per equation,
 /// appended to `bases`/`scalars` (for one or many proofs at once).
-fn verification_terms(
+pub(crate) fn verification_terms(
     statement: &Statement,
     proof: &Proof,
     context: &[u8],
@@ -289,7 +289,7 @@ fn verification_terms(
     Ok(())
 }
 
-fn random_weight<R: RngCore>(rng: &mut R) -> Scalar {
+pub(crate) fn random_weight<R: RngCore>(rng: &mut R) -> Scalar {
     Scalar::from(((rng.next_u64() as u128) << 64) | rng.next_u64() as u128)
 }
 

@@ -7,7 +7,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zeenot_ir::ir::Visibility;
 use zeenot_ir::{eval, Program};
-use zeenot_sigma::backend::{prove, shape, verify};
+use zeenot_sigma::backend::{prove, shape, verify, verify_batch};
 use zeenot_sigma::Error;
 
 #[path = "../../zeenot-ir/tests/support/progen.rs"]
@@ -142,6 +142,49 @@ fn proof_bytes_are_checked_chunk_by_chunk() {
     assert!(
         matches!(prove(&p, &too_much, &[], &mut rng(3)), Err(Error::Unsatisfied(m)) if m.location == "app.py:5:4")
     );
+}
+
+#[test]
+fn batches_verify_together_and_one_bad_member_fails_the_batch() {
+    let p = Program::from_json(PAYD).unwrap();
+    let runs = [["120", "80", "3", "2"], ["150", "50", "3", "0"], ["1", "2", "5", "1"], ["0", "0", "9", "2"]];
+    let proven: Vec<_> = runs
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            let inputs = p.parse_inputs(&v.map(String::from)).unwrap();
+            let proven = prove(&p, &inputs, &[], &mut rng(10 + k as u64)).unwrap();
+            (proven.public.clone(), proven.proof.encode())
+        })
+        .collect();
+    let items: Vec<(&[String], &[u8])> = proven.iter().map(|(pb, b)| (pb.as_slice(), b.as_slice())).collect();
+    verify_batch(&p, &items, &mut rng(99)).unwrap();
+    verify_batch(&p, &items[..1], &mut rng(98)).unwrap();
+    verify_batch(&p, &[], &mut rng(97)).unwrap();
+    // a changed public value in any member, two members' public values swapped, a byte of
+    // any member's proof flipped: the batch fails
+    for k in 0..items.len() {
+        let mut public = proven[k].0.clone();
+        let v: i128 = public[1].parse().unwrap();
+        public[1] = (v + 1).to_string();
+        let mut bad = items.clone();
+        bad[k].0 = &public;
+        assert_eq!(verify_batch(&p, &bad, &mut rng(k as u64)), Err(Error::InvalidProof), "member {k}");
+        let mut flipped = proven[k].1.clone();
+        let at = flipped.len() - 40; // inside the last range proof's scalars
+        flipped[at] ^= 1;
+        let mut bad = items.clone();
+        bad[k].1 = &flipped;
+        assert!(verify_batch(&p, &bad, &mut rng(k as u64)).is_err(), "member {k} flipped");
+    }
+    let mut swapped = items.clone();
+    swapped[0].0 = items[1].0;
+    swapped[1].0 = items[0].0;
+    assert!(verify_batch(&p, &swapped, &mut rng(5)).is_err());
+    // a malformed member is an encoding error, not a failed check
+    let mut short = items.clone();
+    short[2].1 = &proven[2].1[..7];
+    assert!(matches!(verify_batch(&p, &short, &mut rng(6)), Err(Error::Encoding(_))));
 }
 
 /// Extreme `i64` comparisons, and a `u64` comparison whose difference needs 34 bits: a range
