@@ -496,14 +496,17 @@ fn committable(ty: Ty) -> bool {
     ty != Ty::Field
 }
 
+/// The document's top level. `inputs` and `body` are only checked to be arrays here: their
+/// elements are read one by one from the parsed document (by reference, so a large program is
+/// held in memory once, and each element's error names its place).
 #[derive(Deserialize)]
 struct RawProgram {
     version: u64,
     name: String,
     #[serde(default)]
     source: Option<serde_json::Value>,
-    inputs: Vec<serde_json::Value>,
-    body: Vec<serde_json::Value>,
+    inputs: Vec<serde::de::IgnoredAny>,
+    body: Vec<serde::de::IgnoredAny>,
     outputs: Vec<RawOutput>,
     #[serde(default)]
     signature: Option<serde_json::Value>,
@@ -560,8 +563,8 @@ impl Program {
                 None => return Err(IrError::Json("`version` must be an integer".into())),
             }
         }
-        let raw: RawProgram =
-            serde_json::from_value(doc.clone()).map_err(|e| IrError::Json(e.to_string()))?;
+        let raw = RawProgram::deserialize(&doc).map_err(|e| IrError::Json(e.to_string()))?;
+        let elements = |k: &str| doc.get(k).and_then(|v| v.as_array()).map_or(&[][..], Vec::as_slice);
         if raw.version != IR_VERSION {
             return Err(IrError::Version(raw.version));
         }
@@ -572,9 +575,9 @@ impl Program {
         let mut index: HashMap<u64, usize> = HashMap::new();
         let mut types: Vec<Ty> = Vec::new();
         let mut inputs = Vec::with_capacity(raw.inputs.len());
-        for (i, v) in raw.inputs.into_iter().enumerate() {
+        for (i, v) in elements("inputs").iter().enumerate() {
             let place = format!("input {i}");
-            let r: RawInput = serde_json::from_value(v).map_err(|e| invalid(&place, e.to_string()))?;
+            let r = RawInput::deserialize(v).map_err(|e| invalid(&place, e.to_string()))?;
             let ty = Ty::parse(&r.ty).ok_or_else(|| invalid(&place, format!("unknown type `{}`", r.ty)))?;
             let vis = match r.vis.as_str() {
                 "private" => Visibility::Private,
@@ -596,9 +599,9 @@ impl Program {
         }
 
         let mut body = Vec::with_capacity(raw.body.len());
-        for (i, v) in raw.body.into_iter().enumerate() {
+        for (i, v) in elements("body").iter().enumerate() {
             let place = format!("instruction {i}");
-            let r: RawInst = serde_json::from_value(v).map_err(|e| invalid(&place, e.to_string()))?;
+            let r = RawInst::deserialize(v).map_err(|e| invalid(&place, e.to_string()))?;
             let op = Op::parse(&r.op).ok_or_else(|| invalid(&place, format!("unknown op `{}`", r.op)))?;
             let lookup = |id: u64| {
                 index
