@@ -106,6 +106,9 @@ def snarkjs_export(
     """The texts of snarkjs's `verification_key.json`, `proof.json` and `public.json`, for
     `snarkjs groth16 verify` (public values become canonical field elements)."""
 
+def snarkjs_verifying_key(verifying_key: bytes) -> str:
+    """snarkjs's `verification_key.json` text for a verifying key (`DecodeError` if malformed)."""
+
 def check_mutations(ir: LoadedProgram | str, inputs: list[str]) -> int:
     """Soundness self-test: on the satisfying assignment for `inputs`, change each variable other
     than the inputs alone (by +1 and by a random amount) and require a constraint to fail. Returns

@@ -792,6 +792,47 @@ def check_link(producer: Proof, consumer: Proof, param: str) -> None:
         )
 
 
+def _snarkjs_texts(circuit: Circuit, verifying_key: bytes, proof: Proof) -> tuple[str, str, str]:
+    """snarkjs's verification_key.json, proof.json and public.json texts for a groth16 proof."""
+    if proof.backend != "groth16":
+        raise UsageError(f"only Groth16 proofs can be exported; this is a {proof.backend} proof")
+    public = public_vector(circuit.program, proof)
+    try:
+        return _native.snarkjs_export(circuit.native, verifying_key, public, proof.proof)
+    except _native.DecodeError as exc:
+        raise MalformedInput(f"malformed proof or key: {exc}") from None
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+
+
+def solidity_verifier(circuit: Circuit, verifying_key: bytes) -> str:
+    """Solidity source of a Groth16 verifier contract for this circuit's verifying key
+    (`zeenot.solidity`); `solidity_calldata` gives `verifyProof`'s arguments for a proof."""
+    from zeenot import solidity
+
+    circuit = _circuit(circuit)
+    if not isinstance(circuit, Circuit) or not isinstance(verifying_key, bytes):
+        raise UsageError("solidity_verifier takes a compiled `Circuit` and its verifying key")
+    try:
+        vk_json = _native.snarkjs_verifying_key(verifying_key)
+    except _native.DecodeError as exc:
+        raise MalformedInput(f"malformed verifying key: {exc}") from None
+    name = circuit.program.ir["name"]
+    return solidity.verifier_source(vk_json, name=name, program_hash=circuit.hash)
+
+
+def solidity_calldata(circuit: Circuit, verifying_key: bytes, proof: Proof) -> list[Any]:
+    """The arguments `[a, b, c, input]` of the exported contract's `verifyProof` for a groth16
+    proof of this circuit (integers; `input` is the circuit's instance)."""
+    from zeenot import solidity
+
+    circuit = _circuit(circuit)
+    if not isinstance(circuit, Circuit) or not isinstance(proof, Proof):
+        raise UsageError("solidity_calldata takes a compiled `Circuit` and a groth16 `Proof`")
+    _, proof_json, public_json = _snarkjs_texts(circuit, verifying_key, proof)
+    return solidity.calldata(proof_json, public_json)
+
+
 def export_snarkjs(circuit: Circuit, verifying_key: bytes, proof: Proof, out: str | Path) -> Path:
     """Write the files `snarkjs groth16 verify` reads: verification key, proof, public values."""
     circuit = _circuit(circuit)
@@ -802,15 +843,7 @@ def export_snarkjs(circuit: Circuit, verifying_key: bytes, proof: Proof, out: st
             f"the verifying key is bytes (Keys.verifying_key), not {_kind(verifying_key)}"
         )
     d = check_output_dir(_path(out, "the output directory"))
-    public = public_vector(circuit.program, proof)
-    try:
-        vk_json, proof_json, public_json = _native.snarkjs_export(
-            circuit.native, verifying_key, public, proof.proof
-        )
-    except _native.DecodeError as exc:
-        raise MalformedInput(f"malformed proof or key: {exc}") from None
-    except ValueError as exc:
-        raise MalformedInput(str(exc)) from None
+    vk_json, proof_json, public_json = _snarkjs_texts(circuit, verifying_key, proof)
     make_dir(d)
     write_atomic(d / "verification_key.json", vk_json)
     write_atomic(d / "proof.json", proof_json)

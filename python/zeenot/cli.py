@@ -240,10 +240,39 @@ def _verify_all(args: argparse.Namespace, proofs: list[api.Proof]) -> list[Zeeno
     return outcomes
 
 
+EXPORT_FORMATS = ("snarkjs", "solidity", "calldata")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
-    if args.format != "snarkjs":
-        raise _Usage(f"unknown export format `{args.format}` (supported: `snarkjs`)")
+    if args.format not in EXPORT_FORMATS:
+        raise _Usage(
+            f"unknown export format `{args.format}` (supported: {', '.join(EXPORT_FORMATS)})"
+        )
+    if args.format != "calldata" and args.output is None:
+        raise _Usage(f"`export {args.format}` needs -o OUT")
+    if args.format == "solidity":
+        if args.proof is not None:
+            raise _Usage("`export solidity DIR -o Verifier.sol` takes no proof (see `calldata`)")
+        check_output_file(args.output)
+        circuit = api.Circuit.load(args.dir)
+        keys = api.Keys.load(args.dir, proving=False)
+        write_atomic(args.output, api.solidity_verifier(circuit, keys.verifying_key))
+        print(f"wrote {args.output} (contract ZeenotVerifier, {len(circuit.layout[0])} inputs)")
+        return EXIT_OK
+    if args.proof is None:
+        raise _Usage(f"`export {args.format}` needs a proof: DIR PROOF.json")
     proof = _load_proof(args.proof)
+    if args.format == "calldata":
+        if proof.backend != "groth16":
+            raise _Usage(f"contracts verify Groth16 proofs only; this is a {proof.backend} proof")
+        circuit = api.Circuit.load(args.dir)
+        keys = api.Keys.load(args.dir, proving=False)
+        text = json.dumps(api.solidity_calldata(circuit, keys.verifying_key, proof)) + "\n"
+        if args.output in (None, "-"):
+            print(text, end="")
+        else:
+            write_atomic(args.output, text)
+        return EXIT_OK
     if proof.backend != "groth16":
         raise _Usage(f"snarkjs verifies Groth16 proofs only; this is a {proof.backend} proof")
     circuit = api.Circuit.load(args.dir)
@@ -322,11 +351,17 @@ def _parser() -> argparse.ArgumentParser:
     runtime_cli.add_parsers(sub)
     plan_cli.add_parsers(sub)
 
-    s = sub.add_parser("export", help="export a proof for another verifier")
-    s.add_argument("format", metavar="FORMAT", help="`snarkjs`")
+    s = sub.add_parser("export", help="export a verifier contract, or a proof for another verifier")
+    s.add_argument(
+        "format",
+        metavar="FORMAT",
+        help="`snarkjs` (DIR PROOF -o OUT_DIR), `solidity` (DIR -o Verifier.sol: a Groth16 "
+        "verifier contract), `calldata` (DIR PROOF [-o FILE]: the contract's verifyProof "
+        "arguments as JSON)",
+    )
     s.add_argument("dir", metavar="DIR")
-    s.add_argument("proof", metavar="PROOF.json")
-    s.add_argument("-o", "--output", required=True, metavar="OUT")
+    s.add_argument("proof", metavar="PROOF.json", nargs="?")
+    s.add_argument("-o", "--output", metavar="OUT")
     s.set_defaults(run=cmd_export)
     return p
 

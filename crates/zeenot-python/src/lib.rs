@@ -462,6 +462,14 @@ fn snarkjs_export(
     snarkjs::export(&p, &vk, &public, &proof).map_err(py_err)
 }
 
+/// snarkjs's `verification_key.json` text for a verifying key (what `zeenot export solidity`
+/// reads the key's points from).
+#[pyfunction]
+fn snarkjs_verifying_key(verifying_key: &[u8]) -> PyResult<String> {
+    let vk: VerifyingKey = groth16::decode("verifying key", verifying_key).map_err(py_err)?;
+    Ok(snarkjs::export_vk(&vk))
+}
+
 /// Mutation-check the circuit on these inputs; returns the number of variables checked.
 #[pyfunction]
 fn check_mutations(py: Python<'_>, ir: ProgramArg<'_>, inputs: Vec<String>) -> PyResult<usize> {
@@ -501,6 +509,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verifier::instance_layout, m)?)?;
     m.add_function(wrap_pyfunction!(r1cs::r1cs, m)?)?;
     m.add_function(wrap_pyfunction!(snarkjs_export, m)?)?;
+    m.add_function(wrap_pyfunction!(snarkjs_verifying_key, m)?)?;
     m.add_function(wrap_pyfunction!(check_mutations, m)?)?;
     m.add_function(wrap_pyfunction!(poseidon, m)?)?;
     m.add_function(wrap_pyfunction!(bj_check, m)?)?;
