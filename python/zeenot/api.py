@@ -813,6 +813,14 @@ def solidity_verifier(circuit: Circuit, verifying_key: bytes) -> str:
     circuit = _circuit(circuit)
     if not isinstance(circuit, Circuit) or not isinstance(verifying_key, bytes):
         raise UsageError("solidity_verifier takes a compiled `Circuit` and its verifying key")
+    if circuit.layout[1]:
+        # zeenot's verifiers check each Pedersen commitment is a point of Baby Jubjub's
+        # prime-order subgroup before the pairing check; the contract has no such check yet
+        raise UsageError(
+            f"`{circuit.program.ir['name']}` has Committed values: the contract cannot yet check "
+            "that their commitments are points of Baby Jubjub's prime-order subgroup, as "
+            "`zeenot verify` does, so no contract is exported for it"
+        )
     try:
         vk_json = _native.snarkjs_verifying_key(verifying_key)
     except _native.DecodeError as exc:

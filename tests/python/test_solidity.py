@@ -11,6 +11,7 @@ import pytest
 
 from zeenot import api, solidity
 
+from .conftest import EXAMPLES
 from .evm import SOLCJS, Chain, compile_contract, verify_types
 
 pytestmark = pytest.mark.skipif(not SOLCJS.exists(), reason="npm's solc is not installed")
@@ -101,3 +102,30 @@ def test_cli_exports_contract_and_calldata(payd, tmp_path):
     sigma.write_text(api.prove_sigma(circuit, inputs, seed=1).to_json())
     r = zeenot("export", "calldata", str(d), str(sigma))
     assert r.returncode == 2 and "Groth16 proofs only" in r.stderr
+
+
+def test_more_public_values_than_one_contract_holds():
+    """snp_mean's aggregate: 406 public values, IC split over two data contracts (EIP-170)."""
+    circuit = api.compile(f"{EXAMPLES / 'snp_mean' / 'app.py'}:aggregate")
+    keys = api.setup(circuit, seed=2)
+    inputs = json.loads((EXAMPLES / "snp_mean" / "inputs.json").read_text())
+    proof = api.prove(circuit, keys, inputs, seed=2)
+    args = api.solidity_calldata(circuit, keys.verifying_key, proof)
+    assert len(args[3]) > solidity.POINTS_PER_CONTRACT
+    source = api.solidity_verifier(circuit, keys.verifying_key)
+    assert "IC_DATA_1 = _store(" in source and "IC_DATA_2" not in source
+    chain = Chain()
+    address = chain.deploy(compile_contract(source)[0])
+    assert _verifies(chain, address, args)
+    for k in (0, solidity.POINTS_PER_CONTRACT, len(args[3]) - 1):  # each chunk is read
+        bad = json.loads(json.dumps(args))
+        bad[3][k] = (bad[3][k] + 1) % solidity.R
+        assert not _verifies(chain, address, bad), k
+
+
+def test_no_contract_for_committed_values():
+    """The contract lacks the verifier's subgroup check on Pedersen commitments: refused."""
+    circuit = api.compile(f"{EXAMPLES / 'split' / 'app.py'}:monthly_km")
+    keys = api.setup(circuit, seed=3)
+    with pytest.raises(api.UsageError, match="Committed values"):
+        api.solidity_verifier(circuit, keys.verifying_key)
