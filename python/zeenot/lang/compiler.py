@@ -131,10 +131,9 @@ if hasattr(ast, "Match"):
 
 # What to write instead of the builtins @zk code lacks (each a ZN205 hint).
 BUILTIN_HINTS = {
-    "set": "sets are not supported: count distinct values with `find`/`any` over the list",
     "dict": "dicts are not supported: use a list of records and `find`, or a tuple indexed by a "
     "number",
-    "frozenset": "sets are not supported: use a list and `any(...)`",
+    "frozenset": "use `set(xs)` (of integers): `len`, `in`, `&`, `|`, `-` and `^` work on it",
     "float": "no floating point: scale to an integer (e.g. cents, or `x * 1000`)",
     "round": "no floating point: use `//` on scaled integers",
     "pow": "use `*` (or a loop of `*`) on a sized integer",
@@ -808,6 +807,8 @@ class Compiler(ListOps):
         sym = _OP_SYMBOLS.get(type(op), "?")
         if isinstance(a, SymRecord) or isinstance(b, SymRecord):
             return self.record_binop(op, sym, a, b, node)
+        if isinstance(a, SymList) or isinstance(b, SymList):
+            return self.set_binop(op, sym, a, b, node)
         if isinstance(a, tuple) or isinstance(b, tuple):
             if isinstance(op, ast.Add) and isinstance(a, tuple) and isinstance(b, tuple):
                 return a + b

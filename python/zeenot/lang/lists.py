@@ -441,6 +441,11 @@ class ListOps:
             if nargs != 1:
                 self.err(node, "ZN212", "`list()` takes one argument")
             return self.as_list(self.value(node.args[0]), node, "`list()`")
+        if name == "set":
+            allow()
+            if nargs != 1:
+                self.err(node, "ZN212", "`set()` takes one list here (an empty set never grows)")
+            return self.list_set(self.as_list(self.value(node.args[0]), node, "`set()`"), node)
         if name == "sorted":
             allow("key", "reverse")
             if nargs != 1:
@@ -602,13 +607,11 @@ class ListOps:
         return acc
 
     def list_sorted(self, xs: SymList, key: Any, reverse: bool, node: ast.AST) -> SymList:
-        """`sorted(xs, key=..., reverse=...)` by Batcher's odd-even merge sort: a fixed network
-        of O(n log² n) compare-exchanges over the slots padded to a power of two, never O(n²).
+        """`sorted(xs, key=..., reverse=...)` by Batcher's odd-even merge sort (`sort_slots`).
         Empty slots sort last, so the result has the list's (private) length and its active
         prefix. With `key=`, ties keep the original order (as Python's sort is stable: each
         element carries its slot number as a second key); without it, elements are integers
-        and equal ones are indistinguishable."""
-        self.need_dense(xs, node, "`sorted()` of")
+        and equal ones are indistinguishable. A filtered list (or a set) sorts to a dense one."""
         if key is None:
             keys = list(xs.elems)
             key_ty = xs.elem_ty
@@ -618,19 +621,43 @@ class ListOps:
                 for x, a in zip(xs.elems, xs.active, strict=True)
             ]
             key_ty = self.elem_type(keys) if keys else "u32"
+        self.need_int_keys(key_ty, keys, "`sorted()`", node)
+        _, (vals,), act = self.sort_slots(
+            keys, [list(xs.elems)], list(xs.active), key_ty, reverse, key is not None, node
+        )
+        if xs.dense:  # the same active prefix: keep its flags (and the length they define)
+            return SymList(tuple(vals), xs.active, xs.length, xs.elem_ty, True)
+        return SymList(tuple(vals), tuple(act), xs.length, xs.elem_ty, True)
+
+    def need_int_keys(self, key_ty: Any, keys: list[Any], what: str, node: ast.AST) -> None:
         if key_ty not in INT_TYPES:
             self.err(
                 node,
                 "ZN303",
-                f"`sorted()` sorts by integers, not {describe(keys[0]) if keys else key_ty}",
+                f"{what} sorts by integers, not {describe(keys[0]) if keys else key_ty}",
                 "sort integers (u8 … u64, i8 … i64), or give `key=` returning one",
             )
-        n = 1 << max(xs.slots - 1, 0).bit_length()
-        pad = n - xs.slots
+
+    def sort_slots(
+        self,
+        keys: list[Any],
+        columns: list[list[Any]],
+        act: list[Any],
+        key_ty: Any,
+        reverse: bool,
+        stable: bool,
+        node: ast.AST,
+    ) -> tuple[list[Any], list[list[Any]], list[Any]]:
+        """Sort slots by (active first, key, and with `stable` the slot number) with a fixed
+        network of O(n log² n) compare-exchanges over the slots padded to a power of two,
+        never O(n²). Returns the keys, each column and the active flags, in sorted order."""
+        slots = len(keys)
+        n = 1 << max(slots - 1, 0).bit_length()
+        pad = n - slots
         keys = keys + [self.const(key_ty, 0)] * pad
-        vals: list[Any] = list(xs.elems) + [xs.elems[0] if xs.elems else 0] * pad
-        act: list[Any] = list(xs.active) + [False] * pad
-        order: list[Any] = [self.const("u32", k) for k in range(n)] if key is not None else []
+        columns = [list(c) + [c[0] if c else 0] * pad for c in columns]
+        act = list(act) + [False] * pad
+        order: list[Any] = [self.const("u32", k) for k in range(n)] if stable else []
         op: ast.cmpop = ast.Lt() if reverse else ast.Gt()
         for i, j in _odd_even_merge_network(n):
             # slot i should hold the earlier element: active first, then by key, then by slot
@@ -651,7 +678,7 @@ class ListOps:
             )
             if swap is False:
                 continue
-            for column in (keys, vals, order) if order else (keys, vals):
+            for column in (keys, *columns, order) if order else (keys, *columns):
                 column[i], column[j] = (
                     self.pick(swap, column[j], column[i], node, "`sorted()`"),
                     self.pick(swap, column[i], column[j], node, "`sorted()`"),
@@ -660,7 +687,113 @@ class ListOps:
                 self.logic("or", act[i], act[j], node),
                 self.logic("and", act[i], act[j], node),
             )
-        return SymList(tuple(vals[: xs.slots]), xs.active, xs.length, xs.elem_ty, True)
+        return keys[:slots], [c[:slots] for c in columns], act[:slots]
+
+    # -- sets: distinct values, by sorting or by pairwise equality -----------------------------
+
+    def list_set(self, xs: SymList, node: ast.AST) -> SymList:
+        """`set(xs)` of integers: a sparse list of the distinct values (each value's first slot
+        kept active), on which `len`, `in`, `sum`, comprehensions, `sorted` and `& | - ^` work.
+        Built the cheaper way for the list's size (`_set_by_sorting`): by the sorting network,
+        O(n log² n) comparisons, or by pairwise equality tests, O(n²) but each a few
+        constraints where a comparison costs one per bit."""
+        if xs.distinct:
+            return xs
+        self.need_int_keys(xs.elem_ty, list(xs.elems), "`set()`", node)
+        if not _set_by_sorting(xs.slots, xs.slots * (xs.slots - 1) // 2, xs.elem_ty):
+            first = []
+            for i, (x, a) in enumerate(zip(xs.elems, xs.active, strict=True)):
+                seen: Any = False
+                for y, b in zip(xs.elems[:i], xs.active[:i], strict=True):
+                    same = self.logic("and", b, self.compare(ast.Eq(), x, y, node), node)
+                    seen = self.logic("or", seen, same, node)
+                first.append(self.logic("and", a, self.negate(seen, node), node))
+            return SymList(xs.elems, tuple(first), None, xs.elem_ty, False, True)
+        keys, _, act = self.sort_slots(
+            list(xs.elems), [], list(xs.active), xs.elem_ty, False, False, node
+        )
+        first = [
+            a if i == 0 else self.logic("and", a, self.differs(keys[i], keys[i - 1], node), node)
+            for i, a in enumerate(act)
+        ]
+        return SymList(tuple(keys), tuple(first), None, xs.elem_ty, False, True)
+
+    def differs(self, a: Any, b: Any, node: ast.AST) -> Any:
+        return self.compare(ast.NotEq(), a, b, node)
+
+    def set_binop(self, op: ast.operator, sym: str, a: Any, b: Any, node: ast.AST) -> SymList:
+        """`a & b`, `a | b`, `a - b`, `a ^ b` on sets (each side distinct), the cheaper way:
+        both sides' values sorted together, where equal neighbours are exactly the values in
+        both; or every pair of values tested for equality."""
+        if not (
+            isinstance(a, SymList) and isinstance(b, SymList) and a.distinct and b.distinct
+        ) or not isinstance(op, (ast.BitAnd, ast.BitOr, ast.Sub, ast.BitXor)):
+            self.err(
+                node,
+                "ZN303",
+                f"unsupported operation {describe(a)} {sym} {describe(b)}",
+                "`&`, `|`, `-` and `^` combine sets made with `set(xs)`",
+            )
+        ty = self.elem_type([*a.elems, *b.elems]) if a.elems or b.elems else a.elem_ty
+        if _set_by_sorting(a.slots + b.slots, a.slots * b.slots, ty):
+            return self.set_binop_sorted(op, a, b, ty, node)
+        # in_b[i]: a's value i is one of b's; in_a[j]: b's value j is one of a's
+        in_b: list[Any] = [False] * a.slots
+        in_a: list[Any] = [False] * b.slots
+        for i, (x, p) in enumerate(zip(a.elems, a.active, strict=True)):
+            for j, (y, q) in enumerate(zip(b.elems, b.active, strict=True)):
+                both = self.logic(
+                    "and", self.logic("and", p, q, node), self.compare(ast.Eq(), x, y, node), node
+                )
+                in_b[i] = self.logic("or", in_b[i], both, node)
+                in_a[j] = self.logic("or", in_a[j], both, node)
+
+        def only(active: tuple[Any, ...], other: list[Any]) -> list[Any]:
+            return [
+                self.logic("and", p, self.negate(o, node), node)
+                for p, o in zip(active, other, strict=True)
+            ]
+
+        if isinstance(op, ast.BitAnd):
+            return SymList(a.elems, tuple(in_b), None, ty, False, True)
+        if isinstance(op, ast.Sub):
+            return SymList(a.elems, tuple(only(a.active, in_b)), None, ty, False, True)
+        left = list(a.active) if isinstance(op, ast.BitOr) else only(a.active, in_b)
+        keep = (*left, *only(b.active, in_a))
+        return SymList((*a.elems, *b.elems), keep, None, ty, False, True)
+
+    def set_binop_sorted(
+        self, op: ast.operator, a: SymList, b: SymList, ty: Any, node: ast.AST
+    ) -> SymList:
+        keys = [*a.elems, *b.elems]
+        from_a = [True] * a.slots + [False] * b.slots
+        keys, (from_a,), act = self.sort_slots(
+            keys, [from_a], [*a.active, *b.active], ty, False, False, node
+        )
+        # active slots come first: an active slot's predecessor is active
+        same_prev = [False] + [
+            self.logic("and", act[i], self.compare(ast.Eq(), keys[i], keys[i - 1], node), node)
+            for i in range(1, len(keys))
+        ]
+        same_next = [*same_prev[1:], False]
+        keep: list[Any] = []
+        for i, a_i in enumerate(act):
+            if isinstance(op, ast.BitAnd):  # the second of an equal pair
+                k = same_prev[i]
+            elif isinstance(op, ast.BitOr):  # the first of each value
+                k = self.logic("and", a_i, self.negate(same_prev[i], node), node)
+            else:  # a value with no equal neighbour: in one set only
+                alone = self.logic(
+                    "and",
+                    self.negate(same_prev[i], node),
+                    self.negate(same_next[i], node),
+                    node,
+                )
+                k = self.logic("and", a_i, alone, node)
+                if isinstance(op, ast.Sub):
+                    k = self.logic("and", k, from_a[i], node)
+            keep.append(k)
+        return SymList(tuple(keys), tuple(keep), None, ty, False, True)
 
     def pick(self, c: Any, a: Any, b: Any, node: ast.AST, what: str) -> Any:
         if c is True:
@@ -1158,6 +1291,22 @@ def leaf_types(t: Any) -> list[Any]:
     if isinstance(t, tuple):
         return [x for e in t for x in leaf_types(e)]
     return [t]
+
+
+# Constraint costs for choosing how to build a set, fitted on distinct counts of u8 and u32
+# lists of 16 to 256 values: an equality test with its bookkeeping, and a compare-exchange of
+# the sorting network per key bit (a comparison range-checks the difference) plus its selects.
+_EQ_PAIR_COST = 6
+_EXCHANGE_COST = 5
+
+
+def _set_by_sorting(slots: int, pairs: int, ty: Any) -> bool:
+    """Whether sorting `slots` values of type `ty` costs less than `pairs` equality tests."""
+    n = 1 << max(slots - 1, 0).bit_length()
+    lo, hi = int_range(ty) if ty in INT_TYPES else (0, 1)
+    bits = max((hi - lo).bit_length(), 1)
+    by_sorting = len(_odd_even_merge_network(n)) * (bits + _EXCHANGE_COST) + _EQ_PAIR_COST * slots
+    return by_sorting < _EQ_PAIR_COST * pairs
 
 
 def _odd_even_merge_network(n: int) -> list[tuple[int, int]]:

@@ -107,13 +107,15 @@ class SymList:
     comprehension gives a sparse list, which can be iterated, summed and searched but not
     indexed, sliced or zipped. `length` is a plain int, a `u32` wire, or `None` (not computed
     yet: the sum of the active flags). Values in inactive slots are unspecified but well typed.
-    `elem_ty` is the element type descriptor when known (`None` for plain ints)."""
+    `elem_ty` is the element type descriptor when known (`None` for plain ints). A set is a
+    sparse list whose active elements are distinct (`distinct`)."""
 
     elems: tuple[Any, ...]
     active: tuple[Any, ...]
     length: Any
     elem_ty: Any
     dense: bool
+    distinct: bool = False  # a set (`set(xs)`): the active elements are pairwise different
 
     @property
     def slots(self) -> int:
@@ -169,6 +171,7 @@ ALLOWED_BUILTINS = {
     "filter",
     "list",
     "sorted",
+    "set",
 }
 PY_BUILTINS = set(dir(builtins))
 
