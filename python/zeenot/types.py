@@ -749,6 +749,27 @@ def isqrt(x: Any) -> Any:
     return type(x)(math.isqrt(int(x)))
 
 
+def group_sum(xs: Any, key: Callable[[Any], Any], value: Callable[[Any], Any]) -> list[Any]:
+    """Totals per distinct key: `[(k, total), ...]` in increasing key order, `total` the sum of
+    `value(x)` over the elements `x` with `key(x) == k`, added in the list's order (an overflow
+    fails, as in `sum`). Keys and values are integers (u8 … u64, i8 … i64). In a `@zk` function
+    the list is sorted by key (stably, O(n log² n)) and running sums restart at each new key;
+    the result is a filtered list of one `(key, total)` per group."""
+    totals: dict[int, Any] = {}
+    keys: dict[int, Any] = {}
+    for x in xs:
+        k, v = key(x), value(x)
+        for what, got in (("key", k), ("value", v)):
+            if not isinstance(got, ZInt):
+                raise TypeError(
+                    f"group_sum(): the {what} must be a sized integer, got {_tname(got)}"
+                )
+        slot = int(k)
+        keys.setdefault(slot, k)
+        totals[slot] = totals[slot] + v if slot in totals else v
+    return [(keys[slot], totals[slot]) for slot in sorted(totals)]
+
+
 POSEIDON_MAX_INPUTS = 16
 
 

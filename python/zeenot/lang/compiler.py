@@ -60,6 +60,7 @@ from zeenot.types import (
     ZInt,
     check,
     find,
+    group_sum,
     int_range,
     is_record_class,
     is_signed,
@@ -529,6 +530,8 @@ class Compiler(ListOps):
             return Builtin("check")
         if obj is find:
             return Builtin("find")
+        if obj is group_sum:
+            return Builtin("group_sum")
         if obj is poseidon:
             return Builtin("poseidon")
         if obj is isqrt:

@@ -441,6 +441,13 @@ class ListOps:
             if nargs != 1:
                 self.err(node, "ZN212", "`list()` takes one argument")
             return self.as_list(self.value(node.args[0]), node, "`list()`")
+        if name == "group_sum":
+            allow()
+            if nargs != 3:
+                self.err(node, "ZN212", "`group_sum()` takes a list, a key and a value function")
+            xs = self.as_list(self.value(node.args[0]), node, "`group_sum()`")
+            key, value = self.expr(node.args[1]), self.expr(node.args[2])
+            return self.list_group_sum(xs, key, value, node)
         if name == "set":
             allow()
             if nargs != 1:
@@ -717,6 +724,47 @@ class ListOps:
             for i, a in enumerate(act)
         ]
         return SymList(tuple(keys), tuple(first), None, xs.elem_ty, False, True)
+
+    def list_group_sum(self, xs: SymList, key: Any, value: Any, node: ast.AST) -> SymList:
+        """`group_sum(xs, key, value)`: the slots sorted by key, stably (so each group's values
+        are added in the list's order, as Python does), running sums that restart at each new
+        key, and the last slot of each group kept: a filtered list of `(key, total)`."""
+        keys, vals = [], []
+        for x, a in zip(xs.elems, xs.active, strict=True):
+            keys.append(self.under(a, node, lambda x=x: self.apply(key, [x], node)))
+            vals.append(self.under(a, node, lambda x=x: self.apply(value, [x], node)))
+        key_ty = self.elem_type(keys) if keys else "u32"
+        val_ty = self.elem_type(vals) if vals else "u32"
+        self.need_int_keys(key_ty, keys, "`group_sum()`", node)
+        if val_ty not in INT_TYPES:
+            self.err(
+                node,
+                "ZN303",
+                f"`group_sum()` adds integers, not {describe(vals[0]) if vals else val_ty}",
+                "give the value a sized type, e.g. `lambda p: u64(p.cents)` or `lambda p: u32(1)`",
+            )
+        keys, (vals,), act = self.sort_slots(
+            keys, [vals], list(xs.active), key_ty, False, True, node
+        )
+        same_prev: list[Any] = [False] + [
+            self.logic("and", act[i], self.compare(ast.Eq(), keys[i], keys[i - 1], node), node)
+            for i in range(1, len(keys))
+        ]
+        totals: list[Any] = []
+        zero = self.const(val_ty, 0)
+        for i, a in enumerate(act):
+            before = (
+                self.pick(same_prev[i], totals[i - 1], zero, node, "`group_sum()`") if i else zero
+            )
+            totals.append(self.binop(ast.Add(), before, self.mask(a, vals[i], node), node))
+        last = [
+            self.logic("and", a, self.negate(same_prev[i + 1], node), node)
+            if i + 1 < len(act)
+            else a
+            for i, a in enumerate(act)
+        ]
+        pairs = tuple(zip(keys, totals, strict=True))
+        return SymList(pairs, tuple(last), None, (key_ty, val_ty), False)
 
     def differs(self, a: Any, b: Any, node: ast.AST) -> Any:
         return self.compare(ast.NotEq(), a, b, node)
