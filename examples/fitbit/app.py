@@ -25,7 +25,15 @@ are not counted. An empty log or a single sample gives a donation of 0.
     zeenot prove    out/fitbit --inputs examples/fitbit/inputs.json -o out/fitbit/proof.json
     zeenot verify   out/fitbit out/fitbit/proof.json
 
-`examples/fitbit/data.py` regenerates `inputs.json` (and any other length) from a seed.
+`distance_donation` is ZØ's version: it pays for the distance covered on foot or by bike
+(`isqrt` of each leg's squared displacement) and needs the tracker's signature on the log (one
+EdDSA-Poseidon signature over a Poseidon hash chain of the samples):
+
+    zeenot simulate examples/fitbit/app.py:distance_donation \
+        --inputs examples/fitbit/signed_inputs.json
+
+`examples/fitbit/data.py` regenerates `inputs.json` and `signed_inputs.json` (and any other
+length) from a seed.
 """
 
 # zip(xs, xs[1:]) pairs neighbours and stops at the shorter list by design:
@@ -33,13 +41,31 @@ are not counted. An empty log or a single sample gives a donation of 0.
 
 from dataclasses import dataclass
 
-from zeenot import Client, MaxSize, Private, Public, check, i32, i64, u16, u32, u64, worker, zk
+from zeenot import (
+    Client,
+    Field,
+    MaxSize,
+    Private,
+    Public,
+    check,
+    i32,
+    i64,
+    isqrt,
+    poseidon,
+    u16,
+    u32,
+    u64,
+    worker,
+    zk,
+)
+from zeenot.babyjub import Point, Signature, eddsa_verify
 
 MAX_SAMPLES = 64  # the circuit has room for this many samples
 
 MAX_CADENCE = 4  # steps per second: faster than any sprinter
 MAX_FOOT_SPEED = 7  # metres per second (25 km/h): faster than this is not walking or running
 MAX_GAP_S = 3_600  # seconds: a longer gap counts as one hour when checking the speed
+MAX_BIKE_SPEED = 12  # metres per second (43 km/h): faster than this is a car or a bus
 
 
 @dataclass(frozen=True)
@@ -95,6 +121,54 @@ def due_for(
     due = steps * u64(cents_per_1000_steps) // 1000
     capped = due > u64(cap_cents)
     return (u64(cap_cents) if capped else due), steps, capped
+
+
+# --------------------------------------------------------------------------------------------
+# ZØ's FitBit as the paper has it: the sponsor pays for the *distance* walked, run or biked, and
+# the log is certified by the tracker that recorded it. The tracker signs each batch of samples
+# once (EdDSA-Poseidon over a Poseidon hash chain of the batch, not a signature per sample), so
+# the phone cannot invent a walk; the proof shows the signed log earns the donation without
+# revealing the log, its length or the signature.
+
+
+def batch_digest(trace: list[Sample]) -> Field:
+    """What the tracker signs: a Poseidon hash chain over the batch, seeded by its length."""
+    h = Field(len(trace))
+    for s in trace:
+        h = poseidon(h, Field(s.t), Field(s.steps), Field(s.x), Field(s.y))
+    return h
+
+
+def leg_metres(a: Sample, b: Sample, dt: u32) -> u32:
+    """Metres from a to b (the floor of the straight-line distance) if no faster than a bike:
+    dx² + dy² ≤ (MAX_BIKE_SPEED · min(dt, MAX_GAP_S))², else 0 (a car ride earns nothing)."""
+    span = u16(min(dt, u32(MAX_GAP_S)))
+    reach = i64(span) * MAX_BIKE_SPEED  # ≤ 43,200 m: the square fits a u32
+    dx = i64(b.x - a.x)
+    dy = i64(b.y - a.y)
+    if dx * dx <= reach * reach - dy * dy:
+        return isqrt(u32(dx * dx + dy * dy))
+    return u32(0)
+
+
+@zk
+def distance_donation(
+    trace: Private[MaxSize[list[Sample], MAX_SAMPLES]],
+    signature: Private[Signature],
+    tracker: Public[Point],
+    cents_per_km: Public[u32],
+    cap_cents: Public[u32],
+) -> tuple[u64, u64, bool]:
+    """The donation in cents for the distance covered on foot or by bike (metres, also
+    returned), and whether the cap applied; the log must carry the tracker's signature."""
+    check(eddsa_verify(tracker, batch_digest(trace), signature), "the log is not the tracker's")
+    later = trace[1:]
+    gaps = [b.t - a.t for a, b in zip(trace, later)]  # u32: time never runs backwards
+    check(all(dt != 0 for dt in gaps), "timestamps must strictly increase")
+    metres = sum(u64(leg_metres(a, b, dt)) for a, b, dt in zip(trace, later, gaps))
+    due = metres * u64(cents_per_km) // 1000
+    capped = due > u64(cap_cents)
+    return (u64(cap_cents) if capped else due), u64(metres), capped
 
 
 # --------------------------------------------------------------------------------------------

@@ -4,8 +4,11 @@ A day is a sequence of activity segments: resting at home, walking, running, a c
 tracker still registers some "steps" from the vibration; the speed gives it away) and the
 tracker being switched off for a while. One sample per minute, give or take a few seconds.
 
-    python examples/fitbit/data.py            # rewrites examples/fitbit/inputs.json (seed 7)
+    python examples/fitbit/data.py            # rewrites inputs.json and signed_inputs.json
     python examples/fitbit/data.py 64 --seed 3 -o /tmp/trace.json
+
+`signed()` makes the inputs of `distance_donation`: the same log signed by an example tracker
+(one EdDSA-Poseidon signature over a Poseidon hash chain of the samples).
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ import math
 import random
 from pathlib import Path
 
-from zeenot.ir import format_inputs
+from zeenot import Field, poseidon
+from zeenot.babyjub import eddsa_public_key, eddsa_sign
+from zeenot.ir import format_inputs, to_json_value
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_LENGTH = 40
@@ -25,6 +30,8 @@ DEFAULT_SEED = 7  # a day with two car rides and the tracker off twice
 MAX_CADENCE = 4
 MAX_FOOT_SPEED = 7
 MAX_GAP_S = 3_600
+MAX_BIKE_SPEED = 12
+TRACKER_SEED = bytes(range(100, 132))  # an example tracker's key seed (kept in its hardware)
 
 # segment kind: (steps per minute range, speed range in m/s, segment length in samples)
 SEGMENTS = {
@@ -86,14 +93,59 @@ def reference(inputs: dict) -> list | None:
     return [min(due, cap), steps, due > cap]
 
 
+def digest(trace: list[dict]) -> Field:
+    """The Poseidon hash chain the tracker signs (seeded by the number of samples)."""
+    h = Field(len(trace))
+    for s in trace:
+        h = poseidon(h, Field(s["t"]), Field(s["steps"]), Field(s["x"]), Field(s["y"]))
+    return h
+
+
+def signed(inputs: dict, cents_per_km: int = 30) -> dict:
+    """`distance_donation`'s inputs: the log, the tracker's signature on it, its public key."""
+    trace = inputs["trace"]
+    return {
+        "trace": trace,
+        "signature": to_json_value(eddsa_sign(TRACKER_SEED, digest(trace))),
+        "tracker": to_json_value(eddsa_public_key(TRACKER_SEED)),
+        "cents_per_km": cents_per_km,
+        "cap_cents": inputs["cap_cents"],
+    }
+
+
+def distance_reference(inputs: dict) -> list | None:
+    """`distance_donation` computed directly; None where no proof exists (a log the example
+    tracker did not sign, time running backwards)."""
+    trace = inputs["trace"]
+    if inputs["tracker"] != to_json_value(eddsa_public_key(TRACKER_SEED)):
+        return None
+    if inputs["signature"] != to_json_value(eddsa_sign(TRACKER_SEED, digest(trace))):
+        return None  # EdDSA here is deterministic: the example tracker's only signature
+    pairs = list(zip(trace, trace[1:], strict=False))
+    if any(b["t"] <= a["t"] for a, b in pairs):
+        return None
+    metres = 0
+    for a, b in pairs:
+        reach = MAX_BIKE_SPEED * min(b["t"] - a["t"], MAX_GAP_S)
+        d2 = (b["x"] - a["x"]) ** 2 + (b["y"] - a["y"]) ** 2
+        if d2 <= reach**2:
+            metres += math.isqrt(d2)
+    due = metres * inputs["cents_per_km"] // 1000
+    cap = inputs["cap_cents"]
+    return [min(due, cap), metres, due > cap]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("n", type=int, nargs="?", default=DEFAULT_LENGTH, help="samples in the log")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("-o", "--output", type=Path, default=HERE / "inputs.json")
     args = ap.parse_args()
-    args.output.write_text(format_inputs(generate(args.n, args.seed)))
-    print(f"wrote {args.output}: {args.n} samples")
+    inputs = generate(args.n, args.seed)
+    args.output.write_text(format_inputs(inputs))
+    signed_output = args.output.with_name("signed_" + args.output.name)
+    signed_output.write_text(format_inputs(signed(inputs)))
+    print(f"wrote {args.output} and {signed_output}: {args.n} samples")
 
 
 if __name__ == "__main__":
