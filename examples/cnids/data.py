@@ -5,8 +5,12 @@ DNS, SSH from the admin network and legitimate SMB from internal hosts (small wr
 not match). An external host runs the SMB exploit burst (SYN, ACK, PSH+ACK with a large payload)
 once, and a second time in longer captures.
 
-    python examples/cnids/data.py             # rewrites examples/cnids/inputs.json (50 packets)
+    python examples/cnids/data.py             # rewrites inputs.json (50 packets) and
+                                              # payload_inputs.json (120 bytes)
     python examples/cnids/data.py 64 --seed 3 -o /tmp/trace.json
+
+`payload()` makes the inputs of `payload_alert`: raw captured bytes (HTTP-like text with an
+exploit's byte pattern in it), signed by an example network tap, and the masked pattern.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ import ipaddress
 import random
 from pathlib import Path
 
-from zeenot.ir import format_inputs
+from zeenot import Field, poseidon
+from zeenot.babyjub import eddsa_public_key, eddsa_sign
+from zeenot.ir import format_inputs, to_json_value
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_LENGTH = 50
@@ -97,6 +103,65 @@ def reference(inputs: dict) -> list | None:
     return [first["src"], len(hits), hits[0], first["t_ms"]]
 
 
+TAP_SEED = bytes(range(50, 82))  # an example network tap's key seed (kept in its hardware)
+DEFAULT_BYTES = 120
+# a shellcode-like byte pattern: a NOP sled, a short jump, any byte, then `pop esi; mov [esi+…]`
+PATTERN = [0x90, 0x90, 0x90, 0xEB, 0x1F, 0x00, 0x5E, 0x89]
+MASK = [True, True, True, True, True, False, True, True]
+
+
+def capture_digest(payload: list[int]) -> Field:
+    """The tap's Poseidon hash of the length and the bytes packed 31 to a field element."""
+    h, acc = Field(len(payload)), 0
+    for i, b in enumerate(payload):
+        acc = acc * 256 + b
+        if i % 31 == 30:
+            h, acc = poseidon(h, Field(acc)), 0
+    return poseidon(h, Field(acc))
+
+
+def payload(n: int, seed: int = 1, attacks: int = 1) -> dict:
+    """`payload_alert`'s inputs: `n` captured bytes with the pattern `attacks` times (any
+    byte where the mask allows), signed by the example tap."""
+    rng = random.Random(seed)
+    text = b"GET /index.html HTTP/1.1\r\nHost: intranet\r\nUser-Agent: curl/8.5\r\n\r\n"
+    data = [text[i % len(text)] if rng.random() < 0.7 else rng.randrange(256) for i in range(n)]
+    for _ in range(attacks):
+        at = rng.randrange(0, max(n - len(PATTERN), 0) + 1)
+        for j, (b, m) in enumerate(zip(PATTERN, MASK, strict=True)):
+            if at + j < n:
+                data[at + j] = b if m else rng.randrange(256)
+    return {
+        "payload": data,
+        "capture_sig": to_json_value(eddsa_sign(TAP_SEED, capture_digest(data))),
+        "tap": to_json_value(eddsa_public_key(TAP_SEED)),
+        "pattern": PATTERN,
+        "mask": MASK,
+    }
+
+
+def payload_reference(inputs: dict) -> list | None:
+    """`payload_alert` computed directly; None where no proof exists (bytes the example tap
+    did not sign, no match)."""
+    data = inputs["payload"]
+    if inputs["tap"] != to_json_value(eddsa_public_key(TAP_SEED)):
+        return None
+    if inputs["capture_sig"] != to_json_value(eddsa_sign(TAP_SEED, capture_digest(data))):
+        return None  # EdDSA here is deterministic: the example tap's only signature
+    k = len(inputs["pattern"])
+    hits = [
+        i
+        for i in range(len(data) - k + 1)
+        if all(
+            not m or data[i + j] == p
+            for j, (p, m) in enumerate(zip(inputs["pattern"], inputs["mask"], strict=True))
+        )
+    ]
+    if not hits:
+        return None
+    return [len(hits), hits[0]]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("n", type=int, nargs="?", default=DEFAULT_LENGTH, help="packets in the trace")
@@ -104,7 +169,9 @@ def main() -> None:
     ap.add_argument("-o", "--output", type=Path, default=HERE / "inputs.json")
     args = ap.parse_args()
     args.output.write_text(format_inputs(generate(args.n, args.seed)))
-    print(f"wrote {args.output}: {args.n} packets")
+    captured = args.output.with_name("payload_" + args.output.name)
+    captured.write_text(format_inputs(payload(DEFAULT_BYTES, args.seed)))
+    print(f"wrote {args.output}: {args.n} packets, {captured}: {DEFAULT_BYTES} bytes")
 
 
 if __name__ == "__main__":
