@@ -15,7 +15,9 @@ import argparse
 import random
 from pathlib import Path
 
-from zeenot.ir import format_inputs
+from zeenot import Field, poseidon
+from zeenot.babyjub import eddsa_public_key, eddsa_sign
+from zeenot.ir import format_inputs, to_json_value
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_LENGTH = 36
@@ -86,6 +88,90 @@ def reference(inputs: dict) -> list | None:
     return [len(rs), moments, high, [min(hrs), max(hrs)], max(gaps), hypo[0]]
 
 
+GSR_SEED = bytes(range(10, 42))  # the example GSR sensor's key seed (kept in its hardware)
+CAMERA_SEED = bytes(range(20, 52))  # the example camera's
+STRESS_LEVEL = 800  # 8 µS
+MIN_FRAMES = 3  # frames in a row with a face: a face-to-face interaction
+
+
+def chain(items: list[tuple[int, int]]) -> Field:
+    """A Poseidon hash chain over (time, value) pairs, seeded by their number."""
+    h = Field(len(items))
+    for t, v in items:
+        h = poseidon(h, Field(t), Field(v))
+    return h
+
+
+def sensors(n_gsr: int = 48, n_frames: int = 80, seed: int = 1) -> dict:
+    """`stress_study`'s inputs: a GSR trace (a baseline with stress responses) and camera
+    frames (runs of faces: conversations), each batch signed by its sensor."""
+    rng = random.Random(seed)
+    gsr, t = [], 0
+    baseline = level = rng.randint(250, 450)
+    for _ in range(n_gsr):
+        t += rng.randint(55, 65)
+        if rng.random() < 0.1:
+            level += rng.randint(400, 900)  # a stress response: conductance jumps, then decays
+        level = baseline + (level - baseline) * 3 // 4 + rng.randint(-20, 20)
+        gsr.append({"t": t, "conductance": max(level, 50)})
+    frames, t, talking = [], 0, 0
+    for _ in range(n_frames):
+        t += rng.randint(20, 40)
+        if talking == 0 and rng.random() < 0.12:
+            talking = rng.randint(1, 7)
+        faces = rng.randint(1, 3) if talking > 0 else int(rng.random() < 0.05)
+        talking = max(talking - 1, 0)
+        frames.append({"t": t, "faces": faces})
+    g = [(s["t"], s["conductance"]) for s in gsr]
+    f = [(x["t"], x["faces"]) for x in frames]
+    return {
+        "gsr": gsr,
+        "gsr_sig": to_json_value(eddsa_sign(GSR_SEED, chain(g))),
+        "frames": frames,
+        "frames_sig": to_json_value(eddsa_sign(CAMERA_SEED, chain(f))),
+        "gsr_sensor": to_json_value(eddsa_public_key(GSR_SEED)),
+        "camera": to_json_value(eddsa_public_key(CAMERA_SEED)),
+        "stress_level": STRESS_LEVEL,
+        "min_frames": MIN_FRAMES,
+    }
+
+
+def sensors_reference(inputs: dict) -> list | None:
+    """`stress_study` computed directly; None where no proof exists (batches the example
+    sensors did not sign, samples out of time order)."""
+    gsr, frames = inputs["gsr"], inputs["frames"]
+    g = [(s["t"], s["conductance"]) for s in gsr]
+    f = [(x["t"], x["faces"]) for x in frames]
+    for key, seed, sig, items in (
+        ("gsr_sensor", GSR_SEED, "gsr_sig", g),
+        ("camera", CAMERA_SEED, "frames_sig", f),
+    ):
+        if inputs[key] != to_json_value(eddsa_public_key(seed)):
+            return None
+        if inputs[sig] != to_json_value(eddsa_sign(seed, chain(items))):
+            return None  # EdDSA here is deterministic: the example sensor's only signature
+    for items in (g, f):
+        if any(b[0] <= a[0] for a, b in zip(items, items[1:], strict=False)):
+            return None
+    levels = [c for _, c in g]
+    stressed = [c >= inputs["stress_level"] for c in levels]
+    episodes = sum(1 for i, s in enumerate(stressed) if s and (i == 0 or not stressed[i - 1]))
+    interactions, run = 0, 0
+    for _, faces in f:
+        run = run + 1 if faces > 0 else 0
+        interactions += run == inputs["min_frames"]
+    with_face = sum(1 for _, faces in f if faces > 0)
+    return [
+        len(levels),
+        sum(levels),
+        sum(stressed),
+        episodes,
+        max(levels, default=0),
+        interactions,
+        with_face,
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("n", type=int, nargs="?", default=DEFAULT_LENGTH, help="number of readings")
@@ -93,7 +179,9 @@ def main() -> None:
     ap.add_argument("-o", "--output", type=Path, default=HERE / "inputs.json")
     args = ap.parse_args()
     args.output.write_text(format_inputs(generate(args.n, args.seed)))
-    print(f"wrote {args.output}: {args.n} readings")
+    signed = args.output.with_name("sensor_" + args.output.name)
+    signed.write_text(format_inputs(sensors(seed=args.seed)))
+    print(f"wrote {args.output}: {args.n} readings, and {signed}")
 
 
 if __name__ == "__main__":
