@@ -2,9 +2,10 @@
 
 Every `@zk` function of every example (and the k-anonymity test program) is compiled twice:
 as `zeenot compile` does, and with the middle end's passes switched off (no shared
-subexpressions, every fallible instruction guarded, no dead-code removal: what the front end
-emitted before the middle end existed). The constraint counts of the two are printed side by
-side. Programs with unbounded lists (templates) are compiled at length 16.
+subexpressions, every fallible instruction guarded, no dead-code removal, no constant
+folding: about what the front end emitted before the middle end existed). The constraint
+counts of the two are printed side by side. Programs with unbounded lists (templates) are
+compiled at length 16.
 
     .venv/bin/python benchmarks/middle_end.py [-o OUT.md]
 
@@ -32,14 +33,15 @@ SOURCES = sorted((ROOT / "examples").glob("*/app.py")) + [
 @contextlib.contextmanager
 def middle_end_off() -> Iterator[None]:
     """The passes switched off where the compiler calls them."""
-    saved = (compiler.Shared.find, compiler.can_fail, compiler.eliminate_dead)
+    saved = (compiler.Shared.find, compiler.can_fail, compiler.eliminate_dead, compiler.fold)
     compiler.Shared.find = lambda self, ins: None  # type: ignore[method-assign]
     compiler.can_fail = lambda *args: True  # type: ignore[assignment]
     compiler.eliminate_dead = lambda inputs, body, outputs: body  # type: ignore[assignment]
+    compiler.fold = lambda *args: None  # type: ignore[assignment]
     try:
         yield
     finally:
-        compiler.Shared.find, compiler.can_fail, compiler.eliminate_dead = saved  # type: ignore[method-assign, assignment]
+        (compiler.Shared.find, compiler.can_fail, compiler.eliminate_dead, compiler.fold) = saved  # type: ignore[method-assign, assignment]
 
 
 def constraints(fn: object) -> int:

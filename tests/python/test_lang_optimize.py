@@ -1,6 +1,6 @@
 """The middle end (zeenot.lang.optimize): shared subexpressions, no guard where nothing can
-fail, dead code. Golden checks on the IR, the k-anonymity bound of issue 13, and the meaning
-kept (simulate = proofs on both back ends)."""
+fail, dead code, constant folding. Golden checks on the IR, the k-anonymity bound of issue 13,
+and the meaning kept (simulate = proofs on both back ends)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,20 @@ def dead(x: Private[u32], y: Private[u32]) -> u32:
     unused = x < y
     also = u64(x) * u64(3)
     return x // y
+
+
+@zk
+def folded(x: Private[u32], k: Private[u8]) -> tuple[u32, bool, i32, u8]:
+    a = u32(3) * u32(4) + u32(5)
+    table = (u8(10), u8(20), u8(30))
+    return x + a, u32(7) < u32(9) and not u8(1) == u8(2), i32(-7) // i32(2), table[u8(2)] + k
+
+
+@zk
+def kept(flag: Private[bool], d: Private[u32]) -> tuple[u8, u32]:
+    if flag:
+        return u8(200) + u8(100), u32(1) // (d - d)
+    return u8(1), u32(2)
 
 
 @zk
@@ -138,3 +152,33 @@ def test_k_anonymity_written_naturally_costs_what_hoisted_costs():
         want = simulate(api.load_target(f"{PROGRAMS / 'kanon.py'}:k_anonymous"), inputs)
         assert want is anonymous
         assert api.prove(natural, keys, inputs).outputs == want
+
+
+def test_constants_fold_to_constants(module):
+    doc = ir(module, "folded")
+    counts = ops(doc)
+    assert counts["mul"] == 0 and counts["floordiv"] == 0 and counts["lt"] == 0
+    assert counts["eq"] == 0 and counts["index"] == 0 and counts["not"] == 0
+    assert counts["add"] == 2  # x + 17 and 30 + k: only what depends on the inputs
+    values = {i["value"] for i in doc["body"] if i["op"] == "const"}
+    assert {"17", "-4", "30"} <= values  # 3·4+5, -7 // 2 (floor, as Python), table[2]
+    fn = api.load_target(f"{module}:folded")
+    for x, k in ((0, 0), (2**32 - 18, 225)):
+        inputs = {"x": x, "k": k}
+        assert api.prove_sigma(api.compile(fn), inputs).outputs == simulate(fn, inputs)
+
+
+def test_folding_keeps_what_fails(module):
+    """An overflow or a division by zero of constants stays an instruction (under its guard),
+    so the program still fails exactly where Python does."""
+    doc = ir(module, "kept")
+    adds = [i for i in doc["body"] if i["op"] == "add"]
+    assert len(adds) == 1 and adds[0]["guard"] is not None
+    fn = api.load_target(f"{module}:kept")
+    circuit = api.compile(fn)
+    assert simulate(fn, {"flag": False, "d": 3}) == [1, 2]
+    assert api.prove_sigma(circuit, {"flag": False, "d": 3}).outputs == [1, 2]
+    with pytest.raises(Exception, match="overflow|out of range"):
+        simulate(fn, {"flag": True, "d": 3})
+    with pytest.raises(Exception, match="fails|overflow|out of range"):
+        api.prove_sigma(circuit, {"flag": True, "d": 3})

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from zeenot import babyjub
 from zeenot.errors import CompileError, Diagnostic
 from zeenot.lang.lists import ListOps, leaf_types
-from zeenot.lang.optimize import FALLIBLE, Shared, can_fail, eliminate_dead, renumber
+from zeenot.lang.optimize import FALLIBLE, Shared, can_fail, eliminate_dead, fold, renumber
 from zeenot.lang.source import function_source
 from zeenot.lang.values import (
     ALLOWED_BUILTINS,
@@ -200,6 +200,15 @@ class Compiler(ListOps):
                 f"the program has more than {self.max_instructions} instructions after unrolling",
                 "reduce loop bounds",
             )
+        known = [self.const_values.get(a.id) for a in args]
+        if op == "select" and known and known[0] is not None:  # a constant condition
+            return args[1] if known[0] else args[2]
+        if op == "index" and known and known[0] is not None and 0 <= known[0] < len(args) - 1:
+            return args[1 + known[0]]
+        if args and None not in known:
+            value = fold(op, ty, known)  # type: ignore[arg-type]
+            if value is not None:
+                return self.const(ty, value)
         ins: dict[str, Any] = {"id": self.next_id, "op": op, "ty": ty}
         ins["args"] = [a.id for a in args]
         ins["loc"] = [node.lineno, node.col_offset]
