@@ -11,7 +11,7 @@ import pytest
 
 from zeenot import api
 from zeenot.errors import MalformedInput, ProofRejected
-from zeenot.runtime.batching import BatchingVerifier
+from zeenot.runtime.batching import BatchingVerifier, SigmaChecks
 from zeenot.verifier import Verifier
 
 from .test_runtime_service import LOG, PAYD
@@ -28,8 +28,19 @@ def proofs():
     return Verifier.of(circuit, keys.verifying_key), good
 
 
-def test_concurrent_proofs_are_batched_and_judged_alone(proofs) -> None:
-    verifier, good = proofs
+@pytest.fixture(scope="module")
+def sigma_proofs():
+    from zeenot.runtime.app import load_application
+
+    circuit = api.compile(load_application(PAYD).regions["weekly_premium"])
+    inputs = {"km": LOG["km"], "night_km": LOG["night_km"], "base_cents": 500, "cap_cents": 4000}
+    good = [api.prove_sigma(circuit, inputs, seed=i) for i in range(12)]
+    return SigmaChecks(circuit), good
+
+
+@pytest.mark.parametrize("backend", ["groth16", "sigma"])
+def test_concurrent_proofs_are_batched_and_judged_alone(backend, request) -> None:
+    verifier, good = request.getfixturevalue("proofs" if backend == "groth16" else "sigma_proofs")
     raw = bytearray(good[3].proof)
     raw[5] ^= 1
     forged = [

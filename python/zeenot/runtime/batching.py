@@ -1,13 +1,15 @@
 """Batch verification across concurrent requests, without waiting for a batch to fill.
 
-A server verifies each submission in its own thread. When a Groth16 check is already running,
-proofs that arrive meanwhile queue up, and the next thread to find the verifier idle checks the
-whole queue with one random linear combination (`Groth16Verifier.verify_batch`: a few pairings
-for the lot, docs/threat-model.md). Under light load every proof is checked alone and at once;
-under heavy load batches form by themselves. If a batch fails, its members are checked one by
-one, so a forged proof costs its sender a rejection and the others nothing but time.
+A server verifies each submission in its own thread. When a check is already running, proofs
+that arrive meanwhile queue up, and the next thread to find the verifier idle checks the whole
+queue at once: Groth16 proofs with one random linear combination
+(`Groth16Verifier.verify_batch`: a few pairings for the lot), sigma proofs of a circuit with one
+multi-exponentiation (`sigma_program_verify_batch`: every equation and range proof with its own
+random weight), docs/threat-model.md. Under light load every proof is checked alone and at
+once; under heavy load batches form by themselves. If a batch fails, its members are checked one
+by one, so a forged proof costs its sender a rejection and the others nothing but time.
 
-The native verifier releases the GIL, so a batch runs while the server's other threads parse
+The native verifiers release the GIL, so a batch runs while the server's other threads parse
 requests and write to the database.
 """
 
@@ -15,19 +17,69 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import Future
+from typing import Protocol
 
-from zeenot import _native
+from zeenot import _native, api
 from zeenot.errors import MalformedInput, ProofRejected
-from zeenot.verifier import Verifier
+from zeenot.verifier import Verifier, check_program
 
 Item = tuple[list[str], bytes]
 
 
-class BatchingVerifier:
-    """`verify(proof)` as `Verifier.verify`, batched with whatever else is waiting."""
+class Checks(Protocol):
+    """What a batching verifier needs of a back end."""
 
-    def __init__(self, verifier: Verifier, max_batch: int = 256):
-        self.verifier, self.max_batch = verifier, max_batch
+    def item(self, proof: api.Proof) -> Item:
+        """The proof's public values and bytes (`ProofRejected` / `MalformedInput` early)."""
+        ...
+
+    def batch(self, items: list[Item]) -> bool:
+        """Whether all verify (a native error for a malformed member)."""
+        ...
+
+    def one(self, item: Item) -> bool:
+        """Whether this one verifies (`_native.DecodeError` / `ValueError` if malformed)."""
+        ...
+
+
+class Groth16Checks:
+    def __init__(self, verifier: Verifier):
+        self.verifier = verifier
+
+    def item(self, proof: api.Proof) -> Item:
+        return self.verifier.public_values(proof), proof.proof
+
+    def batch(self, items: list[Item]) -> bool:
+        return bool(self.verifier.prepared.verify_batch(items))
+
+    def one(self, item: Item) -> bool:
+        return bool(self.verifier.prepared.verify(*item))
+
+
+class SigmaChecks:
+    def __init__(self, circuit: api.Circuit):
+        self.circuit = circuit
+
+    def item(self, proof: api.Proof) -> Item:
+        if proof.lengths is not None:
+            raise ProofRejected("the proof is for a program with unbounded lists")
+        check_program(self.circuit.program.ir["name"], self.circuit.hash, proof)
+        return api.public_vector(self.circuit.program, proof), proof.proof
+
+    def batch(self, items: list[Item]) -> bool:
+        return bool(_native.sigma_program_verify_batch(self.circuit.native, items))
+
+    def one(self, item: Item) -> bool:
+        return bool(_native.sigma_program_verify(self.circuit.native, *item))
+
+
+class BatchingVerifier:
+    """`verify(proof)` as `Verifier.verify` (or `api.verify` for a sigma proof), batched with
+    whatever else is waiting. `checks`: a `Verifier` (Groth16) or any `Checks`."""
+
+    def __init__(self, checks: Verifier | Checks, max_batch: int = 256):
+        self.checks = Groth16Checks(checks) if isinstance(checks, Verifier) else checks
+        self.max_batch = max_batch
         self._cond = threading.Condition()
         self._queue: list[tuple[Item, Future[bool]]] = []
         self._busy = False
@@ -36,10 +88,10 @@ class BatchingVerifier:
 
     def verify(self, proof: object) -> None:
         """Return if valid; `ProofRejected` / `MalformedInput` as `Verifier.verify`."""
-        public = self.verifier.public_values(proof)  # type: ignore[arg-type]
+        item = self.checks.item(proof)  # type: ignore[arg-type]
         done: Future[bool] = Future()
         with self._cond:
-            self._queue.append(((public, proof.proof), done))  # type: ignore[attr-defined]
+            self._queue.append((item, done))
             while not done.done():
                 if self._busy:
                     self._cond.wait()
@@ -63,18 +115,17 @@ class BatchingVerifier:
     def _check(self, batch: list[tuple[Item, Future[bool]]]) -> None:
         self.batches += 1
         self.proofs += len(batch)
-        prepared = self.verifier.prepared
         if len(batch) > 1:
             try:
-                if prepared.verify_batch([item for item, _ in batch]):
+                if self.checks.batch([item for item, _ in batch]):
                     for _, done in batch:
                         done.set_result(True)
                     return
             except (_native.ZeenotError, ValueError):
                 pass  # a malformed member: checked alone below, where it is named
-        for (public, raw), done in batch:
+        for item, done in batch:
             try:
-                done.set_result(bool(prepared.verify(public, raw)))
+                done.set_result(self.checks.one(item))
             except (_native.DecodeError, ValueError) as exc:
                 done.set_exception(MalformedInput(f"malformed proof: {exc}"))
             except BaseException as exc:  # noqa: BLE001 - delivered to the waiting request

@@ -45,7 +45,7 @@ from zeenot.runtime.app import (
     StepOutput,
     proof_key,
 )
-from zeenot.runtime.batching import BatchingVerifier
+from zeenot.runtime.batching import BatchingVerifier, SigmaChecks
 from zeenot.runtime.store import Conflict, Store
 from zeenot.verifier import Verifier
 
@@ -72,9 +72,14 @@ class Region:
     verifier: Verifier | None  # groth16 only
 
     @cached_property
-    def _batching(self) -> BatchingVerifier:
-        assert self.verifier is not None
-        return BatchingVerifier(self.verifier)
+    def _batching(self) -> BatchingVerifier | None:
+        """Concurrent submissions' proofs checked together: Groth16 ones with the verifying
+        key, sigma ones of a circuit with its program (a template's are compiled per proof)."""
+        if self.verifier is not None:
+            return BatchingVerifier(self.verifier)
+        if isinstance(self.circuit, api.Circuit):
+            return BatchingVerifier(SigmaChecks(self.circuit))
+        return None
 
     @property
     def program_hash(self) -> str:
@@ -95,7 +100,7 @@ class Region:
             raise ProofRejected(
                 f"a {proof.backend} proof: `{self.name}` is proved with {self.backend}"
             )
-        if self.verifier is not None:
+        if self._batching is not None:
             self._batching.verify(proof)
         else:
             api.verify(self.circuit, None, proof)
