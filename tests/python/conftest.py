@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -15,6 +17,14 @@ EXAMPLES = ROOT / "examples"
 
 def read_json(path: Path) -> dict:
     return json.loads(path.read_text())
+
+
+@functools.cache
+def example_data(example: str) -> ModuleType:
+    """An example's `data.py` (its input generators and independent references), by path."""
+    from zeenot.lang import load_module
+
+    return load_module(str(EXAMPLES / example / "data.py"))
 
 
 @pytest.fixture(scope="session")

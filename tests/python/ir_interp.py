@@ -150,3 +150,16 @@ def run(ir: dict[str, Any], leaves: list[str], *, chaos: int | None = None) -> l
         assert o["value"] in val
         out.append(str(val[o["value"]]))
     return out
+
+
+def outputs(circuit: Any, inputs: dict[str, Any], chaos: int | None = None) -> Any:
+    """A compiled circuit's outputs (JSON values) on `inputs`: by the Rust interpreter, or with
+    `chaos` by this one, guarded-off values scrambled."""
+    from zeenot import _native
+
+    leaves = circuit.program.flatten_inputs(inputs)
+    if chaos is None:
+        out = _native.evaluate(circuit.native, leaves)
+    else:
+        out = run(circuit.program.ir, leaves, chaos=chaos)
+    return circuit.program.outputs_to_json(circuit.program.unflatten_outputs(out))

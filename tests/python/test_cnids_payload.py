@@ -6,7 +6,6 @@ a Groth16 proof end to end."""
 from __future__ import annotations
 
 import copy
-import importlib.util
 
 import pytest
 
@@ -14,17 +13,9 @@ from zeenot import _native, api
 from zeenot.errors import Failure
 from zeenot.simulate import simulate
 
-from .conftest import EXAMPLES, read_json
+from .conftest import EXAMPLES, example_data, read_json
 
 TARGET = f"{EXAMPLES / 'cnids' / 'app.py'}:payload_alert"
-
-
-def data():
-    spec = importlib.util.spec_from_file_location("_cnids_data", EXAMPLES / "cnids" / "data.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def resigned(d, inputs: dict) -> dict:
@@ -37,12 +28,14 @@ def resigned(d, inputs: dict) -> dict:
 
 def test_the_example_capture_matches_the_reference():
     inputs = read_json(EXAMPLES / "cnids" / "payload_inputs.json")
-    assert simulate(api.load_target(TARGET), inputs) == data().payload_reference(inputs)
+    assert simulate(api.load_target(TARGET), inputs) == example_data("cnids").payload_reference(
+        inputs
+    )
 
 
 @pytest.mark.parametrize("n", [8, 31, 62, 100, 128])
 def test_generated_captures_match_the_reference(n):
-    d = data()
+    d = example_data("cnids")
     fn = api.load_target(TARGET)
     for seed in (1, 2, 3):
         inputs = d.payload(n, seed, attacks=2)
@@ -53,7 +46,7 @@ def test_generated_captures_match_the_reference(n):
 
 def test_by_hand_the_mask_is_a_wildcard():
     """The pattern at 3 with its masked byte 0x41, and at 20 with 0x00: both count."""
-    d = data()
+    d = example_data("cnids")
     raw = [0x20] * 40
     for at, wild in ((3, 0x41), (20, 0x00)):
         raw[at : at + 8] = [0x90, 0x90, 0x90, 0xEB, 0x1F, wild, 0x5E, 0x89]
@@ -63,7 +56,7 @@ def test_by_hand_the_mask_is_a_wildcard():
 
 
 def test_captures_the_tap_did_not_sign_or_without_the_attack_have_no_proof():
-    d = data()
+    d = example_data("cnids")
     fn = api.load_target(TARGET)
     good = d.payload(100, 4)
     flipped = copy.deepcopy(good)
@@ -81,7 +74,7 @@ def test_captures_the_tap_did_not_sign_or_without_the_attack_have_no_proof():
 
 
 def test_payload_alert_proved_and_verified():
-    d = data()
+    d = example_data("cnids")
     circuit = api.compile(TARGET)
     keys = api.setup(circuit, seed=6)
     inputs = read_json(EXAMPLES / "cnids" / "payload_inputs.json")

@@ -9,9 +9,7 @@ hand-made cases were worked out by hand in the comments.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import ipaddress
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -20,7 +18,7 @@ from zeenot import _native, api
 from zeenot.errors import Failure
 from zeenot.simulate import simulate
 
-from .conftest import EXAMPLES, read_json
+from .conftest import EXAMPLES, example_data, read_json
 
 # example: (@zk function, bound constant, the list parameter it bounds)
 APPS = {
@@ -59,15 +57,6 @@ def app(example: str) -> Any:
     return api.load_target(target(example))
 
 
-def data(example: str) -> ModuleType:
-    path = EXAMPLES / example / "data.py"
-    spec = importlib.util.spec_from_file_location(f"_test_data_{example}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def bound(example: str) -> int:
     return app(example).__globals__[APPS[example][1]]
 
@@ -91,12 +80,12 @@ def outcome(fn: Any, values: dict) -> Any:
 @pytest.mark.parametrize("example", APPS)
 def test_inputs_json_gives_the_expected_outputs(example):
     assert simulate(app(example), inputs(example)) == EXPECTED[example]
-    assert data(example).reference(inputs(example)) == EXPECTED[example]
+    assert example_data(example).reference(inputs(example)) == EXPECTED[example]
 
 
 @pytest.mark.parametrize("example", APPS)
 def test_inputs_json_is_what_data_py_generates(example):
-    d = data(example)
+    d = example_data(example)
     generated = d.generate(d.DEFAULT_LENGTH, d.DEFAULT_SEED)
     assert generated == inputs(example)
     param = APPS[example][2]
@@ -105,7 +94,7 @@ def test_inputs_json_is_what_data_py_generates(example):
 
 @pytest.mark.parametrize("example", APPS)
 def test_simulate_agrees_with_the_reference_on_generated_data(example):
-    fn, d, n_max = app(example), data(example), bound(example)
+    fn, d, n_max = app(example), example_data(example), bound(example)
     for n in (0, 1, 2, 3, 4, 7, 20, n_max):
         for seed in (1, 2, 3):
             values = d.generate(n, seed)
@@ -125,16 +114,16 @@ def test_simulate_agrees_with_the_reference_on_generated_data(example):
     ],
 )
 def test_short_lists(example, n, expected):
-    assert outcome(app(example), data(example).generate(n)) == expected
+    assert outcome(app(example), example_data(example).generate(n)) == expected
 
 
 @pytest.mark.parametrize("example", APPS)
 def test_a_list_over_the_bound_is_rejected(example):
     n_max, param = bound(example), APPS[example][2]
-    too_long = data(example).generate(n_max + 1)
+    too_long = example_data(example).generate(n_max + 1)
     with pytest.raises(ValueError, match=rf"{param}.*{n_max + 1}.*{n_max}"):
         simulate(app(example), too_long)
-    at_bound = data(example).generate(n_max)
+    at_bound = example_data(example).generate(n_max)
     assert len(at_bound[param]) == n_max
     simulate(app(example), at_bound)  # the full bound itself is fine
 
@@ -183,7 +172,7 @@ def test_fitbit_by_hand():
     # 110 + 240 + 2000 = 2350 steps; 2350 · 40 // 1000 = 94 cents
     assert simulate(fn, values) == [94, 2350, False]
     assert simulate(fn, dict(values, cap_cents=90)) == [90, 2350, True]
-    assert data("fitbit").reference(values) == [94, 2350, False]
+    assert example_data("fitbit").reference(values) == [94, 2350, False]
 
 
 @pytest.mark.parametrize(
@@ -201,7 +190,7 @@ def test_fitbit_implausible_trace_has_no_proof(change):
     values = {"trace": trace, "cents_per_1000_steps": 40, "cap_cents": 1000}
     with pytest.raises(Failure):
         simulate(app("fitbit"), values)
-    assert data("fitbit").reference(values) is None
+    assert example_data("fitbit").reference(values) is None
 
 
 def reading(minute: int, hr: int, systolic: int, diastolic: int, glucose: int) -> dict:
@@ -237,7 +226,7 @@ def test_study_by_hand():
         20,
     ]
     assert simulate(app("study"), values) == expected
-    assert data("study").reference(values) == expected
+    assert example_data("study").reference(values) == expected
 
 
 @pytest.mark.parametrize(
@@ -255,7 +244,7 @@ def test_study_invalid_reading_has_no_proof(bad):
     values = {"readings": readings, "high_systolic": 140, "high_diastolic": 90}
     with pytest.raises(Failure):
         simulate(app("study"), values)
-    assert data("study").reference(values) is None
+    assert example_data("study").reference(values) is None
 
 
 def purchase(day: int, category: int, amount: int) -> dict:
@@ -290,7 +279,7 @@ def test_loyalty_by_hand():
     assert simulate(fn, silver) == [30, 1]
     assert simulate(fn, gold) == [50, 2]
     for values in (LOYALTY, silver, gold):
-        assert data("loyalty").reference(values) == simulate(fn, values)
+        assert example_data("loyalty").reference(values) == simulate(fn, values)
 
 
 @pytest.mark.parametrize(
@@ -308,7 +297,7 @@ def test_loyalty_bad_history_or_basket_has_no_proof(change):
     change(values)
     with pytest.raises(Failure):
         simulate(app("loyalty"), values)
-    assert data("loyalty").reference(values) is None
+    assert example_data("loyalty").reference(values) is None
 
 
 A, B = ip("203.0.113.7"), ip("10.0.2.40")
@@ -341,7 +330,7 @@ CNIDS = {
 
 def test_cnids_by_hand():
     assert simulate(app("cnids"), CNIDS) == [A, 2, 3, 40]
-    assert data("cnids").reference(CNIDS) == [A, 2, 3, 40]
+    assert example_data("cnids").reference(CNIDS) == [A, 2, 3, 40]
 
 
 def break_both_matches(v: dict) -> None:
@@ -362,7 +351,7 @@ def test_cnids_no_alert_no_proof(change):
     change(values)
     with pytest.raises(Failure):
         simulate(app("cnids"), values)
-    assert data("cnids").reference(values) is None
+    assert example_data("cnids").reference(values) is None
 
 
 def test_cnids_one_match_left():
@@ -393,7 +382,7 @@ def circuits():
 def test_proofs_match_simulate_and_verify(example, circuits):
     circuit, keys = circuits(example)
     fn = app(example)
-    d = data(example)
+    d = example_data(example)
     cases = [inputs(example), d.generate(bound(example), 5), d.generate(3, 6)]
     for values in cases:
         expected = simulate(fn, values)

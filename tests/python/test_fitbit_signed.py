@@ -6,7 +6,6 @@ logs, and a Groth16 proof end to end."""
 from __future__ import annotations
 
 import copy
-import importlib.util
 
 import pytest
 
@@ -14,17 +13,9 @@ from zeenot import _native, api
 from zeenot.errors import Failure
 from zeenot.simulate import simulate
 
-from .conftest import EXAMPLES, read_json
+from .conftest import EXAMPLES, example_data, read_json
 
 TARGET = f"{EXAMPLES / 'fitbit' / 'app.py'}:distance_donation"
-
-
-def data():
-    spec = importlib.util.spec_from_file_location("_fitbit_data", EXAMPLES / "fitbit" / "data.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def sample(t: int, x: int, y: int, steps: int = 0) -> dict:
@@ -33,13 +24,15 @@ def sample(t: int, x: int, y: int, steps: int = 0) -> dict:
 
 def test_the_signed_example_matches_the_reference():
     inputs = read_json(EXAMPLES / "fitbit" / "signed_inputs.json")
-    assert simulate(api.load_target(TARGET), inputs) == data().distance_reference(inputs)
-    assert data().distance_reference(inputs) == [167, 5590, False]
+    assert simulate(api.load_target(TARGET), inputs) == example_data("fitbit").distance_reference(
+        inputs
+    )
+    assert example_data("fitbit").distance_reference(inputs) == [167, 5590, False]
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 17, 64])
 def test_generated_logs_match_the_reference(n):
-    d = data()
+    d = example_data("fitbit")
     for seed in (1, 2):
         inputs = d.signed(d.generate(n, seed))
         want = d.distance_reference(inputs)
@@ -49,7 +42,7 @@ def test_generated_logs_match_the_reference(n):
 
 def test_by_hand_a_car_ride_earns_nothing():
     """A 300/400 m walk (500 m) in 60 s, then 3 km in 60 s (50 m/s: a car), then 5 m back."""
-    d = data()
+    d = example_data("fitbit")
     trace = [sample(0, 0, 0), sample(60, 300, 400), sample(120, 3300, 400), sample(180, 3297, 396)]
     inputs = d.signed({"trace": trace, "cap_cents": 10}, cents_per_km=40)
     assert simulate(api.load_target(TARGET), inputs) == [10, 505, True]  # 505 m * 40 / 1000 = 20
@@ -57,7 +50,7 @@ def test_by_hand_a_car_ride_earns_nothing():
 
 
 def test_a_log_the_tracker_did_not_sign_has_no_proof():
-    d = data()
+    d = example_data("fitbit")
     fn = api.load_target(TARGET)
     good = d.signed(d.generate(12, 3))
     forged = copy.deepcopy(good)
@@ -74,7 +67,7 @@ def test_a_log_the_tracker_did_not_sign_has_no_proof():
 
 @pytest.mark.slow
 def test_distance_donation_proved_and_verified():
-    d = data()
+    d = example_data("fitbit")
     circuit = api.compile(TARGET)
     keys = api.setup(circuit, seed=5)
     inputs = read_json(EXAMPLES / "fitbit" / "signed_inputs.json")

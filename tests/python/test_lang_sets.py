@@ -14,7 +14,7 @@ import pytest
 from zeenot import CompileError, _native, api, load_function, simulate
 from zeenot.lang import lists
 
-from . import ir_interp
+from .ir_interp import outputs
 
 SOURCE = """
 from typing import NamedTuple
@@ -86,15 +86,6 @@ def module(tmp_path_factory):
     path = tmp_path_factory.mktemp("sets") / "sets.py"
     path.write_text(SOURCE)
     return str(path)
-
-
-def outputs(circuit, inputs, chaos=None):
-    leaves = circuit.program.flatten_inputs(inputs)
-    if chaos is None:
-        out = _native.evaluate(circuit.native, leaves)
-    else:
-        out = ir_interp.run(circuit.program.ir, leaves, chaos=chaos)
-    return circuit.program.outputs_to_json(circuit.program.unflatten_outputs(out))
 
 
 def agree(module, name, cases):

@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from zeenot import CompileError, _native, api, load_function, simulate
+from zeenot import CompileError, api, load_function, simulate
 from zeenot.lang.lists import _odd_even_merge_network
 
-from . import ir_interp
+from .ir_interp import outputs
 
 SOURCE = """
 from typing import NamedTuple
@@ -59,15 +59,6 @@ def module(tmp_path_factory):
     path = tmp_path_factory.mktemp("sorting") / "sorts.py"
     path.write_text(SOURCE)
     return str(path)
-
-
-def outputs(circuit, inputs, chaos=None):
-    leaves = circuit.program.flatten_inputs(inputs)
-    if chaos is None:
-        out = _native.evaluate(circuit.ir_json, leaves)
-    else:
-        out = ir_interp.run(circuit.program.ir, leaves, chaos=chaos)
-    return circuit.program.outputs_to_json(circuit.program.unflatten_outputs(out))
 
 
 @pytest.mark.parametrize("n", [1, 2, 4, 8, 16])

@@ -6,7 +6,6 @@ by hand, tampered and foreign batches, and a Groth16 proof end to end."""
 from __future__ import annotations
 
 import copy
-import importlib.util
 
 import pytest
 
@@ -14,17 +13,9 @@ from zeenot import _native, api
 from zeenot.errors import Failure
 from zeenot.simulate import simulate
 
-from .conftest import EXAMPLES, read_json
+from .conftest import EXAMPLES, example_data, read_json
 
 TARGET = f"{EXAMPLES / 'study' / 'app.py'}:stress_study"
-
-
-def data():
-    spec = importlib.util.spec_from_file_location("_study_data", EXAMPLES / "study" / "data.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def signed(d, gsr: list[tuple[int, int]], frames: list[tuple[int, int]], **params) -> dict:
@@ -39,12 +30,14 @@ def signed(d, gsr: list[tuple[int, int]], frames: list[tuple[int, int]], **param
 
 def test_the_example_batches_match_the_reference():
     inputs = read_json(EXAMPLES / "study" / "sensor_inputs.json")
-    assert simulate(api.load_target(TARGET), inputs) == data().sensors_reference(inputs)
+    assert simulate(api.load_target(TARGET), inputs) == example_data("study").sensors_reference(
+        inputs
+    )
 
 
 @pytest.mark.parametrize(("n_gsr", "n_frames"), [(0, 0), (1, 1), (20, 50), (64, 96)])
 def test_generated_batches_match_the_reference(n_gsr, n_frames):
-    d = data()
+    d = example_data("study")
     fn = api.load_target(TARGET)
     for seed in (1, 2, 3):
         inputs = d.sensors(n_gsr, n_frames, seed)
@@ -56,7 +49,7 @@ def test_generated_batches_match_the_reference(n_gsr, n_frames):
 def test_by_hand_episodes_and_interactions():
     """Stressed at 900, 950 then 1000 after a calm sample: two episodes (a stressed start is
     one), three stressed samples; faces in frames 2-4 and 6-7 with min_frames 2: two talks."""
-    d = data()
+    d = example_data("study")
     gsr = [(60, 900), (120, 950), (180, 300), (240, 1000)]
     frames = [(10, 0), (20, 1), (30, 2), (40, 1), (50, 0), (60, 3), (70, 1), (80, 0)]
     inputs = signed(d, gsr, frames, stress_level=900, min_frames=2)
@@ -66,7 +59,7 @@ def test_by_hand_episodes_and_interactions():
 
 
 def test_batches_the_sensors_did_not_sign_have_no_proof():
-    d = data()
+    d = example_data("study")
     fn = api.load_target(TARGET)
     good = d.sensors(10, 12, 5)
     calmer = copy.deepcopy(good)
@@ -84,7 +77,7 @@ def test_batches_the_sensors_did_not_sign_have_no_proof():
 
 @pytest.mark.slow
 def test_stress_study_proved_and_verified():
-    d = data()
+    d = example_data("study")
     circuit = api.compile(TARGET)
     keys = api.setup(circuit, seed=7)
     inputs = read_json(EXAMPLES / "study" / "sensor_inputs.json")

@@ -7,7 +7,6 @@ same program; lengths, outputs and sources that do not match the proof are rejec
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from dataclasses import replace
@@ -19,7 +18,7 @@ from zeenot import _native, api
 from zeenot.errors import CompileError
 from zeenot.simulate import simulate
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, example_data
 from .test_cli import zeenot
 
 FITBIT = EXAMPLES / "fitbit" / "app.py"
@@ -81,11 +80,7 @@ def loose_return(xs: Private[MaxSize[list[u32], 4]]) -> list[u32]:
 
 
 def _fitbit_inputs(n: int, seed: int = 3) -> dict:
-    spec = importlib.util.spec_from_file_location("fitbit_data", EXAMPLES / "fitbit" / "data.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.generate(n, seed)
+    return example_data("fitbit").generate(n, seed)
 
 
 @pytest.fixture(scope="module")
