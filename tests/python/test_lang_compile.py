@@ -307,3 +307,17 @@ def test_helper_int_parameters_are_constants(tmp_path):
             """,
         )
     assert info.value.code == "ZN405" and "compile-time constant" in info.value.render()
+
+
+@pytest.mark.parametrize("op", ["**", "<<", ">>", "&", "|", "^", "@"])
+def test_unsupported_operators_have_hints(tmp_path, op):
+    """Every operator integer arithmetic lacks says what to write instead."""
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        HEADER + "\n\n@zk\n"
+        f"def main(x: Private[u32], y: Private[u32]) -> u32:\n    return x {op} y\n"
+    )
+    with pytest.raises(CompileError) as info:
+        compile_function(load_function(str(bad), "main"))
+    d = info.value.diagnostic
+    assert d.code == "ZN208" and d.hint and d.hint != "supported: + - * // %", d

@@ -148,6 +148,20 @@ BUILTIN_HINTS = {
 }
 
 
+# What to write instead of the operators @zk arithmetic lacks (each a ZN208 hint).
+OPERATOR_HINTS = {
+    ast.Pow: "multiply: `x * x`, or a loop of `*` for a constant exponent (`isqrt` for roots)",
+    ast.LShift: "multiply by a power of two: `x * 8` for `x << 3` (overflow is checked)",
+    ast.RShift: "floor-divide by a power of two: `x // 8` for `x >> 3`",
+    ast.BitAnd: "bits of integers: `x % 256` for `x & 255`, `(x // 8) % 2` for bit 3; "
+    "sets of integers: `set(xs) & set(ys)`",
+    ast.BitOr: "combine bits with `+` on disjoint ones (`hi * 256 + lo`); "
+    "sets of integers: `set(xs) | set(ys)`",
+    ast.BitXor: "bits of integers: `(a + b) % 2` per bit; sets of integers: `set(xs) ^ set(ys)`",
+    ast.MatMult: "no matrices: `sum(a * b for a, b in zip(xs, ys))` for a dot product",
+}
+
+
 @dataclass
 class Frame:
     fn: Any
@@ -848,7 +862,7 @@ class Compiler(ListOps):
                 node,
                 "ZN208",
                 f"operator `{sym}` is not supported on {describe(a)} and {describe(b)} in v1",
-                "supported: + - * // %",
+                OPERATOR_HINTS.get(type(op), "supported: + - * // %"),
             )
         wa, wb, ty = self.unify(a, b, node, f"apply `{sym}` to")
         if ty == "bool":
