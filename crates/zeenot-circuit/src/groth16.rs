@@ -247,6 +247,8 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
         let inner = cs.borrow().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
         [inner.instance_assignment.as_slice(), inner.witness_assignment.as_slice()].concat()
     };
+    let (num_instance, num_constraints) = (cs.num_instance_variables(), cs.num_constraints());
+    drop(cs); // its linear combinations are in `matrices` now: free them before the FFTs and MSMs
     stages.lap("matrices", &mut clock);
     let (r, s) = (Fr::rand(rng), Fr::rand(rng));
     FFT_TIME.with(|t| t.set(std::time::Duration::ZERO));
@@ -255,8 +257,8 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
         r,
         s,
         &matrices,
-        cs.num_instance_variables(),
-        cs.num_constraints(),
+        num_instance,
+        num_constraints,
         &full_assignment,
     )
     .map_err(synthesis)?;
