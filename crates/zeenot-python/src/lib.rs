@@ -344,12 +344,12 @@ struct PreparedProvingKey {
 #[pyfunction]
 #[pyo3(signature = (proving_key, validated = false))]
 fn prepare_proving_key(py: Python<'_>, proving_key: &[u8], validated: bool) -> PyResult<PreparedProvingKey> {
-    let bytes = proving_key.to_vec();
+    // decoded from Python's immutable bytes in place: a proving key is large, so no copy
     let pk = detached(py, || {
         Ok(if validated {
-            groth16::decode_validated_proving_key(&bytes)?
+            groth16::decode_validated_proving_key(proving_key)?
         } else {
-            groth16::decode_proving_key(&bytes)?
+            groth16::decode_proving_key(proving_key)?
         })
     })?;
     Ok(PreparedProvingKey { pk })
@@ -422,9 +422,8 @@ fn prove<'py>(
     let p = ir.get()?;
     let values = p.parse_inputs(&inputs).map_err(PyValueError::new_err)?;
     let rs = self::blindings(&p, blindings)?;
-    let key = proving_key.to_vec();
     let (proof, public, out) = detached(py, || {
-        let pk: ProvingKey = groth16::decode_proving_key(&key)?;
+        let pk: ProvingKey = groth16::decode_proving_key(proving_key)?;
         Ok(proved(groth16::prove(&p, &pk, &values, &rs, &mut rng(seed))?))
     })?;
     Ok((PyBytes::new(py, &proof), public, out))
