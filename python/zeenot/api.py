@@ -813,6 +813,11 @@ def solidity_verifier(circuit: Circuit, verifying_key: bytes) -> str:
     circuit = _circuit(circuit)
     if not isinstance(circuit, Circuit) or not isinstance(verifying_key, bytes):
         raise UsageError("solidity_verifier takes a compiled `Circuit` and its verifying key")
+    if not circuit.layout[0]:
+        raise UsageError(
+            f"`{circuit.program.ir['name']}` has no public values: a contract has nothing to "
+            "check a proof of it against"
+        )
     if circuit.layout[1]:
         # zeenot's verifiers check each Pedersen commitment is a point of Baby Jubjub's
         # prime-order subgroup before the pairing check; the contract has no such check yet

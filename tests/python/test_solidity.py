@@ -129,3 +129,15 @@ def test_no_contract_for_committed_values():
     keys = api.setup(circuit, seed=3)
     with pytest.raises(api.UsageError, match="Committed values"):
         api.solidity_verifier(circuit, keys.verifying_key)
+
+
+def test_no_contract_without_public_values(tmp_path):
+    path = tmp_path / "quiet.py"
+    path.write_text(
+        "from zeenot import Private, check, u32, zk\n\n\n@zk\n"
+        "def quiet(x: Private[u32]) -> None:\n    check(x > u32(1))\n"
+    )
+    circuit = api.compile(f"{path}:quiet")
+    keys = api.setup(circuit, seed=4)
+    with pytest.raises(api.UsageError, match="no public values"):
+        api.solidity_verifier(circuit, keys.verifying_key)
