@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything and runs the pay-as-you-drive demo end to end:
 # simulate → compile → setup → prove → verify, then a tampered proof is rejected and the proof is
-# checked again by the independent snarkjs verifier, and proved again with the sigma back end
-# (no setup). Then the same for a list program, ZØ's loyalty card (a private purchase history
-# driving the retailer's automaton), and a list of any length (FitBit's step trace without a
+# checked again by the independent snarkjs verifier, exported as an EVM verifier contract
+# (compiled by solc), and proved again with the sigma back end (no setup). Then the same for a
+# list program, ZØ's loyalty card (a private purchase history driving the retailer's automaton), and a list of any length (FitBit's step trace without a
 # MaxSize, proved by the sigma back end at its actual length). Last, payd as an application:
 # `zeenot serve` (the insurer) and `zeenot run` (the car) as two processes over HTTP.
 set -euo pipefail
@@ -44,6 +44,14 @@ if [ -x node_modules/.bin/snarkjs ]; then
   zeenot export snarkjs "$OUT" "$OUT/proof.json" -o "$OUT/snarkjs"
   node_modules/.bin/snarkjs groth16 verify "$OUT/snarkjs/verification_key.json" \
     "$OUT/snarkjs/public.json" "$OUT/snarkjs/proof.json"
+fi
+if [ -x node_modules/.bin/solcjs ]; then
+  step "a verifier contract for the EVM, compiled by solc, and the proof's calldata"
+  zeenot export solidity "$OUT" -o "$OUT/Verifier.sol"
+  (cd "$OUT" && ../../node_modules/.bin/solcjs --bin --optimize -o solc Verifier.sol >/dev/null)
+  echo "compiled: $(ls "$OUT"/solc/*.bin | head -1) ($(($(wc -c < "$(ls "$OUT"/solc/*.bin | head -1)") / 2)) bytes)"
+  zeenot export calldata "$OUT" "$OUT/proof.json" -o "$OUT/calldata.json"
+  echo "verifyProof arguments: $OUT/calldata.json (tests/python/test_solidity.py runs them on py-evm)"
 fi
 step "the same program with the sigma back end: no setup, no keys"
 zeenot prove "$OUT" --inputs "$IN" -o "$OUT/sigma.json" --backend sigma
