@@ -3,8 +3,9 @@
 # simulate → compile → setup → prove → verify, then a tampered proof is rejected and the proof is
 # checked again by the independent snarkjs verifier, exported as an EVM verifier contract
 # (compiled by solc), and proved again with the sigma back end (no setup). Then the same for a
-# list program, ZØ's loyalty card (a private purchase history driving the retailer's automaton), and a list of any length (FitBit's step trace without a
-# MaxSize, proved by the sigma back end at its actual length). Last, payd as an application:
+# list program, ZØ's loyalty card (a private purchase history driving the retailer's
+# automaton), and a list of any length (FitBit's step trace without a MaxSize, proved by the
+# sigma back end at its actual length). Last, payd as an application:
 # `zeenot serve` (the insurer) and `zeenot run` (the car) as two processes over HTTP.
 set -euo pipefail
 cd "$(dirname "$0")/.."
