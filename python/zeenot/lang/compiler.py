@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from zeenot import babyjub
 from zeenot.errors import CompileError, Diagnostic
-from zeenot.lang.lists import ListOps, leaf_types
+from zeenot.lang.lists import COMPARISON_METHODS, ListOps, leaf_types
 from zeenot.lang.optimize import FALLIBLE, Shared, can_fail, eliminate_dead, fold, renumber
 from zeenot.lang.source import function_source
 from zeenot.lang.values import (
@@ -27,6 +27,7 @@ from zeenot.lang.values import (
     NONE,
     PLAIN_TY,
     PY_BUILTINS,
+    BoundMethod,
     Builtin,
     Closure,
     FuncRef,
@@ -1013,6 +1014,10 @@ class Compiler(ListOps):
         return acc
 
     def compare(self, op: ast.cmpop, a: Any, b: Any, node: ast.AST) -> Any:
+        if type(op) in COMPARISON_METHODS and isinstance(a, SymRecord):
+            result = self.user_operator(COMPARISON_METHODS[type(op)], a, b, node)
+            if result is not NotImplemented:
+                return result
         if isinstance(op, (ast.Eq, ast.NotEq)) and (
             isinstance(a, SymRecord) or isinstance(b, SymRecord)
         ):
@@ -1100,6 +1105,10 @@ class Compiler(ListOps):
         name = self.src(node.func)
         if isinstance(f, FuncRef):
             return self.inline(f.fn, node)
+        if isinstance(f, BoundMethod):
+            if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+                self.err(node, "ZN212", f"`{name}()`: pass positional arguments only")
+            return self.apply(f, [self.value(a) for a in node.args], node)
         if isinstance(f, RecordCtor):
             return self.construct_record(f, node)
         if isinstance(f, Closure):

@@ -15,12 +15,14 @@ docs/circuits.md.
 from __future__ import annotations
 
 import ast
+import types as _pytypes
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from zeenot import babyjub
 from zeenot.errors import CompileError
 from zeenot.lang.values import (
     PLAIN_TY,
+    BoundMethod,
     Builtin,
     Closure,
     FuncRef,
@@ -1036,8 +1038,13 @@ class ListOps:
     # -- records ------------------------------------------------------------------------------
 
     def record_binop(self, op: ast.operator, sym: str, a: Any, b: Any, node: ast.AST) -> Any:
-        """`+` and `-` on points (complete addition) and ciphertexts (homomorphic), and `0 +`
-        as `sum` starts; nothing else is defined on records."""
+        """An operator a record class defines (`__add__`, `__mul__`, …); `+` and `-` on points
+        (complete addition) and ciphertexts (homomorphic), and `0 +` as `sum` starts."""
+        dunder = OPERATOR_METHODS.get(type(op))
+        if dunder is not None:
+            result = self.user_operator(dunder, a, b, node)
+            if result is not NotImplemented:
+                return result
         kinds = (POINT_KIND, CIPHERTEXT_KIND)
         if isinstance(op, ast.Sub) and isinstance(b, SymRecord) and b.ty.kind in kinds:
             if isinstance(a, SymRecord) and a.ty == b.ty:
@@ -1177,14 +1184,30 @@ class ListOps:
         return SymRecord(ty, tuple(vals))
 
     def record_field(self, rec: SymRecord, name: str, node: ast.AST) -> Any:
-        if name not in rec.ty.names:
-            self.err(
-                node,
-                "ZN204",
-                f"`{rec.ty.name}` has no field `{name}`",
-                f"fields: {', '.join(rec.ty.names)}",
-            )
-        return rec.get(name)
+        """A field, a method (bound to the record) or a class constant of a record."""
+        if name in rec.ty.names:
+            return rec.get(name)
+        member = user_member(rec.ty, name)
+        if isinstance(member, _pytypes.FunctionType):
+            return BoundMethod(member, rec)
+        if member is not None and not callable(member):
+            return self.global_value(member, node, f"{rec.ty.name}.{name}")
+        self.err(
+            node,
+            "ZN204",
+            f"`{rec.ty.name}` has no field or method `{name}`",
+            f"fields: {', '.join(rec.ty.names)}",
+        )
+
+    def user_operator(self, dunder: str, a: Any, b: Any, node: ast.AST) -> Any:
+        """`a.__add__(b)` and friends, where `a` is a record whose class defines the method
+        (inlined as any helper is); NotImplemented where it does not."""
+        if not isinstance(a, SymRecord):
+            return NotImplemented
+        method = user_member(a.ty, dunder)
+        if not isinstance(method, _pytypes.FunctionType):
+            return NotImplemented
+        return self.inline_values(method, [a, b], node)
 
     # -- functions as values --------------------------------------------------------------------
 
@@ -1192,6 +1215,8 @@ class ListOps:
         """Call a function value (helper, lambda, nested def, some builtins) on values."""
         if isinstance(f, FuncRef):
             return self.inline_values(f.fn, args, node)
+        if isinstance(f, BoundMethod):
+            return self.inline_values(f.fn, [f.obj, *args], node)
         if isinstance(f, Closure):
             return self.call_closure(f, args, node)
         if isinstance(f, Builtin) and f.name in ("min", "max"):
@@ -1355,6 +1380,36 @@ def _set_by_sorting(slots: int, pairs: int, ty: Any) -> bool:
     bits = max((hi - lo).bit_length(), 1)
     by_sorting = len(_odd_even_merge_network(n)) * (bits + _EXCHANGE_COST) + _EQ_PAIR_COST * slots
     return by_sorting < _EQ_PAIR_COST * pairs
+
+
+# Operators a record class may define for itself (inlined as helpers are).
+OPERATOR_METHODS = {
+    ast.Add: "__add__",
+    ast.Sub: "__sub__",
+    ast.Mult: "__mul__",
+    ast.FloorDiv: "__floordiv__",
+    ast.Mod: "__mod__",
+}
+COMPARISON_METHODS = {ast.Lt: "__lt__", ast.LtE: "__le__", ast.Gt: "__gt__", ast.GtE: "__ge__"}
+
+
+def user_member(ty: Any, name: str) -> Any:
+    """What the record class (or a base class of the user's) defines under `name`: a method or
+    a class constant; None for what Python, `dataclasses` or `typing` provide."""
+    cls = getattr(ty, "cls", None)
+    if cls is None or getattr(ty, "kind", "") or cls.__module__.split(".")[0] == "zeenot":
+        return None  # zeenot's own records (points, ciphertexts) have their gadgets
+    for klass in cls.__mro__:
+        if klass is object or klass.__module__ in ("builtins", "typing", "dataclasses"):
+            continue
+        if name in vars(klass):
+            member = vars(klass)[name]
+            if isinstance(member, _pytypes.FunctionType) and (
+                member.__code__.co_filename == "<string>" or member.__module__ == "collections"
+            ):
+                return None  # generated: a dataclass's __eq__/__lt__, NamedTuple's helpers
+            return member
+    return None
 
 
 def _odd_even_merge_network(n: int) -> list[tuple[int, int]]:

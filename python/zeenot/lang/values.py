@@ -47,6 +47,14 @@ class FuncRef:
     fn: _pytypes.FunctionType
 
 
+@dataclass(frozen=True, eq=False)
+class BoundMethod:
+    """A record's method, `rec.method`: called with the record as its first argument."""
+
+    fn: _pytypes.FunctionType
+    obj: Any  # the SymRecord
+
+
 @dataclass(frozen=True)
 class ModuleRef:
     module: _pytypes.ModuleType
