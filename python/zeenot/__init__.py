@@ -27,6 +27,7 @@ from zeenot.errors import (
     UsageError,
     ZeenotError,
 )
+from zeenot.fixed import Fixed
 from zeenot.ir import Program
 from zeenot.lang import compile_function, load_function
 from zeenot.runtime.app import worker
@@ -103,6 +104,7 @@ __all__ = [
     "ZeenotError",
     "check",
     "compile_function",
+    "Fixed",
     "find",
     "group_sum",
     "i16",

@@ -143,3 +143,72 @@ def test_generated_dataclass_ordering_is_not_inlined(tmp_path):
     )
     with pytest.raises(CompileError):
         api.compile(f"{path}:f")
+
+
+FIXED_SOURCE = """
+from zeenot import Fixed, MaxSize, Private, Public, i64, u32, zk
+
+
+class Rate(Fixed):
+    FRAC = 8
+
+
+class Money(Fixed):
+    FRAC = 4
+
+
+@zk
+def grow(start: Private[Rate], rate: Public[Rate], periods: Public[u32]) -> tuple[i64, bool]:
+    x = start
+    for k in range(4):
+        if u32(k) < periods:
+            x = x + x * rate
+    return x.floor(), x > start
+
+
+@zk
+def total(items: Private[MaxSize[list[Money], 6]], cap: Public[Money]) -> tuple[i64, bool, i64]:
+    s = Money(i64(0))
+    for m in items:
+        s = s + m
+    return s.raw, s <= cap, s // Money(i64(16))
+"""
+
+
+def test_the_library_fixed_type(tmp_path):
+    from zeenot import Fixed
+
+    path = tmp_path / "fixed.py"
+    path.write_text(FIXED_SOURCE)
+    module = str(path)
+    rate_cls = load_function(module, "grow").__globals__["Rate"]
+    assert rate_cls.of("1.5").raw == 384 and rate_cls(384).to_float() == 1.5
+    with pytest.raises(ValueError):
+        rate_cls.of("0.001")  # not a multiple of 1/256
+    assert issubclass(rate_cls, Fixed)
+    fn = load_function(module, "grow")
+    circuit = api.compile(fn)
+    rng = random.Random(9)
+    cases = [(256, 13, 3), (-(1 << 20), 100, 4), (0, 255, 0), (1 << 40, 1 << 12, 4)]
+    cases += [
+        (rng.randint(-(1 << 24), 1 << 24), rng.randint(0, 600), rng.randint(0, 4))
+        for _ in range(10)
+    ]
+    for start, rate, periods in cases:
+        inputs = {"start": {"raw": start}, "rate": {"raw": rate}, "periods": periods}
+        try:
+            want = simulate(fn, inputs)
+        except Failure:
+            with pytest.raises(Exception, match="overflow|fails"):
+                api.prove_sigma(circuit, inputs)
+            continue
+        assert outputs(circuit, inputs) == want, inputs
+        assert outputs(circuit, inputs, chaos=2) == want, inputs
+    total = load_function(module, "total")
+    tc = api.compile(total)
+    keys = api.setup(tc, seed=2)
+    inputs = {"items": [{"raw": 40}, {"raw": -8}, {"raw": 17}], "cap": {"raw": 50}}
+    want = simulate(total, inputs)
+    assert want == [49, True, 3]  # 2.5 - 0.5 + 1.0625 = 3.0625, floor-divided by 1.0
+    assert api.prove(tc, keys, inputs).outputs == want
+    assert api.prove_sigma(tc, inputs).outputs == want

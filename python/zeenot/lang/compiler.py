@@ -1119,6 +1119,11 @@ class Compiler(ListOps):
             self.err(node.func, "ZN205", f"`{name}` is not a function")
         if f.name == "check":
             return self.call_check(node)
+        if f.name == "type":  # `type(self)(...)`: a record's own class, as a constructor
+            arg = self.value(node.args[0]) if len(node.args) == 1 and not node.keywords else None
+            if not isinstance(arg, SymRecord):
+                self.err(node, "ZN212", "`type()` takes one record here (to build another)")
+            return RecordCtor(arg.ty)
         if f.name == "poseidon":
             return self.call_poseidon(node)
         if f.name == "eddsa_verify":

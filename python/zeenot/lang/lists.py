@@ -1397,8 +1397,8 @@ def user_member(ty: Any, name: str) -> Any:
     """What the record class (or a base class of the user's) defines under `name`: a method or
     a class constant; None for what Python, `dataclasses` or `typing` provide."""
     cls = getattr(ty, "cls", None)
-    if cls is None or getattr(ty, "kind", "") or cls.__module__.split(".")[0] == "zeenot":
-        return None  # zeenot's own records (points, ciphertexts) have their gadgets
+    if cls is None or getattr(ty, "kind", ""):
+        return None  # zeenot's points and ciphertexts have their gadgets
     for klass in cls.__mro__:
         if klass is object or klass.__module__ in ("builtins", "typing", "dataclasses"):
             continue

@@ -178,6 +178,7 @@ ALLOWED_BUILTINS = {
     "map",
     "filter",
     "list",
+    "type",
     "sorted",
     "set",
 }
