@@ -166,6 +166,15 @@ def rerandomize(c: Ciphertext, pk: Point, r: Any) -> Ciphertext:
     return c + encrypt(0, pk, r)
 
 
+def encrypts_in_range(ct: Ciphertext, pk: Point, m, r, lo, hi) -> bool:
+    """Whether `ct` is the encryption of `m` under `pk` with randomness `r`, and `lo <= m <= hi`:
+    the statement a voter (a ballot encrypts 0 or 1) or a participant (a count of 0 to 2)
+    proves about a published ciphertext, in `@zk` code with `m` and `r` private. Written in the
+    language itself (an `encrypt` and two comparisons); `m`, `r`, `lo` and `hi` keep their own
+    types (unsigned integers)."""
+    return encrypt(m, pk, r) == ct and lo <= m and m <= hi
+
+
 def decrypt(sk: int, c: Ciphertext, bits: int = 32) -> int:
     """The message `m < 2^bits` of `c` (baby-step giant-step; `bits ≤ 48`)."""
     c1 = (str(int(c.c1.x)), str(int(c.c1.y)))

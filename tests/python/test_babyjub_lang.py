@@ -21,6 +21,7 @@ from zeenot.babyjub import (
     random_scalar,
     rerandomize,
 )
+from zeenot.errors import Failure
 from zeenot.ir import to_json_value
 from zeenot.types import P
 
@@ -139,7 +140,13 @@ def _twist(x: int, y: int) -> tuple[int, int]:
 
 ENCRYPT_SOURCE = """
 from zeenot import Field, MaxSize, Private, Public, check, u8, u32, zk
-from zeenot.babyjub import BASE8, Ciphertext, Point, encrypt, rerandomize
+from zeenot.babyjub import BASE8, Ciphertext, Point, encrypt, encrypts_in_range, rerandomize
+
+
+@zk
+def ballot(vote: Private[u8], r: Private[Field], pk: Public[Point], ct: Public[Ciphertext]) -> bool:
+    check(encrypts_in_range(ct, pk, vote, r, u8(0), u8(1)), "not a ballot for 0 or 1")
+    return True
 
 
 @zk
@@ -375,3 +382,27 @@ def _example_module(path: Path):
     finally:
         sys.path.remove(str(path.parent))
     return module
+
+
+def test_a_ballot_encrypts_0_or_1(enc_app):
+    """`encrypts_in_range`: the published ciphertext holds a vote of 0 or 1, or no proof."""
+    sk, pk = keygen()
+    fn = load_function(enc_app, "ballot")
+    circuit = api.compile(fn)
+    keys = api.setup(circuit, seed=3)
+    for vote in (0, 1):
+        r = random_scalar()
+        inputs = {"vote": vote, "r": str(r), "pk": to_json_value(pk)}
+        inputs["ct"] = to_json_value(encrypt(vote, pk, r))
+        assert simulate(fn, inputs) is True
+        proof = api.prove(circuit, keys, inputs)
+        api.verify(circuit, keys.verifying_key, proof)
+        assert decrypt(sk, encrypt(vote, pk, r), bits=8) == vote
+    r = random_scalar()
+    two = {"vote": 2, "r": str(r), "pk": to_json_value(pk), "ct": to_json_value(encrypt(2, pk, r))}
+    other = {**two, "vote": 1}  # claims 1, but the ciphertext holds 2
+    for bad in (two, other):
+        with pytest.raises(Failure):
+            simulate(fn, bad)
+        with pytest.raises(_native.UnsatisfiedError):
+            api.prove(circuit, keys, bad)
