@@ -717,17 +717,12 @@ def verify(
         circuit = circuit.for_proof(proof.lengths, max_instructions)
     elif proof.lengths is not None:
         raise ProofRejected("the proof is for a program with unbounded lists, not this circuit")
-    from zeenot.verifier import Verifier, check_program
+    from zeenot.verifier import SigmaChecks, Verifier, check_program, judge
 
     check_program(circuit.program.ir["name"], circuit.hash, proof)
     if proof.backend == "sigma":
-        public = public_vector(circuit.program, proof)
-        try:
-            ok = _native.sigma_program_verify(circuit.native, public, proof.proof)
-        except ValueError as exc:
-            raise MalformedInput(f"malformed sigma proof or public values: {exc}") from None
-        if not ok:
-            raise ProofRejected("the proof does not verify against these public inputs and outputs")
+        checks = SigmaChecks(circuit, lengths=proof.lengths)  # a template's: specialised above
+        judge(checks, checks.item(proof))
         return
     if verifying_key is None:
         raise MalformedInput("a groth16 proof needs the verifying key")
@@ -739,36 +734,12 @@ def verify_sigma_batch(circuit: Circuit, proofs: list[Proof]) -> list[ZeenotErro
     (`ProofRejected`, or `MalformedInput` for a malformed one). The well-formed ones are checked
     together (one multi-exponentiation for all their equations and range proofs, each with a
     random weight); only if that fails is each checked alone, to name the invalid ones."""
-    from zeenot.verifier import check_program
+    from zeenot.verifier import SigmaChecks, check_each
 
     circuit = _circuit(circuit)
     if not isinstance(circuit, Circuit):
         raise UsageError("verify_sigma_batch takes a compiled circuit (not a template)")
-    reasons: list[ZeenotError | None] = [None] * len(proofs)
-    batch: list[tuple[int, list[str], bytes]] = []
-    for k, proof in enumerate(proofs):
-        try:
-            if not isinstance(proof, Proof) or proof.backend != "sigma":
-                raise MalformedInput("not a sigma proof")
-            if proof.lengths is not None:
-                raise ProofRejected("the proof is for a program with unbounded lists")
-            check_program(circuit.program.ir["name"], circuit.hash, proof)
-            batch.append((k, public_vector(circuit.program, proof), proof.proof))
-        except (ProofRejected, MalformedInput) as exc:
-            reasons[k] = exc
-    if len(batch) > 1:
-        try:
-            items = [(public, raw) for _, public, raw in batch]
-            if _native.sigma_program_verify_batch(circuit.native, items):
-                return reasons
-        except ValueError:
-            pass  # a malformed member: the one-by-one pass below names it
-    for k, _, _ in batch:
-        try:
-            verify(circuit, None, proofs[k])
-        except (ProofRejected, MalformedInput) as exc:
-            reasons[k] = exc
-    return reasons
+    return check_each(SigmaChecks(circuit), proofs)
 
 
 def check_link(producer: Proof, consumer: Proof, param: str) -> None:

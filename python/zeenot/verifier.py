@@ -7,6 +7,10 @@ kilobytes whatever the program's size, and each proof costs the pairing check pl
 multi-exponentiation over its public values. `verify_batch` checks many proofs with one random
 linear combination (docs/threat-model.md: why that is sound) and names the invalid ones.
 
+`check_each` is that batch-then-name mechanism for either back end, over a `Checks`:
+`Groth16Checks` (a `Verifier`) or `SigmaChecks` (a compiled circuit's sigma proofs, one
+multi-exponentiation for the lot); the server's `BatchingVerifier` uses the same `Checks`.
+
 What `verifier.json` is trusted with: the same as the IR next to it. It is the verifier's own
 file, written by `compile`; `keys.json` pins the program hash it names.
 """
@@ -17,7 +21,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from zeenot import _native
 from zeenot.api import (
@@ -110,41 +114,105 @@ class Verifier:
 
     def verify(self, proof: Proof) -> None:
         """Return if the proof is valid; raise `ProofRejected` with the reason otherwise."""
-        public = self.public_values(proof)
-        try:
-            ok = self.prepared.verify(public, proof.proof)
-        except _native.DecodeError as exc:
-            raise MalformedInput(f"malformed proof: {exc}") from None
-        except ValueError as exc:
-            raise MalformedInput(str(exc)) from None
-        if not ok:
-            raise ProofRejected("the proof does not verify against these public inputs and outputs")
+        checks = Groth16Checks(self)
+        judge(checks, checks.item(proof))
 
     def verify_batch(self, proofs: Sequence[Proof]) -> list[ZeenotError | None]:
-        """Check many proofs: for each, `None` if valid, else why not (`ProofRejected`, or
-        `MalformedInput` for a malformed one). The well-formed ones are checked together (one
-        random linear combination); only if that fails is each checked alone, to name the
-        invalid ones."""
-        reasons: list[ZeenotError | None] = [None] * len(proofs)
-        batch: list[tuple[int, list[str], bytes]] = []
-        for k, proof in enumerate(proofs):
-            try:
-                batch.append((k, self.public_values(proof), proof.proof))
-            except (ProofRejected, MalformedInput) as exc:
-                reasons[k] = exc
-        # one member: nothing to combine, so check it alone (not a batch and then a retry)
-        if len(batch) > 1:
-            try:
-                if self.prepared.verify_batch([(public, raw) for _, public, raw in batch]):
-                    return reasons
-            except (_native.ZeenotError, ValueError):
-                pass  # a malformed member: the one-by-one pass below names it
-        for k, _, _ in batch:
-            try:
-                self.verify(proofs[k])
-            except (ProofRejected, MalformedInput) as exc:
-                reasons[k] = exc
-        return reasons
+        """Check many proofs: for each, `None` if valid, else why not (`check_each`)."""
+        return check_each(Groth16Checks(self), proofs)
+
+
+Item = tuple[list[str], bytes]  # a proof's public values and bytes
+
+
+class Checks(Protocol):
+    """What batch verification needs of a back end."""
+
+    def item(self, proof: Proof) -> Item:
+        """The proof's public values and bytes (`ProofRejected` / `MalformedInput` early)."""
+        ...
+
+    def batch(self, items: list[Item]) -> bool:
+        """Whether all verify (a native error or `ValueError` for a malformed member)."""
+        ...
+
+    def one(self, item: Item) -> bool:
+        """Whether this one verifies (`_native.DecodeError` / `ValueError` if malformed)."""
+        ...
+
+
+class Groth16Checks:
+    def __init__(self, verifier: Verifier):
+        self.verifier = verifier
+
+    def item(self, proof: Proof) -> Item:
+        return self.verifier.public_values(proof), proof.proof
+
+    def batch(self, items: list[Item]) -> bool:
+        return bool(self.verifier.prepared.verify_batch(items))
+
+    def one(self, item: Item) -> bool:
+        return bool(self.verifier.prepared.verify(*item))
+
+
+class SigmaChecks:
+    """Sigma proofs of one compiled circuit (no keys: the program is the statement); for a
+    template, the circuit specialised at `lengths`, which every proof must record."""
+
+    def __init__(self, circuit: Circuit, lengths: dict[str, int] | None = None):
+        self.circuit, self.lengths = circuit, lengths
+
+    def item(self, proof: Proof) -> Item:
+        if not isinstance(proof, Proof):
+            raise UsageError(f"expected a `Proof` (Proof.from_json), not {type(proof).__name__}")
+        if proof.backend != "sigma":
+            raise MalformedInput(f"a {proof.backend} proof, not a sigma proof")
+        if proof.lengths != self.lengths:
+            raise ProofRejected("the proof is for a program with unbounded lists")
+        check_program(self.circuit.program.ir["name"], self.circuit.hash, proof)
+        return public_vector(self.circuit.program, proof), proof.proof
+
+    def batch(self, items: list[Item]) -> bool:
+        return bool(_native.sigma_program_verify_batch(self.circuit.native, items))
+
+    def one(self, item: Item) -> bool:
+        return bool(_native.sigma_program_verify(self.circuit.native, *item))
+
+
+def judge(checks: Checks, item: Item) -> None:
+    """Return if the item verifies; `ProofRejected` if not, `MalformedInput` if malformed."""
+    try:
+        ok = checks.one(item)
+    except (_native.DecodeError, ValueError) as exc:
+        raise MalformedInput(f"malformed proof: {exc}") from None
+    if not ok:
+        raise ProofRejected("the proof does not verify against these public inputs and outputs")
+
+
+def check_each(checks: Checks, proofs: Sequence[Proof]) -> list[ZeenotError | None]:
+    """For each proof, `None` if valid, else why not (`ProofRejected`, or `MalformedInput` for
+    a malformed one). The well-formed ones are checked together (one random linear
+    combination); only if that fails is each checked alone, to name the invalid ones."""
+    reasons: list[ZeenotError | None] = [None] * len(proofs)
+    batch: list[tuple[int, Item]] = []
+    for k, proof in enumerate(proofs):
+        try:
+            batch.append((k, checks.item(proof)))
+        except (ProofRejected, MalformedInput) as exc:
+            reasons[k] = exc
+    # one member: nothing to combine, so check it alone (not a batch and then a retry)
+    if len(batch) > 1:
+        try:
+            if checks.batch([item for _, item in batch]):
+                return reasons
+        except (_native.ZeenotError, ValueError):
+            pass  # a malformed member: the one-by-one pass below names it
+    for k, item in batch:
+        try:
+            judge(checks, item)
+        except (ProofRejected, MalformedInput) as exc:
+            reasons[k] = exc
+    return reasons
 
 
 def check_program(name: str, program_hash: str, proof: Proof) -> None:

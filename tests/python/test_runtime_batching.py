@@ -11,8 +11,8 @@ import pytest
 
 from zeenot import api
 from zeenot.errors import MalformedInput, ProofRejected
-from zeenot.runtime.batching import BatchingVerifier, SigmaChecks
-from zeenot.verifier import Verifier
+from zeenot.runtime.batching import BatchingVerifier
+from zeenot.verifier import SigmaChecks, Verifier
 
 from .test_runtime_service import LOG, PAYD
 

@@ -17,60 +17,9 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import Future
-from typing import Protocol
 
-from zeenot import _native, api
-from zeenot.errors import MalformedInput, ProofRejected
-from zeenot.verifier import Verifier, check_program
-
-Item = tuple[list[str], bytes]
-
-
-class Checks(Protocol):
-    """What a batching verifier needs of a back end."""
-
-    def item(self, proof: api.Proof) -> Item:
-        """The proof's public values and bytes (`ProofRejected` / `MalformedInput` early)."""
-        ...
-
-    def batch(self, items: list[Item]) -> bool:
-        """Whether all verify (a native error for a malformed member)."""
-        ...
-
-    def one(self, item: Item) -> bool:
-        """Whether this one verifies (`_native.DecodeError` / `ValueError` if malformed)."""
-        ...
-
-
-class Groth16Checks:
-    def __init__(self, verifier: Verifier):
-        self.verifier = verifier
-
-    def item(self, proof: api.Proof) -> Item:
-        return self.verifier.public_values(proof), proof.proof
-
-    def batch(self, items: list[Item]) -> bool:
-        return bool(self.verifier.prepared.verify_batch(items))
-
-    def one(self, item: Item) -> bool:
-        return bool(self.verifier.prepared.verify(*item))
-
-
-class SigmaChecks:
-    def __init__(self, circuit: api.Circuit):
-        self.circuit = circuit
-
-    def item(self, proof: api.Proof) -> Item:
-        if proof.lengths is not None:
-            raise ProofRejected("the proof is for a program with unbounded lists")
-        check_program(self.circuit.program.ir["name"], self.circuit.hash, proof)
-        return api.public_vector(self.circuit.program, proof), proof.proof
-
-    def batch(self, items: list[Item]) -> bool:
-        return bool(_native.sigma_program_verify_batch(self.circuit.native, items))
-
-    def one(self, item: Item) -> bool:
-        return bool(_native.sigma_program_verify(self.circuit.native, *item))
+from zeenot import _native
+from zeenot.verifier import Checks, Groth16Checks, Item, Verifier, judge
 
 
 class BatchingVerifier:
@@ -109,8 +58,7 @@ class BatchingVerifier:
                     self._cond.acquire()
                     self._busy = False
                     self._cond.notify_all()
-        if not done.result():
-            raise ProofRejected("the proof does not verify against these public inputs and outputs")
+        done.result()  # raises ProofRejected / MalformedInput for this proof
 
     def _check(self, batch: list[tuple[Item, Future[bool]]]) -> None:
         self.batches += 1
@@ -125,8 +73,7 @@ class BatchingVerifier:
                 pass  # a malformed member: checked alone below, where it is named
         for item, done in batch:
             try:
-                done.set_result(self.checks.one(item))
-            except (_native.DecodeError, ValueError) as exc:
-                done.set_exception(MalformedInput(f"malformed proof: {exc}"))
+                judge(self.checks, item)
+                done.set_result(True)
             except BaseException as exc:  # noqa: BLE001 - delivered to the waiting request
                 done.set_exception(exc)

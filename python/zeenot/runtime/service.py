@@ -45,9 +45,9 @@ from zeenot.runtime.app import (
     StepOutput,
     proof_key,
 )
-from zeenot.runtime.batching import BatchingVerifier, SigmaChecks
+from zeenot.runtime.batching import BatchingVerifier
 from zeenot.runtime.store import Conflict, Store
-from zeenot.verifier import Verifier
+from zeenot.verifier import SigmaChecks, Verifier
 
 SUBMISSION_FORMAT = 1
 MAX_BODY = 1 << 20  # bytes of one submission: a Groth16 submission is a few kB
