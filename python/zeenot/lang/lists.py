@@ -722,7 +722,9 @@ class ListOps:
             list(xs.elems), [], list(xs.active), xs.elem_ty, False, False, node
         )
         first = [
-            a if i == 0 else self.logic("and", a, self.differs(keys[i], keys[i - 1], node), node)
+            a
+            if i == 0
+            else self.logic("and", a, self.compare(ast.NotEq(), keys[i], keys[i - 1], node), node)
             for i, a in enumerate(act)
         ]
         return SymList(tuple(keys), tuple(first), None, xs.elem_ty, False, True)
@@ -748,10 +750,7 @@ class ListOps:
         keys, (vals,), act = self.sort_slots(
             keys, [vals], list(xs.active), key_ty, False, True, node
         )
-        same_prev: list[Any] = [False] + [
-            self.logic("and", act[i], self.compare(ast.Eq(), keys[i], keys[i - 1], node), node)
-            for i in range(1, len(keys))
-        ]
+        same_prev = self.repeats(keys, act, node)
         totals: list[Any] = []
         zero = self.const(val_ty, 0)
         for i, a in enumerate(act):
@@ -768,8 +767,13 @@ class ListOps:
         pairs = tuple(zip(keys, totals, strict=True))
         return SymList(pairs, tuple(last), None, (key_ty, val_ty), False)
 
-    def differs(self, a: Any, b: Any, node: ast.AST) -> Any:
-        return self.compare(ast.NotEq(), a, b, node)
+    def repeats(self, keys: list[Any], act: list[Any], node: ast.AST) -> list[Any]:
+        """For sorted slots (active ones first, so an active slot's predecessor is active):
+        whether each is active and holds its predecessor's key."""
+        return [False] + [
+            self.logic("and", act[i], self.compare(ast.Eq(), keys[i], keys[i - 1], node), node)
+            for i in range(1, len(keys))
+        ]
 
     def set_binop(self, op: ast.operator, sym: str, a: Any, b: Any, node: ast.AST) -> SymList:
         """`a & b`, `a | b`, `a - b`, `a ^ b` on sets (each side distinct), the cheaper way:
@@ -820,11 +824,7 @@ class ListOps:
         keys, (from_a,), act = self.sort_slots(
             keys, [from_a], [*a.active, *b.active], ty, False, False, node
         )
-        # active slots come first: an active slot's predecessor is active
-        same_prev = [False] + [
-            self.logic("and", act[i], self.compare(ast.Eq(), keys[i], keys[i - 1], node), node)
-            for i in range(1, len(keys))
-        ]
+        same_prev = self.repeats(keys, act, node)
         same_next = [*same_prev[1:], False]
         keep: list[Any] = []
         for i, a_i in enumerate(act):
