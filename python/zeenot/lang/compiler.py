@@ -228,7 +228,7 @@ class Compiler(ListOps):
         ins["args"] = [a.id for a in args]
         ins["loc"] = [node.lineno, node.col_offset]
         if op in FALLIBLE:
-            divisor = self.const_values.get(args[1].id) if len(args) > 1 else None
+            divisor = known[1] if len(known) > 1 else None
             fails = can_fail(op, ty, args[0].ty if args else None, divisor)
             ins["guard"] = self.guard.id if self.guard and fails else None
         earlier = self.shared.find(ins)
@@ -244,6 +244,7 @@ class Compiler(ListOps):
         and every memory of it (constants, shared subexpressions)."""
         del self.body[mark:]
         self.consts = {k: w for k, w in self.consts.items() if w.id < first_id}
+        self.const_values = {i: v for i, v in self.const_values.items() if i < first_id}
         self.shared.forget_from(first_id)
 
     def const(self, ty: str, v: int | bool) -> Wire:
