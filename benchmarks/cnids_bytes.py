@@ -13,7 +13,6 @@ Prints Markdown; writes it only with -o.
 from __future__ import annotations
 
 import argparse
-import datetime
 import importlib.util
 import re
 import statistics
@@ -21,6 +20,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from report import provenance, publish
 
 from zeenot import api
 from zeenot.verifier import Verifier
@@ -91,9 +92,7 @@ def main() -> int:
     lines = [
         "# CNIDS over raw captured bytes (ZØ's scaling axis), Groth16",
         "",
-        f"Measured {datetime.date.today()} with `python benchmarks/cnids_bytes.py "
-        + " ".join(sys.argv[1:])
-        + "`: a signed capture, the 8-byte masked pattern once; medians.",
+        provenance() + ": a signed capture, the 8-byte masked pattern once; medians.",
         "",
         "| bytes | constraints | setup | prove | verify | proof |",
         "|---:|---:|---:|---:|---:|---:|",
@@ -103,10 +102,7 @@ def main() -> int:
             f"| {r['bytes']:,} | {r['constraints']:,} | {r['setup_s']:.2f} s "
             f"| {r['prove_s']:.2f} s | {r['verify_ms']:.1f} ms | {r['proof_bytes']} B |"
         )
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.output:
-        args.output.write_text(text)
+    publish(lines, args.output)
     return 0
 
 

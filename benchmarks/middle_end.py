@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+
+from report import provenance, publish
 
 from zeenot import api
 from zeenot.lang import compiler, load_module
@@ -69,19 +70,14 @@ def main() -> int:
     lines = [
         "# Constraints before and after the middle end (shared subexpressions, guards, dead code)",
         "",
-        f"Measured {datetime.date.today()} with `python benchmarks/middle_end.py "
-        + " ".join(sys.argv[1:])
-        + "`.",
+        provenance() + ".",
         "",
         "| program | without the middle end | with it | change |",
         "|---|---:|---:|---:|",
     ]
     for name, off, on in rows:
         lines.append(f"| {name} | {off:,} | {on:,} | {100 * (on - off) / off:+.1f} % |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.output:
-        args.output.write_text(text)
+    publish(lines, args.output)
     return 0
 
 

@@ -15,7 +15,6 @@ Prints Markdown; writes it only with -o.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "examples" / "snp_mean"))
 
+from report import provenance, publish  # noqa: E402
 from tests.python.evm import Chain, compile_contract, verify_types  # noqa: E402
 
 EIP170 = 24_576
@@ -85,10 +85,8 @@ def main() -> int:
     lines = [
         "# Groth16 verification on chain: the exported contract's gas",
         "",
-        f"Measured {datetime.date.today()} with `python benchmarks/solidity_gas.py "
-        + " ".join(sys.argv[1:])
-        + "`: solc 0.8.28 (npm, optimised), py-evm 0.12.1b1 (Prague). Gas per verifying",
-        "transaction, 21,000 base and calldata included.",
+        provenance() + ": solc 0.8.28 (npm, optimised), py-evm 0.12.1b1 (Prague).",
+        "Gas per verifying transaction, 21,000 base and calldata included.",
         "",
         "| example | constraints | public inputs | creation code | gas |",
         "|---|---:|---:|---:|---:|",
@@ -99,10 +97,7 @@ def main() -> int:
             f"| {r['example']} | {r['constraints']:,} | {r['inputs']} "
             f"| {r['code_bytes']:,} B | {gas} |"
         )
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.output:
-        args.output.write_text(text)
+    publish(lines, args.output)
     return 0
 
 

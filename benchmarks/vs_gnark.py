@@ -21,7 +21,6 @@ only with -o.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import platform
@@ -32,6 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from report import provenance, publish
 
 ROOT = Path(__file__).resolve().parents[1]
 GNARK_DIR = ROOT / "benchmarks" / "gnark"
@@ -133,12 +134,11 @@ def fmt_us(seconds: float, constraints: int) -> str:
     return f"{1e6 * seconds / constraints:.1f}"
 
 
-def report(rows: list[dict[str, Any]], command: str) -> str:
+def report(rows: list[dict[str, Any]]) -> list[str]:
     lines = [
         "# zeenot vs gnark: Groth16 prove on BN254, side by side",
         "",
-        f"Measured {datetime.date.today()} on {platform.machine()} "
-        f"({os.cpu_count()} cores) with `{command}`.",
+        f"{provenance()} on {platform.machine()} ({os.cpu_count()} cores).",
         "Statement: a chain of 2^k - 8 squarings of a private field element, the last value",
         "public (one constraint per squaring). gnark v0.12.0 (benchmarks/gnark/go.mod). zeenot:",
         "`api.prove` with the proving key already decoded and validated; gnark: `groth16.Prove`",
@@ -173,7 +173,7 @@ def report(rows: list[dict[str, Any]], command: str) -> str:
     first = {r["k"]: r for r in reversed(rows)}
     for k, r in sorted(first.items()):
         lines.append(f"- 2^{k}: {r['zeenot']['setup_s']:.2f} / {r['gnark']['setup_s']:.2f}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def main() -> int:
@@ -203,11 +203,7 @@ def main() -> int:
                     f"({z['prove_s'] / g['prove_s']:.2f}x)",
                     file=sys.stderr,
                 )
-    command = "python benchmarks/vs_gnark.py " + " ".join(sys.argv[1:])
-    text = report(rows, command.strip())
-    print(text)
-    if args.output:
-        args.output.write_text(text)
+    publish(report(rows), args.output)
     return 0
 
 
