@@ -12,6 +12,15 @@ was never revealed.
     zeenot compile examples/split/app.py:premium -o out/premium
     (see tests/python/test_split_backends.py for the whole flow through the Python API)
 
+`monthly_premium` is the same computation written as one program: its call to the `@zk`
+function `premium` makes `premium` a region of its own, and zeenot does the splitting, the
+commitments and the linking (a *bundle* of two proofs, docs/ir.md "Regions"):
+
+    zeenot compile examples/split/app.py:monthly_premium -o out/mp
+    zeenot setup out/mp
+    zeenot prove out/mp --inputs examples/split/monthly.json --backend auto -o bundle.json
+    zeenot verify out/mp bundle.json
+
 The boundary's security argument is in docs/sigma.md ("The boundary between back ends").
 """
 
@@ -34,3 +43,16 @@ def premium(total_km: Committed[u32], cents_per_km: Public[u32], cap_cents: Publ
     """The month's premium in cents: distance-based, capped."""
     cost = u64(total_km) * u64(cents_per_km)
     return cost if cost < u64(cap_cents) else u64(cap_cents)
+
+
+@zk
+def monthly_premium(
+    daily_km: Private[MaxSize[list[u32], MAX_DAYS]],
+    cents_per_km: Public[u32],
+    cap_cents: Public[u32],
+) -> u64:
+    """The month's premium from the daily log: this region checks the log and sums it; the
+    call to `premium` is a region of its own, which receives the total committed."""
+    check(len(daily_km) >= 28)
+    check(all(km <= MAX_DAILY_KM for km in daily_km))
+    return premium(sum(daily_km), cents_per_km, cap_cents)

@@ -69,6 +69,11 @@ def evaluate(ir: LoadedProgram | str, inputs: list[str]) -> list[str]:
     """Run the IR with Python semantics (the witness generator's interpreter) and return the
     output leaves. Raises `UnsatisfiedError` where a proof could not exist."""
 
+def evaluate_partial(ir: LoadedProgram | str, inputs: list[str | None]) -> list[str | None]:
+    """Evaluate as far as the known input leaves allow (`None`: not known yet, such as a
+    region's result that another region computes); returns each output leaf, or `None` where it
+    depends on an unknown input. Raises `UnsatisfiedError` for a failure among the known values."""
+
 def wide_witnesses(ir: LoadedProgram | str, inputs: list[str]) -> int:
     """Groth16 witness variables wider than 64 bits on these input leaves (the planner's
     model reads it). Raises `UnsatisfiedError` as `prove` does."""
@@ -91,8 +96,10 @@ def prove(
     instance order of docs/ir.md: the public input leaves, `C.x`, `C.y` of each committed
     input's commitment, then per output its value or, when committed, `C.x`, `C.y` of its
     commitment. `blindings`: one decimal integer in `[0, l)` per committed input (input order;
-    `None` when there is none), ValueError when malformed or of the wrong count.
-    `out_blindings`: the blindings drawn for the committed outputs (decimal, output order).
+    `None` when there is none), optionally followed by one per committed output (output order;
+    a program split into regions chooses them, docs/ir.md "Regions"); ValueError when malformed
+    or of the wrong count. `out_blindings`: the committed outputs' blindings, drawn unless given
+    (decimal, output order).
     Raises `UnsatisfiedError` (with the source location) before any proving work when the
     program fails on these inputs. `seed`: as for `setup`."""
 
@@ -207,8 +214,9 @@ def sigma_program_prove(
     ir: LoadedProgram | str, inputs: list[str], blindings: list[str], seed: int | None = None
 ) -> tuple[bytes, list[str], list[str]]:
     """Prove the program with the sigma back end (no keys). `blindings`: one decimal blinding
-    per committed input. Returns the proof, the public values (docs/ir.md's instance order) and
-    one blinding per committed output. Raises `UnsatisfiedError` or `UnsupportedError`."""
+    per committed input, optionally followed by one per committed output (as `prove`). Returns
+    the proof, the public values (docs/ir.md's instance order) and one blinding per committed
+    output. Raises `UnsatisfiedError` or `UnsupportedError`."""
 
 def sigma_program_verify(ir: LoadedProgram | str, public: list[str], proof: bytes) -> bool:
     """Whether a sigma-back-end proof verifies; `ValueError` for malformed values or bytes."""

@@ -31,11 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from zeenot import _native, keycache
+from zeenot.bundle import REGIONS_FILE, Regions
 from zeenot.errors import CompileError, MalformedInput, ProofRejected, UsageError, ZeenotError
 from zeenot.files import check_output_dir, make_dir, parse_json, read_json, read_text, write_atomic
 from zeenot.ir import Program, check_value, to_json_value
 from zeenot.lang import compile_function, load_function
-from zeenot.lang.compiler import MAX_INSTRUCTIONS
+from zeenot.lang.compiler import MAX_INSTRUCTIONS, compile_program
 from zeenot.simulate import signature_of
 from zeenot.timing import Stages
 from zeenot.types import ListTy, leaves
@@ -104,6 +105,11 @@ class Circuit:
             raise MalformedInput(
                 f"`{directory}` holds a template (lists without MaxSize), not a circuit: "
                 "load it with `zeenot.api.load`"
+            )
+        if (Path(directory) / REGIONS_FILE).exists():
+            raise MalformedInput(
+                f"`{directory}` holds a program in regions: load it with `zeenot.api.load`; "
+                "each region's circuit is in its `regions/NAME` directory"
             )
         path = Path(directory) / IR_FILE
         text = read_text(path, "the program")
@@ -205,6 +211,9 @@ class Proof:
     backend: str = "groth16"
     # For a `Template`'s proof: the length of each unbounded list (public; picks the circuit).
     lengths: dict[str, int] | None = None
+    # For a region that calls others (docs/ir.md "Regions"): the commitments to the arguments
+    # it sends them, `{send name: {"committed": [[x, y], ...]}}` (public, like the outputs).
+    sent: dict[str, Any] | None = None
     # The prover's openings of a `Committed` return: secret, never written to the proof file.
     opening: Opening | None = field(default=None, repr=False, compare=False)
 
@@ -221,6 +230,8 @@ class Proof:
         }
         if self.lengths is not None:
             doc["lengths"] = self.lengths
+        if self.sent is not None:
+            doc["sent"] = self.sent
         return json.dumps(doc, indent=2)
 
     @classmethod
@@ -270,6 +281,8 @@ class Proof:
             raise MalformedInput(
                 "proof file: `lengths` must map parameter names to non-negative integers"
             )
+        if "sent" in doc and not isinstance(doc["sent"], dict):
+            raise MalformedInput("proof file: `sent` must be an object")
         return cls(
             doc["program"],
             doc["program_hash"],
@@ -279,6 +292,7 @@ class Proof:
             raw,
             backend,
             lengths,
+            doc.get("sent"),
         )
 
 
@@ -292,6 +306,7 @@ _PROOF_FIELDS = {
     "outputs",
     "proof",
     "lengths",
+    "sent",
 }
 _LOWER_HEX = re.compile(r"[0-9a-f]*", re.ASCII)
 
@@ -479,11 +494,15 @@ def _template(fn: Callable[..., Any]) -> Template | None:
     return Template(fn, names) if names else None
 
 
-def compile(target: str | Callable[..., Any]) -> Circuit | Template:  # noqa: A001 - the CLI verb
+def compile(  # noqa: A001 - the CLI verb
+    target: str | Callable[..., Any], *, regions: bool = True
+) -> Circuit | Template | Regions:
     """Compile a `@zk` function, given as the function itself or as `"path/app.py:name"`.
 
     A function with unbounded list parameters gives a `Template` (compiled here at length 1,
-    so that errors in its body are reported now)."""
+    so that errors in its body are reported now); one that calls other `@zk` functions gives
+    `Regions`, one circuit per region (zeenot.bundle; the calls' values cross as commitments),
+    unless `regions=False`, which inlines them into one circuit (the runtime's regions)."""
     if isinstance(target, str):
         fn = load_target(target)
     elif callable(target):
@@ -496,17 +515,25 @@ def compile(target: str | Callable[..., Any]) -> Circuit | Template:  # noqa: A0
     if template is not None:
         template.at(dict.fromkeys(template.unbounded, 1))
         return template
-    program = compile_function(fn)
-    circuit = Circuit(program)
+    doc = compile_program(fn, regions=regions)
+    if "zeenot_regions" in doc:  # it calls other @zk functions: one circuit per region
+        regions = Regions.from_document(doc)
+        for circuit in regions.circuits.values():
+            circuit.stats  # noqa: B018 - synthesize now, as below
+        return regions
+    circuit = Circuit(Program(doc))
     circuit.stats  # noqa: B018 - synthesize now: compiling reports size and synthesis errors
     return circuit
 
 
-def load(directory: str | Path) -> Circuit | Template:
-    """What `compile` saved in `directory`: a circuit, or a template for unbounded lists."""
+def load(directory: str | Path) -> Circuit | Template | Regions:
+    """What `compile` saved in `directory`: a circuit, a template for unbounded lists, or a
+    program's regions."""
     directory = _path(directory, "directory")
     if (directory / TEMPLATE_FILE).exists():
         return Template.load(directory)
+    if (directory / REGIONS_FILE).exists():
+        return Regions.load(directory)
     return Circuit.load(directory)
 
 
@@ -562,8 +589,10 @@ class Opening:
 def _opening(circuit: Circuit, leaves_in: list[str], blindings: list[str]) -> Opening | None:
     if not circuit.program.returns_committed:
         return None
-    values = circuit.program.unflatten_values(_native.evaluate(circuit.native, leaves_in))
-    return Opening(circuit.program.outputs_to_json(values), [int(b) for b in blindings])
+    program = circuit.program
+    n = program.n_return_leaves
+    values = program.unflatten_values(_native.evaluate(circuit.native, leaves_in)[:n])
+    return Opening(program.outputs_to_json(values), [int(b) for b in blindings[:n]])
 
 
 def prove(
@@ -650,8 +679,10 @@ def _proof(
     vk_hash: str | None,
 ) -> Proof:
     program = circuit.program
-    n_out = len(program.ir["outputs"]) * (2 if program.returns_committed else 1)
-    outputs = program.unflatten_outputs(public[len(public) - n_out :])
+    n_ret = program.n_return_leaves * (2 if program.returns_committed else 1)
+    n_sent = 2 * (len(program.ir["outputs"]) - program.n_return_leaves)
+    end = len(public) - n_sent
+    outputs = program.unflatten_outputs(public[end - n_ret : end])
     return Proof(
         program.ir["name"],
         circuit.hash,
@@ -660,6 +691,7 @@ def _proof(
         program.outputs_to_json(outputs),
         proof,
         backend,
+        sent=program.sent_from_public(public[end:]),
         opening=_opening(circuit, leaves_in, out_blindings),
     )
 
@@ -680,6 +712,7 @@ def public_vector(program: Program, proof: Proof) -> list[str]:
             program.public_values(proof.public_inputs)
             + program.committed_public_values(proof.public_inputs)
             + program.flatten_outputs(proof.outputs)
+            + program.sent_public_values(proof.sent)
         )
     except ValueError as exc:
         raise MalformedInput(f"proof file: {exc}") from None

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from zeenot import _native, api, progress
+from zeenot import _native, api, bundle, progress
 from zeenot.checker import cli as checker_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
@@ -63,6 +63,21 @@ def cmd_compile(args: argparse.Namespace) -> int:
     check_output_dir(args.output)
     circuit = api.compile(args.target)
     circuit.save(args.output)
+    if isinstance(circuit, bundle.Regions):
+        if args.json:
+            summary = circuit.summary()
+            for region in summary["regions"]:
+                region["predicted"] = _predicted(circuit.circuits[region["name"]])
+            _print_json(summary)
+        else:
+            sizes = ", ".join(
+                f"{n} ({c.stats['constraints']} constraints)" for n, c in circuit.circuits.items()
+            )
+            print(
+                f"compiled `{circuit.name}` in {len(circuit.circuits)} regions: {sizes}; "
+                f"{len(circuit.links)} values cross as commitments -> {args.output}"
+            )
+        return EXIT_OK
     if isinstance(circuit, api.Template):
         lists = ", ".join(circuit.unbounded)
         if args.json:
@@ -98,17 +113,26 @@ def _predicted(circuit: api.Circuit) -> dict[str, Any]:
 
 def cmd_setup(args: argparse.Namespace) -> int:
     circuit = api.load(args.dir)
-    if not args.force and (Path(args.dir) / api.KEYS_FILE).exists():
-        keys_there = api.Keys.load(args.dir, proving=False)
+    if isinstance(circuit, bundle.Regions):  # one setup per region, keys in its directory
+        for name in circuit.circuits:
+            _setup_one(bundle.region_dir(args.dir, name), args.force)
+        return EXIT_OK
+    return _setup_one(args.dir, args.force)
+
+
+def _setup_one(directory: str | Path, force: bool) -> int:
+    circuit = api.load(directory)
+    if not force and (Path(directory) / api.KEYS_FILE).exists():
+        keys_there = api.Keys.load(directory, proving=False)
         raise api.MalformedInput(
-            f"`{args.dir}` already has keys (verifying key sha256 {keys_there.verifying_key_hash});"
-            " proofs made with them would no longer verify. Use `zeenot setup --force` to "
-            "replace them"
+            f"`{directory}` already has keys (verifying key sha256 "
+            f"{keys_there.verifying_key_hash}); proofs made with them would no longer verify. "
+            "Use `zeenot setup --force` to replace them"
         )
     with progress.step("setup", _expected(circuit, "groth16", "setup_s")):
         keys = api.setup(circuit)
-    keys.save(args.dir, overwrite=args.force)
-    print(f"keys written to {args.dir} (verifying key sha256 {keys.verifying_key_hash})")
+    keys.save(directory, overwrite=force)
+    print(f"keys written to {directory} (verifying key sha256 {keys.verifying_key_hash})")
     return EXIT_OK
 
 
@@ -125,7 +149,7 @@ def _expected(circuit: api.Circuit | api.Template, backend: str, measure: str) -
         return None
 
 
-def _auto_backend(directory: str, circuit: api.Circuit | api.Template, inputs: Any) -> str:
+def _auto_backend(directory: str | Path, circuit: api.Circuit | api.Template, inputs: Any) -> str:
     """`--backend auto`: the planner's choice for this one region. Keys already in DIR make
     Groth16's setup a sunk cost; without them only the sigma back end can prove here."""
     if isinstance(circuit, api.Template):
@@ -149,6 +173,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
     with stages.stage("load"):
         circuit = api.load(args.dir)
         inputs = _read_inputs(args.inputs)
+    if isinstance(circuit, bundle.Regions):
+        return _prove_regions(args, circuit, inputs)
     backend = args.backend
     if backend == "auto":
         with stages.stage("plan"):
@@ -174,6 +200,56 @@ def cmd_prove(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _prove_regions(args: argparse.Namespace, regions: bundle.Regions, inputs: Any) -> int:
+    """A program in regions: one proof per region (each with `--backend`, or the planner's
+    choice per region for `auto`), written as one bundle."""
+    backends: dict[str, str] = {}
+    keys: dict[str, api.Keys] = {}
+    for name, circuit in regions.circuits.items():
+        where = bundle.region_dir(args.dir, name)
+        backend = args.backend
+        if backend == "auto":
+            print(f"{name}: ", end="", file=sys.stderr, flush=True)
+            backend = _auto_backend(where, circuit, inputs if name == regions.name else None)
+        if backend == "groth16":
+            keys[name] = api.Keys.load(where)
+        backends[name] = backend
+    with progress.step("proving the regions", None):
+        proved = bundle.prove(regions, inputs, backends, keys)
+    write_atomic(args.output, proved.to_json() + "\n")
+    _print_json({"public_inputs": proved.public_inputs, "outputs": proved.outputs})
+    return EXIT_OK
+
+
+def _verify_bundles(args: argparse.Namespace) -> int:
+    """Each bundle: `valid`, or `invalid: reason` (exit 1); with several, a line per bundle."""
+    regions = bundle.Regions.load(args.dir)
+    keys: dict[str, bytes | None] = {}
+    for name in regions.circuits:
+        where = bundle.region_dir(args.dir, name)
+        if (where / api.KEYS_FILE).exists():
+            keys[name] = api.Keys.load(where, proving=False).verifying_key
+    code = EXIT_OK
+    for path in args.proof:
+        prefix = f"{path}: " if len(args.proof) > 1 else ""
+        try:
+            bundle.verify(regions, keys, bundle.read_bundle(path))
+        except api.ProofRejected as exc:
+            if len(args.proof) == 1:
+                raise
+            print(f"{prefix}invalid: {exc}", file=sys.stderr)
+            code = max(code, EXIT_FALSE)
+            continue
+        except ZeenotError as exc:
+            if len(args.proof) == 1:
+                raise
+            print(f"{prefix}error: {exc}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
+            continue
+        print(f"{prefix}valid")
+    return code
+
+
 def _load_proof(path: str) -> api.Proof:
     try:
         return api.Proof.from_json(read_text(path, "proof"))
@@ -184,7 +260,10 @@ def _load_proof(path: str) -> api.Proof:
 def cmd_verify(args: argparse.Namespace) -> int:
     """One proof: `valid`, or `invalid: reason` and exit 1. Several: a line per proof
     (`PATH: valid` on stdout, `PATH: invalid: …` or `PATH: error: …` on stderr) and the worst
-    exit code; groth16 proofs of a circuit are checked as one batch."""
+    exit code; groth16 proofs of a circuit are checked as one batch. A program in regions
+    takes bundles (zeenot.bundle)."""
+    if (Path(args.dir) / bundle.REGIONS_FILE).exists():
+        return _verify_bundles(args)
     if len(args.proof) == 1:
         outcome = _verify_all(args, [_load_proof(args.proof[0])])[0]
         if outcome is not None:
@@ -325,7 +404,13 @@ def _parser() -> argparse.ArgumentParser:
         help="groth16 (needs `zeenot setup`; tiny proofs), sigma (no setup; proofs linear "
         "in the data) or auto (the planner's choice: docs/planner.md)",
     )
-    s.add_argument("-o", "--output", required=True, metavar="PROOF.json")
+    s.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="PROOF.json",
+        help="the proof (a bundle, one proof per region, for a program in regions)",
+    )
     s.add_argument(
         "--profile",
         action="store_true",

@@ -251,6 +251,14 @@ class Program:
                 raise ValueError(f"parameter `{p['name']}`: bad `vis`")
             value_type_from_json(p.get("ty"))
         type_from_json(sig.get("returns"))
+        sends = sig.get("sends", [])
+        if not isinstance(sends, list) or not all(
+            isinstance(x, dict) and set(x) == {"name", "ty"} and isinstance(x["name"], str)
+            for x in sends
+        ):
+            raise ValueError("`signature.sends` must be a list of {name, ty}")
+        for x in sends:
+            value_type_from_json(x["ty"])
         prog = cls(doc)
         for p in prog.params:
             if _unbounded(p["ty"]):
@@ -260,8 +268,9 @@ class Program:
         n_leaves = sum(len(_leaf_types(p["ty"])) for p in prog.params)
         if n_leaves != len(doc["inputs"]):
             raise ValueError("`signature.params` does not match `inputs`")
-        if len(_leaf_types(prog.returns)) != len(doc["outputs"]):
-            raise ValueError("`signature.returns` does not match `outputs`")
+        n_sent = sum(len(_leaf_types(x["ty"])) for x in prog.sends)
+        if len(_leaf_types(prog.returns)) + n_sent != len(doc["outputs"]):
+            raise ValueError("`signature.returns` (and `sends`) does not match `outputs`")
         return prog
 
     # -- signature ---------------------------------------------------------------------------
@@ -277,6 +286,20 @@ class Program:
     @property
     def returns(self) -> Ty | None:
         return type_from_json(self.ir["signature"].get("returns"))
+
+    @property
+    def sends(self) -> list[dict[str, Any]]:
+        """A region's arguments to the regions it calls, committed outputs after the return
+        value (docs/ir.md "Regions"): [{name (`premium(total_km)`), ty}]."""
+        return [
+            {"name": x["name"], "ty": type_from_json(x["ty"])}
+            for x in self.ir["signature"].get("sends", [])
+        ]
+
+    @property
+    def n_return_leaves(self) -> int:
+        """How many output leaves the return value has (the sends' follow them)."""
+        return len(_leaf_types(self.returns))
 
     @property
     def input_leaves(self) -> list[dict[str, Any]]:
@@ -371,6 +394,37 @@ class Program:
                 if isinstance(r, bool) or not isinstance(r, int) or r < 0:
                     raise ValueError(f"`{p['name']}`: a blinding is a non-negative integer")
                 out.append(str(r))
+        return out
+
+    def sent_from_public(self, leaves: list[str]) -> dict[str, Any] | None:
+        """The sends' commitment coordinates (the public vector's tail) → `{name:
+        {"committed": [[x, y], ...]}}`; `None` for a program without sends."""
+        if not self.sends:
+            return None
+        out: dict[str, Any] = {}
+        pos = 0
+        for x in self.sends:
+            n = 2 * len(_leaf_types(x["ty"]))
+            pairs = leaves[pos : pos + n]
+            out[x["name"]] = {"committed": [list(pairs[i : i + 2]) for i in range(0, n, 2)]}
+            pos += n
+        if pos != len(leaves):
+            raise ValueError("the sends' commitments do not match the program")
+        return out
+
+    def sent_public_values(self, sent: Any) -> list[str]:
+        """`{name: {"committed": [...]}}` (a region proof's `sent`) → its public values."""
+        if not self.sends:
+            if sent is not None:
+                raise ValueError("`sent`: the program sends nothing to other regions")
+            return []
+        if not isinstance(sent, dict) or set(sent) != {x["name"] for x in self.sends}:
+            names = ", ".join(x["name"] for x in self.sends)
+            raise ValueError(f"`sent` must hold the commitments of exactly: {names}")
+        out: list[str] = []
+        for x in self.sends:
+            n = len(_leaf_types(x["ty"]))
+            out.extend(self.commitments_from_json(f"sent.{x['name']}", n, sent[x["name"]]))
         return out
 
     def unflatten_outputs(self, leaves: list[str]) -> Any:

@@ -183,10 +183,12 @@ def test_weights_move_the_choice():
 
 def test_a_plan_over_regions_and_its_totals():
     regions = regions_of(SPLIT)  # a module without main: each @zk function is a region
-    assert [r.name for r in regions] == ["monthly_km", "premium"]
+    # ... and a @zk function calling another, each of its regions (docs/ir.md "Regions")
+    names = ["monthly_km", "monthly_premium/monthly_premium", "monthly_premium/premium", "premium"]
+    assert [r.name for r in regions] == names
     p = plan(regions, linear_profile(g16_prove=1e-5, g16_setup=0, sigma_prove=1e-5), Weights())
     doc = p.to_json()
-    assert [r["name"] for r in doc["regions"]] == ["monthly_km", "premium"]
+    assert [r["name"] for r in doc["regions"]] == names
     for cost in [doc["total"], doc["single"]["groth16"], doc["single"]["sigma"]]:
         assert {"prove_s", "verify_s", "proof_bytes", "objective"} <= set(cost)
     best_single = min(doc["single"][b]["objective"] for b in api.BACKENDS)
@@ -248,8 +250,9 @@ def test_weights_parse_and_refuse():
 def test_plan_command_table_and_json():
     out = zeenot("plan", str(PAYD)).stdout
     assert "weekly_premium" in out and "**groth16**" in out and "all sigma" in out
-    doc = json.loads(zeenot("plan", SPLIT, "--json", "--proofs-per-setup", "5").stdout)
-    assert [r["name"] for r in doc["regions"]] == ["monthly_km", "premium"]
+    target = f"{SPLIT}:monthly_premium"
+    doc = json.loads(zeenot("plan", target, "--json", "--proofs-per-setup", "5").stdout)
+    assert [r["name"] for r in doc["regions"]] == ["monthly_premium", "premium"]
     for r in doc["regions"]:
         assert r["backend"] in api.BACKENDS
         assert set(r["predicted"]) >= {"prove_s", "verify_s", "proof_bytes"}
@@ -329,3 +332,15 @@ def test_every_example_plans(example):
     for c in p.choices:
         assert c.backend not in c.excluded and c.why()
         assert c.predicted[c.backend].prove_s > 0
+
+
+def test_a_program_in_regions_is_planned_per_region():
+    inputs = read_json(EXAMPLES / "split" / "monthly.json")
+    regions = regions_of(f"{SPLIT}:monthly_premium", inputs)
+    assert [r.name for r in regions] == ["monthly_premium", "premium"]
+    assert regions[0].inputs == inputs and regions[1].inputs is None
+    # each end of a crossing is costed in its own region: a committed value in each
+    assert all(r.circuit.program.committed_params() for r in regions)
+    p = plan(regions, Profile.load(), Weights())
+    best_single = min(p.to_json()["single"][b]["objective"] for b in api.BACKENDS)
+    assert p.to_json()["total"]["objective"] <= best_single + 1e-12

@@ -193,17 +193,14 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
     }
     p.check_values(inputs).map_err(Error::Input)?;
     let committed: Vec<usize> = p.committed_inputs().collect();
-    if blindings.len() != committed.len() {
-        return Err(Error::Input(format!(
-            "expected {} blindings (one per committed input), got {}",
-            committed.len(),
-            blindings.len()
-        )));
-    }
+    let (blindings, given) = ir::split_blindings(p, blindings).map_err(Error::Input)?;
     let mut clock = std::time::Instant::now();
     let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
     stages.lap("witness", &mut clock);
-    let out_blindings: Vec<Scalar> = p.committed_outputs().map(|_| Scalar::rand(rng)).collect();
+    let out_blindings: Vec<Scalar> = match given {
+        Some(given) => given.to_vec(),
+        None => p.committed_outputs().map(|_| Scalar::rand(rng)).collect(),
+    };
     let all: Vec<Scalar> = blindings.iter().chain(&out_blindings).copied().collect();
     // One synthesis, as setup does it (same optimisation goal, so the same matrices), used for
     // the witness check and for the proof itself.

@@ -146,6 +146,39 @@ pub fn evaluate(p: &Program, inputs: &[Value]) -> Result<Vec<Value>, Unsatisfied
     Ok(vals)
 }
 
+/// Evaluate as far as the known inputs allow: `None` inputs are not known yet (a region's
+/// results from another region, docs/ir.md "Regions"), and so is every value computed from one.
+/// Instructions whose operands are all known run as in [`evaluate`] (a failing one is an
+/// error); those that read an unknown value are skipped, checks included: the full evaluation
+/// that follows, once every input is known, runs them.
+pub fn evaluate_partial(p: &Program, inputs: &[Option<Value>]) -> Result<Vec<Option<Value>>, Unsatisfied> {
+    let mut vals: Vec<Option<Value>> = Vec::with_capacity(p.types.len());
+    vals.extend_from_slice(inputs);
+    for (index, inst) in p.body.iter().enumerate() {
+        let known = inst.args.iter().chain(&inst.guard).all(|&a| vals[a].is_some());
+        if !known {
+            if inst.dst.is_some() {
+                vals.push(None);
+            }
+            continue;
+        }
+        let active = inst.guard.is_none_or(|g| vals[g] == Some(Value::Int(1)));
+        let a = |k: usize| vals[inst.args[k]].expect("known");
+        let result = step(p, inst, &a, active).map_err(|kind| Unsatisfied {
+            kind,
+            op: inst.op.name(),
+            index,
+            location: p.location(inst.loc),
+            loc: inst.loc,
+            msg: inst.msg.clone(),
+        })?;
+        if let Some(v) = result {
+            vals.push(Some(v));
+        }
+    }
+    Ok(vals)
+}
+
 fn in_range(ty: Ty, v: Option<i128>) -> Result<Value, FailureKind> {
     let (lo, hi) = ty.range().expect("integer type");
     match v {
@@ -315,6 +348,27 @@ pub fn outputs(p: &Program, vals: &[Value]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn partial_evaluation_stops_at_unknown_values() {
+        // a + 1 is known without b; a * b is not, and neither is the check on it
+        let p = Program::from_json(
+            r#"{"version":1,"name":"t","inputs":[{"id":0,"name":"a","ty":"u8","vis":"private"},
+            {"id":1,"name":"b","ty":"u8","vis":"private"}],
+            "body":[{"id":2,"op":"const","ty":"u8","value":"1"},
+            {"id":3,"op":"add","ty":"u8","args":[0,2]},
+            {"id":4,"op":"mul","ty":"u8","args":[0,1]},
+            {"id":5,"op":"lt","ty":"bool","args":[2,4]},
+            {"op":"check","args":[5]}],
+            "outputs":[{"name":"x","value":3},{"name":"y","value":4}]}"#,
+        );
+        let Ok(p) = p else { panic!("valid IR: {:?}", p.err()) };
+        let vals = evaluate_partial(&p, &[Some(Value::Int(4)), None]).expect("runs");
+        assert_eq!(vals[3], Some(Value::Int(5)));
+        assert_eq!(vals[4], None);
+        // a known failure is still a failure
+        assert!(evaluate_partial(&p, &[Some(Value::Int(255)), None]).is_err());
+    }
 
     #[test]
     fn python_floor_semantics() {

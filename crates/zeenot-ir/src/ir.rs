@@ -241,6 +241,35 @@ impl<P> fmt::Debug for Proven<P> {
     }
 }
 
+/// Splits a prover's blindings into the committed inputs' (one each, input order) and, when
+/// given too, the committed outputs' (one each, output order). A program split into regions
+/// chooses the blinding of a value crossing between two regions before proving either, so the
+/// producer's output and the consumer's input commit alike; otherwise the back end draws the
+/// outputs' blindings itself (`None`).
+pub fn split_blindings<'a>(
+    p: &Program,
+    blindings: &'a [zeenot_crypto::Scalar],
+) -> Result<(&'a [zeenot_crypto::Scalar], Option<&'a [zeenot_crypto::Scalar]>), String> {
+    let n_in = p.committed_inputs().count();
+    let n_out = p.committed_outputs().count();
+    if blindings.len() == n_in {
+        Ok((blindings, None))
+    } else if blindings.len() == n_in + n_out {
+        let (ins, outs) = blindings.split_at(n_in);
+        Ok((ins, Some(outs)))
+    } else {
+        Err(format!(
+            "expected {n_in} blindings (one per committed input){}, got {}",
+            if n_out > 0 {
+                format!(", or {} with the committed outputs' as well", n_in + n_out)
+            } else {
+                String::new()
+            },
+            blindings.len()
+        ))
+    }
+}
+
 /// Parses a blinding factor: a canonical decimal integer in `[0, l)`.
 pub fn parse_blinding(text: &str) -> Result<zeenot_crypto::Scalar, String> {
     // l has 76 digits: a longer canonical decimal is not below it

@@ -316,6 +316,33 @@ fn evaluate(ir: ProgramArg<'_>, inputs: Vec<String>) -> PyResult<Vec<String>> {
     zeenot_circuit::eval::run(&p, &inputs).map_err(|e| py_err(e.into()))
 }
 
+/// Evaluate as far as the known input leaves allow (`None`: not known yet); returns each output
+/// leaf, or `None` where it depends on an unknown input (`eval::evaluate_partial`).
+#[pyfunction]
+fn evaluate_partial(ir: ProgramArg<'_>, inputs: Vec<Option<String>>) -> PyResult<Vec<Option<String>>> {
+    use zeenot_circuit::eval::RunError;
+    let p = ir.get()?;
+    if inputs.len() != p.inputs.len() {
+        let msg = format!("expected {} input values, got {}", p.inputs.len(), inputs.len());
+        return Err(py_err(RunError::Input(msg).into()));
+    }
+    let values = p
+        .inputs
+        .iter()
+        .zip(&inputs)
+        .map(|(inp, text)| match text {
+            None => Ok(None),
+            Some(t) => zeenot_circuit::Value::parse(inp.ty, t)
+                .map(Some)
+                .map_err(|e| format!("input `{}`: {e}", inp.name)),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| py_err(RunError::Input(e).into()))?;
+    let vals = zeenot_circuit::eval::evaluate_partial(&p, &values)
+        .map_err(|e| py_err(RunError::Unsatisfied(e).into()))?;
+    Ok(p.outputs.iter().map(|&o| vals[o].map(|v| v.to_decimal())).collect())
+}
+
 /// Groth16 setup: (proving key, verifying key) bytes. A seed makes it deterministic (tests only).
 #[pyfunction]
 #[pyo3(signature = (ir, seed=None))]
@@ -356,17 +383,16 @@ fn prepare_proving_key(py: Python<'_>, proving_key: &[u8], validated: bool) -> P
 }
 
 /// Blindings of the committed inputs (decimal integers in `[0, l)`, one per committed input in
-/// input order); ValueError when malformed or of the wrong count.
+/// input order), optionally followed by the committed outputs' (`ir::split_blindings`);
+/// ValueError when malformed or of the wrong count.
 fn blindings(p: &Program, blindings: Option<Vec<String>>) -> PyResult<Vec<zeenot_crypto::Scalar>> {
     let texts = blindings.unwrap_or_default();
-    let expected = p.committed_inputs().count();
-    if texts.len() != expected {
-        return Err(PyValueError::new_err(format!(
-            "expected {expected} blindings (one per committed input), got {}",
-            texts.len()
-        )));
-    }
-    texts.iter().map(|t| zeenot_circuit::ir::parse_blinding(t).map_err(PyValueError::new_err)).collect()
+    let rs = texts
+        .iter()
+        .map(|t| zeenot_circuit::ir::parse_blinding(t).map_err(PyValueError::new_err))
+        .collect::<PyResult<Vec<_>>>()?;
+    zeenot_circuit::ir::split_blindings(p, &rs).map_err(PyValueError::new_err)?;
+    Ok(rs)
 }
 
 /// What a proof returns to Python: proof bytes, public values, and the committed outputs'
@@ -497,6 +523,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_program, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_partial, m)?)?;
     m.add_function(wrap_pyfunction!(wide_witnesses, m)?)?;
     m.add_function(wrap_pyfunction!(setup, m)?)?;
     m.add_function(wrap_pyfunction!(prove, m)?)?;

@@ -293,6 +293,8 @@ struct Lowering<'a> {
     openings: HashMap<Point, (Secret, Secret)>,
     /// Range obligations proved by aggregated Bulletproofs after the sigma proof.
     ranges: Vec<RangeEntry>,
+    /// The committed outputs' blindings, when the prover chose them (`ir::split_blindings`).
+    out_blindings: Option<std::slice::Iter<'a, Scalar>>,
     g: Point,
     h: Point,
     /// Counting a proof's size ([`shape`]): the next stand-in for a fresh commitment.
@@ -812,7 +814,11 @@ fn lower(
             }
             (Visibility::Committed, _, None) => {
                 let x = lw.com(x);
-                let r = if lw.prover() { lw.rand() } else { Scalar::zero() }; // zero: [`shape`]
+                let r = match lw.out_blindings.as_mut().and_then(Iterator::next) {
+                    Some(&r) => r, // chosen by the prover of a region (ir::split_blindings)
+                    None if lw.prover() => lw.rand(),
+                    None => Scalar::zero(), // zero: [`shape`]
+                };
                 let c = Com { c: commit_value(x.v, &r), v: x.v, r };
                 equal_commitments(lw, c, x);
                 Shown::Commitment(c.c, r)
@@ -974,6 +980,7 @@ fn new_lowering<'a>(p: &'a Program, rng: Option<&'a mut dyn RngCore>, aux: &'a [
         elements: HashMap::new(),
         openings: HashMap::new(),
         ranges: Vec::new(),
+        out_blindings: None,
         g: Point::generator(),
         h: blinding_generator(),
         stand_in: None,
@@ -1065,13 +1072,7 @@ pub fn prove<R: RngCore + CryptoRng>(
     rng: &mut R,
 ) -> Result<Proven> {
     p.check_values(inputs).map_err(Error::Input)?;
-    let n_committed = p.committed_inputs().count();
-    if blindings.len() != n_committed {
-        return Err(Error::Input(format!(
-            "expected {n_committed} blindings (one per committed input), got {}",
-            blindings.len()
-        )));
-    }
+    let (blindings, given) = zeenot_ir::ir::split_blindings(p, blindings).map_err(Error::Input)?;
     let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
     let expected = eval::outputs(p, &vals);
     let committed: Vec<(Point, Scalar)> = p
@@ -1084,6 +1085,7 @@ pub fn prove<R: RngCore + CryptoRng>(
         .collect();
     let ins: Vec<Option<Value>> = inputs.iter().copied().map(Some).collect();
     let mut lw = new_lowering(p, Some(rng as &mut dyn RngCore), &[]);
+    lw.out_blindings = given.map(|g| g.iter());
     let shown = lower(&mut lw, &ins, &committed, None)?;
     let mut public: Vec<String> = p.public_inputs().map(|i| vals[i].to_decimal()).collect();
     public.extend(committed.iter().flat_map(|(c, _)| commitment_decimals(c)));

@@ -29,6 +29,11 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     circuit = api.load(args.dir)
+    if isinstance(circuit, api.Regions):
+        raise api.MalformedInput(
+            f"`{args.dir}` holds a program in regions: check each region's circuit "
+            f"(`zeenot check {args.dir}/regions/NAME`)"
+        )
     if not isinstance(circuit, api.Circuit):
         raise api.MalformedInput(
             f"`{args.dir}` holds a template: compile it with `MaxSize` bounds to check it"

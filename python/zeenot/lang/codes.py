@@ -44,6 +44,7 @@ CODES: dict[str, str] = {
     "ZN213": "variable assigned in only one branch of an `if`",
     "ZN214": "unsupported assignment target, or list mutation",
     "ZN215": "indexing, slicing, zipping or returning a filtered list",
+    "ZN216": "a call to another `@zk` function (a region of its own) under a condition",
     # typing
     "ZN301": "mixed integer types",
     "ZN302": "literal out of range for its type",

@@ -20,6 +20,7 @@ from zeenot import babyjub
 from zeenot.errors import CompileError, Diagnostic
 from zeenot.lang.lists import COMPARISON_METHODS, ListOps, leaf_types
 from zeenot.lang.optimize import FALLIBLE, Shared, can_fail, eliminate_dead, fold, renumber
+from zeenot.lang.regions import Crossing, RegionCalls, RegionDocs
 from zeenot.lang.source import function_source
 from zeenot.lang.values import (
     ALLOWED_BUILTINS,
@@ -68,6 +69,7 @@ from zeenot.types import (
     isqrt,
     leaves,
     poseidon,
+    type_from_json,
     type_from_obj,
     type_name,
     type_to_json,
@@ -174,7 +176,7 @@ class Frame:
     ret_node: ast.AST | None = None
 
 
-class Compiler(ListOps):
+class Compiler(ListOps, RegionCalls):
     def __init__(self, max_instructions: int = MAX_INSTRUCTIONS) -> None:
         self.max_instructions = max_instructions
         self.len_cache: dict[int, tuple[SymList, Any]] = {}
@@ -190,6 +192,11 @@ class Compiler(ListOps):
         # Compiling a template at its inputs' lengths: list lengths are known constants, but
         # they are the inputs', so an index past the end fails at run time, as in Python.
         self.specialised = False
+        # Compiling in regions (lang/regions.py): a call to another @zk function is a region of
+        # its own rather than inlined; `None`: every call is inlined.
+        self.regions: RegionDocs | None = None
+        self.region_name = ""
+        self.crossing = Crossing()
 
     # -- diagnostics --------------------------------------------------------------------------
 
@@ -1105,6 +1112,8 @@ class Compiler(ListOps):
         f = self.expr(node.func)
         name = self.src(node.func)
         if isinstance(f, FuncRef):
+            if self.regions is not None and hasattr(f.fn, "__zk__"):
+                return self.region_call(f.fn, node)
             return self.inline(f.fn, node)
         if isinstance(f, BoundMethod):
             if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
@@ -1905,17 +1914,33 @@ def compile_program(
     lengths: Mapping[str, int] | None = None,
     *,
     max_instructions: int = MAX_INSTRUCTIONS,
+    regions: RegionDocs | bool = False,
+    region: str | None = None,
 ) -> dict[str, Any]:
     """Compile a `@zk` function to an IR v1 document (a JSON-ready dict).
 
     `lengths` specialises the program: each parameter named there must be an unbounded list
     (`list[T]`, no `MaxSize`) and is compiled as a list of exactly that many elements.
-    `max_instructions` bounds the work (ZN114 past it): a verifier sets it lower."""
+    `max_instructions` bounds the work (ZN114 past it): a verifier sets it lower.
+
+    `regions=True` compiles a call to another `@zk` function as a region of its own
+    (lang/regions.py) instead of inlining it; when there is such a call the result is the
+    application document of docs/ir.md "Regions" rather than an IR document. (Internally,
+    `regions` is the collection a callee region is compiled into, named `region`, its
+    parameters and return crossing as commitments.)"""
     fn = inspect.unwrap(fn)
     fsrc = function_source(fn)
     fdef = fsrc.node
     c = Compiler(max_instructions)
     c.specialised = lengths is not None
+    top = regions is True
+    if regions is True:
+        regions = RegionDocs()
+        region = regions.name_for(fn)
+    if isinstance(regions, RegionDocs):
+        c.regions, c.region_name = regions, region or fn.__name__
+        regions.chain.append(fn)
+    callee = isinstance(regions, RegionDocs) and not top  # a region that another one calls
     frame = Frame(fn, fsrc.file, fsrc.text, fn.__globals__)
     c.frame = frame
     a = fdef.args
@@ -1954,6 +1979,8 @@ def compile_program(
                 "to the prover) or `Public[...]` (known to the verifier)",
             )
         ty = c.resolve_type(obj.ty, p.annotation)
+        if callee:
+            obj = Visibility("committed", obj.ty, obj.tier)
         loose = unbounded_list(ty)
         if loose is not None and loose is ty and unbounded_list(loose.elem) is None:
             if lengths is None or p.arg not in lengths:
@@ -1976,7 +2003,10 @@ def compile_program(
                 "list may leave its size open",
             )
         if obj.vis == "committed":
-            _check_committable(c, p.annotation, f"parameter `{p.arg}`", ty)
+            what = f"parameter `{p.arg}`"
+            if callee:
+                what += f" of `{fn.__name__}` (a region: its arguments cross as commitments)"
+            _check_committable(c, p.annotation, what, ty)
         wires = []
         for path, leaf_ty in leaves(p.arg, ty):
             inputs.append(
@@ -1994,12 +2024,14 @@ def compile_program(
         private = param["vis"] != "public"
         frame.env[p.arg] = c.shape_input(ty, iter(wires), p, p.arg, private)
     ret_ty: Ty | None = None
-    ret_vis = "public"
+    ret_vis = "committed" if callee else "public"
     if fdef.returns is not None:
         obj = c.eval_annotation(fn, "return", fdef.returns)
         if isinstance(obj, Visibility) and obj.vis == "committed":
             ret_vis = "committed"
             obj = obj.ty
+        elif callee and isinstance(obj, Visibility):
+            obj = obj.ty  # a region's result crosses as a commitment whatever its annotation
         elif isinstance(obj, Visibility):
             c.err(
                 fdef.returns,
@@ -2020,17 +2052,32 @@ def compile_program(
         node = frame.ret_node or fdef
         flat = c.flat_output(result, ret_ty, True, node)
         if ret_vis == "committed":
-            _check_committable(c, fdef.returns or fdef, "the return value", ret_ty)
+            what = "the return value"
+            if callee:
+                what += f" of `{fn.__name__}` (a region: its result crosses as a commitment)"
+            _check_committable(c, fdef.returns or fdef, what, ret_ty)
         for (path, _), w in zip(leaves("return", ret_ty), flat, strict=True):  # type: ignore[arg-type]
             out = {"name": path, "value": w.id}
             if ret_vis == "committed":
                 out["vis"] = "committed"
             outputs.append(out)
+    # A region's calls (lang/regions.py): their results are committed inputs after the
+    # parameters, their arguments committed outputs after the return value.
+    crossing = c.crossing
+    inputs.extend(crossing.inputs)
+    params.extend(crossing.params)
+    sent = [
+        path
+        for send in crossing.sends
+        for path, _ in leaves(send["name"], type_from_json(send["ty"]))
+    ]
+    for path, w in zip(sent, crossing.send_wires, strict=True):
+        outputs.append({"name": path, "value": w.id, "vis": "committed"})
     body = eliminate_dead(inputs, c.body, [o["value"] for o in outputs])
     renumber(inputs, body, outputs)
-    return {
+    doc = {
         "version": 1,
-        "name": fn.__name__,
+        "name": c.region_name or fn.__name__,
         "source": {"file": fsrc.file, "function": fn.__name__, "line": fdef.lineno},
         "inputs": inputs,
         "body": body,
@@ -2039,8 +2086,16 @@ def compile_program(
             "params": params,
             "returns": type_to_json(ret_ty),
             **({"returns_vis": "committed"} if ret_vis == "committed" else {}),
+            **({"sends": crossing.sends} if crossing.sends else {}),
         },
     }
+    if isinstance(regions, RegionDocs):
+        regions.chain.pop()
+        if top:
+            regions.programs[c.region_name] = doc
+            if len(regions.programs) > 1:
+                return regions.manifest(c.region_name)
+    return doc
 
 
 def _exact_return(c: Compiler, v: Any, ty: Ty, node: ast.AST) -> Ty:

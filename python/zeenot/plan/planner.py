@@ -250,6 +250,15 @@ def _defines_main(file: Path) -> bool:
     return any(isinstance(n, ast.FunctionDef) and n.name == "main" for n in tree.body)
 
 
+def _regions_of_program(regions: api.Regions, inputs: dict[str, Any] | None) -> list[Region]:
+    """The regions of one program in regions (zeenot.bundle): the inputs are its own region's;
+    the others' values come from it, committed (none is public to cost)."""
+    return [
+        Region(name, circuit, "client", False, inputs if name == regions.name else None)
+        for name, circuit in regions.circuits.items()
+    ]
+
+
 def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 16) -> list[Region]:
     """The regions a target proves. `APP.py:FN` is one region (a `@zk` function). An
     application (`APP.py` with a `main`, or its directory) is every region its client workers
@@ -258,6 +267,8 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
     path, sep, name = target.rpartition(":")
     if sep and name.isidentifier() and not Path(target).exists():
         compiled = api.compile(api.load_target(target))
+        if isinstance(compiled, api.Regions):  # it calls other @zk functions: their regions
+            return _regions_of_program(compiled, inputs)
         circuit, template = _specialise(compiled, inputs, length)
         return [Region(name, circuit, "client", template, inputs)]
     file = Path(target) / "app.py" if Path(target).is_dir() else Path(target)
@@ -277,7 +288,14 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
 
         module = load_module(str(file))
         fns = {k: v for k, v in vars(module).items() if callable(v) and hasattr(v, "__zk__")}
-        compiled_regions = {k: api.compile(fn) for k, fn in sorted(fns.items())}
+        compiled_regions = {}
+        for k, fn in sorted(fns.items()):
+            compiled = api.compile(fn)
+            if isinstance(compiled, api.Regions):  # `k/region` for each of its regions
+                for r in _regions_of_program(compiled, (inputs or {}).get(k)):
+                    compiled_regions[f"{k}/{r.name}"] = r.circuit
+            else:
+                compiled_regions[k] = compiled
     out = []
     for region_name, compiled in compiled_regions.items():
         given = (inputs or {}).get(region_name)
