@@ -3,13 +3,19 @@
 Every measure is the best of `reps` runs (the least disturbed by the rest of the machine). The
 Groth16 prover's time excludes validating the proving key, which happens once per key
 (`zeenot.keycache`); setup time and key size are measured and modelled on their own, since a
-plan amortises them over the proofs made with one key.
+plan amortises them over the proofs made with one key. Peak memory is the whole proving
+process's (a fresh Python process that loads the program, its key and inputs and proves, as
+`zeenot prove` does), measured once: a process's high-water mark is not reset by freeing.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,6 +31,7 @@ from zeenot.verifier import Verifier
 SIZES = (2, 4, 8, 16, 32, 64)
 QUICK_SIZES = (2, 8, 32)
 SCALE = {"publics": 4, "fields": 8}  # sizes multiplied: up to 256 and 512 public values
+VERIFY_REPS = 4  # verifying takes milliseconds: more runs for a best that is not noise
 
 
 def cpu_model() -> str:
@@ -38,13 +45,50 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def _best(reps: int, run: Callable[[], Any]) -> tuple[float, Any]:
+def best_of(reps: int, run: Callable[[], Any]) -> tuple[float, Any]:
     best, value = float("inf"), None
     for _ in range(reps):
         t = time.perf_counter()
         value = run()
         best = min(best, time.perf_counter() - t)
     return best, value
+
+
+_PROVE_ONCE = """
+import json, sys
+from zeenot import api
+d, backend = sys.argv[1], sys.argv[2]
+circuit = api.Circuit.load(d)
+run = json.load(open(d + "/run.json"))
+if backend == "groth16":
+    api.prove(circuit, api.Keys.load(d), run["inputs"], blindings=run["blindings"])
+else:
+    api.prove_sigma(circuit, run["inputs"], blindings=run["blindings"])
+status = open("/proc/self/status").read()
+print(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
+"""
+
+
+def peak_bytes(
+    circuit: api.Circuit,
+    inputs: dict[str, Any],
+    backend: str,
+    keys: api.Keys | None = None,
+    blindings: dict[str, Any] | None = None,
+) -> float:
+    """The peak resident memory of a process that proves the program once (bytes): its own
+    high-water mark after `exec` (a child's rusage would count the forked parent's pages)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        circuit.save(tmp)
+        if keys is not None:
+            keys.save(tmp)
+        (Path(tmp) / "run.json").write_text(json.dumps({"inputs": inputs, "blindings": blindings}))
+        done = subprocess.run(
+            [sys.executable, "-c", _PROVE_ONCE, tmp, backend], capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"measuring peak memory failed: {done.stderr}")
+        return float(done.stdout.split()[-1]) * 1024  # kB
 
 
 def measure(
@@ -58,25 +102,31 @@ def measure(
     """One program's costs on each of `backends`: {backend: {measure: value}}."""
     out: dict[str, dict[str, float]] = {}
     if "groth16" in backends:
-        setup_s, keys = _best(reps, lambda: api.setup(circuit))
+        setup_s, keys = best_of(reps, lambda: api.setup(circuit))
         keys.prepared  # noqa: B018 - validate the key once, outside the timed proofs
-        prove_s, proof = _best(reps, lambda: api.prove(circuit, keys, inputs, blindings=blindings))
+        prove_s, proof = best_of(
+            reps, lambda: api.prove(circuit, keys, inputs, blindings=blindings)
+        )
         verifier = Verifier.of(circuit, keys.verifying_key)
-        verify_s, _ = _best(reps, lambda: verifier.verify(proof))
+        verify_s, _ = best_of(VERIFY_REPS * reps, lambda: verifier.verify(proof))
         out["groth16"] = {
             "prove_s": prove_s,
             "verify_s": verify_s,
             "proof_bytes": float(len(proof.proof)),
             "setup_s": setup_s,
             "key_bytes": float(len(keys.proving_key)),
+            "peak_bytes": peak_bytes(circuit, inputs, "groth16", keys, blindings),
         }
     if "sigma" in backends:
-        prove_s, sigma = _best(reps, lambda: api.prove_sigma(circuit, inputs, blindings=blindings))
-        verify_s, _ = _best(reps, lambda: api.verify(circuit, None, sigma))
+        prove_s, sigma = best_of(
+            reps, lambda: api.prove_sigma(circuit, inputs, blindings=blindings)
+        )
+        verify_s, _ = best_of(VERIFY_REPS * reps, lambda: api.verify(circuit, None, sigma))
         out["sigma"] = {
             "prove_s": prove_s,
             "verify_s": verify_s,
             "proof_bytes": float(len(sigma.proof)),
+            "peak_bytes": peak_bytes(circuit, inputs, "sigma", None, blindings),
         }
     return out
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from zeenot.errors import MalformedInput
 from zeenot.files import read_json, write_atomic
-from zeenot.plan.planner import Plan, Weights, plan, regions_of
+from zeenot.plan.planner import Plan, Weights, inlined_region, plan, regions_of
 from zeenot.plan.profile import Profile, user_profile_path
 
 
@@ -32,8 +32,9 @@ def render(p: Plan) -> str:
         f"weights: client {w.client:g}/s, server {w.server:g}/s, {w.byte:g}/byte; "
         f"{w.proofs_per_setup:g} proofs per groth16 setup",
         "",
-        "| region | size | back end | prove | verify | proof | setup/K | objective | choice |",
-        "|---|---|---|---:|---:|---:|---:|---:|---|",
+        "| region | size | back end | prove | verify | proof | setup/K | memory | objective "
+        "| choice |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for c in p.choices:
         size = (
@@ -45,26 +46,45 @@ def render(p: Plan) -> str:
             lines.append(
                 f"| {c.region.name} | {size} | {mark} | {fmt_seconds(cost.prove_s)} | "
                 f"{fmt_seconds(cost.verify_s)} | {fmt_bytes(cost.proof_bytes)} | "
-                f"{fmt_seconds(cost.setup_s / w.proofs_per_setup)} | {c.objective[b]:.4g} | "
+                f"{fmt_seconds(cost.setup_s / w.proofs_per_setup)} | "
+                f"{fmt_bytes(cost.peak_bytes)} | {c.objective[b]:.4g} | "
                 f"{c.why() if b == c.backend else ''} |"
             )
             size = ""
         for b, why in c.excluded.items():
             lines.append(
-                f"| {c.region.name if size else ''} | {size} | {b} | | | | | | cannot: {why} |"
+                f"| {c.region.name if size else ''} | {size} | {b} | | | | | | | cannot: {why} |"
             )
     lines.append("")
-    lines.append("| plan | prove | verify | proof | objective |")
-    lines.append("|---|---:|---:|---:|---:|")
+    lines.append("| plan | prove | verify | proof | memory | objective |")
+    lines.append("|---|---:|---:|---:|---:|---:|")
     for label, backend in (("planned", None), ("all groth16", "groth16"), ("all sigma", "sigma")):
         cost = p.total(backend)
         if cost is None:
-            lines.append(f"| {label} | | | | cannot prove every region |")
+            lines.append(f"| {label} | | | | | cannot prove every region |")
             continue
         lines.append(
             f"| {label} | {fmt_seconds(cost.prove_s)} | {fmt_seconds(cost.verify_s)} | "
-            f"{fmt_bytes(cost.proof_bytes)} | {p.objective(backend):.4g} |"
+            f"{fmt_bytes(cost.proof_bytes)} | {fmt_bytes(cost.peak_bytes)} | "
+            f"{p.objective(backend):.4g} |"
         )
+    if p.inlined is not None:
+        c = p.inlined
+        cost, objective = c.predicted[c.backend], c.objective[c.backend]
+        lines.append(
+            f"| one circuit (calls inlined), {c.backend} | {fmt_seconds(cost.prove_s)} | "
+            f"{fmt_seconds(cost.verify_s)} | {fmt_bytes(cost.proof_bytes)} | "
+            f"{fmt_bytes(cost.peak_bytes)} | {objective:.4g} |"
+        )
+        planned = p.objective()
+        if planned is not None and objective < planned:
+            lines += [
+                "",
+                f"The program as one circuit is predicted {planned / objective:.1f}× cheaper "
+                "than in regions: every value crossing between regions costs a commitment in "
+                "each (in Groth16, hundreds of constraints). Drop @zk from the callees to "
+                "inline them, unless a region must be proved apart.",
+            ]
     return "\n".join(lines)
 
 
@@ -77,7 +97,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
         inputs = value
     profile = Profile.load(args.profile)
     weights = Weights.parse(args.weights, args.proofs_per_setup)
-    p = plan(regions_of(args.target, inputs, args.length), profile, weights)
+    regions = regions_of(args.target, inputs, args.length)
+    p = plan(regions, profile, weights, inlined_region(args.target, inputs))
     if args.json:
         print(json.dumps(p.to_json(), indent=2))
     else:

@@ -28,7 +28,7 @@ from zeenot.files import read_text
 from zeenot.plan.features import features, sigma_supports
 from zeenot.plan.profile import Profile
 
-MEASURES = ("prove_s", "verify_s", "proof_bytes", "setup_s", "key_bytes")
+MEASURES = ("prove_s", "verify_s", "proof_bytes", "setup_s", "key_bytes", "peak_bytes")
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,18 @@ class Cost:
     proof_bytes: float = 0.0
     setup_s: float = 0.0  # groth16: once per key
     key_bytes: float = 0.0  # groth16: the proving key a prover downloads once
+    peak_bytes: float = 0.0  # the proving process's peak memory
 
     def __add__(self, other: Cost) -> Cost:
-        return Cost(*(getattr(self, m) + getattr(other, m) for m in MEASURES))
+        """Two proofs' costs: sums, except peak memory (proved one after the other)."""
+        return Cost(
+            *(
+                max(getattr(self, m), getattr(other, m))
+                if m == "peak_bytes"
+                else getattr(self, m) + getattr(other, m)
+                for m in MEASURES
+            )
+        )
 
     def to_json(self) -> dict[str, float]:
         return {k: round(v, 6) for k, v in asdict(self).items()}
@@ -140,6 +149,9 @@ class Plan:
     choices: list[Choice]
     weights: Weights
     profile: Profile
+    # For a program in regions: the same program inlined into one circuit, costed the same
+    # way, so that a user sees whether the region boundaries pay for their crossings.
+    inlined: Choice | None = None
 
     def total(self, backend: str | None = None) -> Cost | None:
         """The plan's summed cost, or (backend given) the single-back-end plan's: None when
@@ -187,9 +199,16 @@ class Plan:
             ],
             "total": {**total.to_json(), "objective": self.objective()},
             "single": {b: single(b) for b in api.BACKENDS},
+            **({"inlined": self._inlined_json()} if self.inlined is not None else {}),
             "weights": asdict(self.weights),
             "profile": {"machine": self.profile.machine, "measured_at": self.profile.measured_at},
         }
+
+    def _inlined_json(self) -> dict[str, Any]:
+        c = self.inlined
+        assert c is not None
+        cost = c.predicted[c.backend].to_json()
+        return {"backend": c.backend, **cost, "objective": c.objective[c.backend]}
 
 
 def predict(
@@ -225,8 +244,26 @@ def choose(region: Region, profile: Profile, weights: Weights) -> Choice:
     return Choice(region, best, allowed, objective, excluded, size)
 
 
-def plan(regions: list[Region], profile: Profile, weights: Weights) -> Plan:
-    return Plan([choose(r, profile, weights) for r in regions], weights, profile)
+def plan(
+    regions: list[Region], profile: Profile, weights: Weights, inlined: Region | None = None
+) -> Plan:
+    """Each region's back end; `inlined`: the program as one circuit, costed beside."""
+    chosen = None if inlined is None else choose(inlined, profile, weights)
+    return Plan([choose(r, profile, weights) for r in regions], weights, profile, chosen)
+
+
+def inlined_region(target: str, inputs: dict[str, Any] | None = None) -> Region | None:
+    """For `APP.py:FN` where FN calls other `@zk` functions: FN with its calls inlined into one
+    circuit (what dropping @zk from the callees would compile), else None."""
+    path, sep, name = target.rpartition(":")
+    if not (sep and name.isidentifier() and not Path(target).exists()):
+        return None
+    fn = api.load_target(target)
+    if not isinstance(api.compile(fn), api.Regions):
+        return None
+    circuit = api.compile(fn, regions=False)
+    assert isinstance(circuit, api.Circuit)  # a template inlines its calls: never regions
+    return Region(name, circuit, "client", False, inputs)
 
 
 def _specialise(
