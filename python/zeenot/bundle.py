@@ -25,8 +25,9 @@ from zeenot import _native
 from zeenot.babyjub import SUBGROUP_ORDER
 from zeenot.errors import MalformedInput, ProofRejected, UsageError
 from zeenot.files import make_dir, parse_json, read_json, read_text, write_atomic
-from zeenot.ir import Program, check_params, leaves
+from zeenot.ir import Program, check_params, leaves, to_json_value
 from zeenot.ir import _flatten as flatten_value
+from zeenot.ir import _unflatten as unflatten
 
 REGIONS_FILE = "regions.json"
 REGIONS_DIR = "regions"
@@ -37,18 +38,35 @@ BUNDLE_FORMAT = 1
 @dataclass(frozen=True)
 class Link:
     """`src`'s committed output `output` (`return`, or a send such as `premium(total_km)`) is
-    `dst`'s committed parameter `param`."""
+    `dst`'s committed parameter `param` (kind `from`); or `src`'s own parameter `output` given
+    as it is to `dst` as its parameter `param` (`pass`: public, both proofs show the same value;
+    private, a value only `dst` uses, such as encryption randomness); or `src`'s public return
+    value, one that cannot cross as a commitment (a ciphertext), shown by both proofs (`show`)."""
 
     src: str
     output: str
     dst: str
     param: str
+    kind: str = "from"
+
+    @property
+    def passed(self) -> bool:
+        return self.kind == "pass"
 
     def __str__(self) -> str:
-        return f"{self.src}.{self.output} -> {self.dst}.{self.param}"
+        arrow = {"from": "->", "pass": "=>", "show": "=>"}[self.kind]
+        return f"{self.src}.{self.output} {arrow} {self.dst}.{self.param}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"from": [self.src, self.output], "to": [self.dst, self.param]}
+        return {self.kind: [self.src, self.output], "to": [self.dst, self.param]}
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Link:
+        kinds = [k for k in ("from", "pass", "show") if k in doc]
+        if len(kinds) != 1 or set(doc) != {kinds[0], "to"}:
+            raise ValueError(f"bad link {doc!r}")
+        src = doc[kinds[0]]
+        return cls(src[0], src[1], doc["to"][0], doc["to"][1], kinds[0])
 
 
 @dataclass
@@ -69,7 +87,7 @@ class Regions:
         from zeenot.api import Circuit
 
         circuits = {r["name"]: Circuit(Program(r["program"])) for r in doc["regions"]}
-        links = [Link(x["from"][0], x["from"][1], x["to"][0], x["to"][1]) for x in doc["links"]]
+        links = [Link.from_json(x) for x in doc["links"]]
         return cls._checked(doc["name"], circuits, links)
 
     @classmethod
@@ -83,16 +101,32 @@ class Regions:
         for link in links:
             if link.src not in circuits or link.dst not in circuits:
                 raise MalformedInput(f"regions: link {link} names an unknown region")
-            out_ty = _output_type(circuits[link.src].program, link.output)
-            params = {p["name"]: p for p in circuits[link.dst].program.committed_params()}
-            if out_ty is None or link.param not in params:
-                raise MalformedInput(f"regions: link {link} does not join committed values")
-            if leaves("", out_ty) != leaves("", params[link.param]["ty"]):
-                raise MalformedInput(f"regions: link {link} joins values of different types")
-            if (link.dst, link.param) in targets or (link.src, link.output) in sources:
-                raise MalformedInput(f"regions: link {link} crosses a value twice")
+            dst = {p["name"]: p for p in circuits[link.dst].program.params}.get(link.param)
+            if link.passed:
+                src = {p["name"]: p for p in circuits[link.src].program.params}.get(link.output)
+                if src is None or dst is None or not src["vis"] == dst["vis"] != "committed":
+                    raise MalformedInput(f"regions: link {link} does not pass a parameter on")
+                if leaves("", src["ty"]) != leaves("", dst["ty"]):
+                    raise MalformedInput(f"regions: link {link} passes a value of another type")
+            elif link.kind == "show":
+                program = circuits[link.src].program
+                ok = link.output == "return" and not program.returns_committed
+                if not ok or dst is None or dst["vis"] != "public":
+                    raise MalformedInput(f"regions: link {link} does not show a public result")
+                if leaves("", program.returns) != leaves("", dst["ty"]):
+                    raise MalformedInput(f"regions: link {link} joins values of different types")
+            else:
+                out_ty = _output_type(circuits[link.src].program, link.output)
+                if out_ty is None or dst is None or dst["vis"] != "committed":
+                    raise MalformedInput(f"regions: link {link} does not join committed values")
+                if leaves("", out_ty) != leaves("", dst["ty"]):
+                    raise MalformedInput(f"regions: link {link} joins values of different types")
+                if (link.src, link.output) in sources:
+                    raise MalformedInput(f"regions: link {link} crosses a value twice")
+                sources.add((link.src, link.output))
+            if (link.dst, link.param) in targets:
+                raise MalformedInput(f"regions: link {link} gives `{link.param}` twice")
             targets.add((link.dst, link.param))
-            sources.add((link.src, link.output))
         for region, circuit in circuits.items():
             program = circuit.program
             for send in program.sends:
@@ -103,7 +137,8 @@ class Regions:
             for p in program.params:
                 if (region, p["name"]) not in targets:
                     raise MalformedInput(f"regions: `{region}.{p['name']}` receives nothing")
-            if program.returns is not None and (region, "return") not in sources:
+            shown = any(x.kind == "show" and x.src == region for x in links)
+            if program.returns is not None and (region, "return") not in sources and not shown:
                 raise MalformedInput(f"regions: `{region}` returns to no one")
         return cls(name, circuits, links)
 
@@ -157,7 +192,7 @@ class Regions:
                 if circuit.hash != r["program_hash"]:
                     raise ValueError(f"region `{r['name']}` is not the program the manifest names")
                 circuits[r["name"]] = circuit
-            links = [Link(x["from"][0], x["from"][1], x["to"][0], x["to"][1]) for x in doc["links"]]
+            links = [Link.from_json(x) for x in doc["links"]]
             name = doc["name"]
         except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
             where = directory / REGIONS_FILE
@@ -290,10 +325,14 @@ def _evaluate(regions: Regions, inputs: dict[str, Any]) -> dict[str, list[str]]:
                 continue
             outputs = _native.evaluate_partial(circuit.native, known[name])
             slices = _output_slices(circuit.program)
+            own = _input_slices(circuit.program)
             for link in regions.links:
                 if link.src != name:
                     continue
-                value = outputs[slices[link.output]]
+                if link.passed:
+                    value = known[name][own[link.output]]
+                else:
+                    value = outputs[slices[link.output]]
                 dst = known[link.dst]
                 at = _input_slices(regions.circuits[link.dst].program)[link.param]
                 if None not in value and None in dst[at]:
@@ -337,6 +376,8 @@ def prove(
     # each crossing leaf's blinding, chosen before any proof so that both ends commit alike
     crossing: dict[tuple[str, str], list[int]] = {}
     for link in regions.links:
+        if link.kind != "from":
+            continue
         n = len(leaves("", _output_type(regions.circuits[link.src].program, link.output)))
         rs = [blinding() for _ in range(n)]
         crossing[(link.src, link.output)] = crossing[(link.dst, link.param)] = rs
@@ -379,7 +420,7 @@ def prove(
                 circuit.native, leaves_in, blinds_in(name, program) + blinds_out, sub_seed
             )
             vk_hash = None
-        shown = inputs if name == regions.name else {}
+        shown = _public_values(program, leaves_in)
         proofs[name] = api._proof(
             circuit, shown, leaves_in, public, out, proof, backends[name], vk_hash
         )
@@ -388,39 +429,83 @@ def prove(
     return Bundle(regions.name, regions.hash, proofs, opening)
 
 
+def _public_values(program: Program, leaves_in: list[str]) -> dict[str, Any]:
+    """A region's public parameters as JSON values, from its input leaves (a callee's public
+    inputs are its caller's, passed on)."""
+    at = _input_slices(program)
+    return {
+        p["name"]: to_json_value(unflatten(p["ty"], leaves_in[at[p["name"]]], [0]))
+        for p in program.params
+        if p["vis"] == "public"
+    }
+
+
 def verify(regions: Regions, verifying_keys: Mapping[str, bytes | None], bundle: Bundle) -> None:
     """Return normally if every region's proof is valid and every link holds; raise
     `ProofRejected` (naming the region or link) otherwise. `verifying_keys[region]`: the
     region's Groth16 verifying key (needed only for a region proved with groth16)."""
-    from zeenot import api
+    BundleVerifier(regions, verifying_keys).verify(bundle)
 
-    if not isinstance(bundle, Bundle):
-        raise UsageError(f"verify takes a `Bundle`, not {type(bundle).__name__}")
-    if bundle.program != regions.name or bundle.regions_hash != regions.hash:
-        raise ProofRejected(
-            f"the bundle is for other regions (`{bundle.program}`, regions hash "
-            f"{bundle.regions_hash[:16]}…), not these"
-        )
-    if set(bundle.proofs) != set(regions.circuits):
-        missing = sorted(set(regions.circuits) - set(bundle.proofs))
-        extra = sorted(set(bundle.proofs) - set(regions.circuits))
-        raise ProofRejected(f"the bundle's regions differ: missing {missing}, unknown {extra}")
-    for name, circuit in regions.circuits.items():
-        proof = bundle.proofs[name]
-        vk = verifying_keys.get(name) if proof.backend == "groth16" else None
-        try:
-            api.verify(circuit, vk, proof)
-        except (ProofRejected, MalformedInput) as exc:
-            raise type(exc)(f"region `{name}`: {exc}") from None
-    for link in regions.links:
-        src, dst = bundle.proofs[link.src], bundle.proofs[link.dst]
-        sent = src.outputs if link.output == "return" else (src.sent or {}).get(link.output)
-        received = dst.public_inputs.get(link.param)
-        if sent != received:
+
+class BundleVerifier:
+    """Verifies bundles of one program in regions, each region's Groth16 verifying key prepared
+    once (a server verifying many bundles)."""
+
+    def __init__(self, regions: Regions, verifying_keys: Mapping[str, bytes | None]):
+        from zeenot.verifier import Verifier
+
+        self.regions = regions
+        self.groth16 = {
+            name: Verifier.of(regions.circuits[name], vk)
+            for name, vk in verifying_keys.items()
+            if vk is not None and name in regions.circuits
+        }
+
+    def verify(self, bundle: Bundle) -> None:
+        """As `verify`."""
+        from zeenot import api
+        from zeenot.verifier import check_program
+
+        regions = self.regions
+        if not isinstance(bundle, Bundle):
+            raise UsageError(f"verify takes a `Bundle`, not {type(bundle).__name__}")
+        if bundle.program != regions.name or bundle.regions_hash != regions.hash:
             raise ProofRejected(
-                f"link {link}: the commitments differ (a region's proof from another run, or "
-                "altered)"
+                f"the bundle is for other regions (`{bundle.program}`, regions hash "
+                f"{bundle.regions_hash[:16]}…), not these"
             )
+        if set(bundle.proofs) != set(regions.circuits):
+            missing = sorted(set(regions.circuits) - set(bundle.proofs))
+            extra = sorted(set(bundle.proofs) - set(regions.circuits))
+            raise ProofRejected(f"the bundle's regions differ: missing {missing}, unknown {extra}")
+        for name, circuit in regions.circuits.items():
+            proof = bundle.proofs[name]
+            try:
+                if proof.backend == "groth16" and name in self.groth16:
+                    check_program(circuit.program.ir["name"], circuit.hash, proof)
+                    self.groth16[name].verify(proof)
+                else:
+                    api.verify(circuit, None, proof)
+            except (ProofRejected, MalformedInput) as exc:
+                raise type(exc)(f"region `{name}`: {exc}") from None
+        self._links(bundle)
+
+    def _links(self, bundle: Bundle) -> None:
+        regions = self.regions
+        for link in regions.links:
+            src, dst = bundle.proofs[link.src], bundle.proofs[link.dst]
+            if link.kind != "from":  # public values both proofs show (a private pass: dst's alone)
+                there = src.outputs if link.kind == "show" else src.public_inputs.get(link.output)
+                if there != dst.public_inputs.get(link.param):
+                    raise ProofRejected(f"link {link}: the two proofs show different values")
+                continue
+            sent = src.outputs if link.output == "return" else (src.sent or {}).get(link.output)
+            received = dst.public_inputs.get(link.param)
+            if sent != received:
+                raise ProofRejected(
+                    f"link {link}: the commitments differ (a region's proof from another run, or "
+                    "altered)"
+                )
 
 
 def read_bundle(path: str | Path) -> Bundle:

@@ -229,11 +229,12 @@ def _verify_bundles(args: argparse.Namespace) -> int:
         where = bundle.region_dir(args.dir, name)
         if (where / api.KEYS_FILE).exists():
             keys[name] = api.Keys.load(where, proving=False).verifying_key
+    verifier = bundle.BundleVerifier(regions, keys)
     code = EXIT_OK
     for path in args.proof:
         prefix = f"{path}: " if len(args.proof) > 1 else ""
         try:
-            bundle.verify(regions, keys, bundle.read_bundle(path))
+            verifier.verify(bundle.read_bundle(path))
         except api.ProofRejected as exc:
             if len(args.proof) == 1:
                 raise

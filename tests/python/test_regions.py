@@ -55,7 +55,10 @@ def test_a_call_to_a_zk_function_is_a_region(scaled):
         "clamp#2()": "committed",
     }
     callee = scaled.circuits["clamp"].program
-    assert [p["vis"] for p in callee.params] == ["committed", "committed"]
+    # the computed argument crosses committed; the caller's own public `hi`, passed as it is,
+    # is the callee's public input too (both proofs show it: the verifier compares them)
+    assert [p["vis"] for p in callee.params] == ["committed", "public"]
+    assert "scaled.hi => clamp.hi" in [str(x) for x in scaled.links]
     assert callee.returns_committed
 
 
@@ -287,3 +290,80 @@ def test_cli_compile_setup_prove_auto_verify(tmp_path):
     # a single proof where a bundle belongs, and the other way round: exit 2
     zeenot("verify", str(d), str(EXAMPLES / "split" / "monthly.json"), check=2)
     zeenot("check", str(d), check=2)
+
+
+# -- values that pass on as they are, and results shown ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bonus():
+    from zeenot import babyjub
+
+    sk, pk = babyjub.keygen()
+    inputs = {
+        "sales": [1000, 2500, 40000],
+        "r": str(babyjub.random_scalar()),
+        "authority": {"x": str(int(pk.x)), "y": str(int(pk.y))},
+    }
+    return api.compile(R.encrypted_bonus), inputs, sk
+
+
+def decrypt(sk, ct):
+    from zeenot import babyjub
+
+    point = lambda d: babyjub.Point(int(d["x"]), int(d["y"]))  # noqa: E731
+    return babyjub.decrypt(sk, babyjub.Ciphertext(point(ct["c1"]), point(ct["c2"])))
+
+
+def test_an_encryption_region_on_the_sigma_back_end(bonus):
+    regions, inputs, sk = bonus
+    kinds = {str(x) for x in regions.links}
+    assert kinds == {
+        "encrypted_bonus.encrypt_total(total) -> encrypt_total.total",  # committed
+        "encrypted_bonus.r => encrypt_total.r",  # private, used only by the callee
+        "encrypted_bonus.authority => encrypt_total.authority",  # public, shown by both
+        "encrypt_total.return => encrypted_bonus.encrypt_total()",  # a ciphertext, shown
+    }
+    keys = {"encrypted_bonus": api.setup(regions.circuits["encrypted_bonus"], seed=3)}
+    backends = {"encrypted_bonus": "groth16", "encrypt_total": "sigma"}
+    b = received(bundle.prove(regions, inputs, backends, keys, seed=4))
+    bundle.verify(regions, vks(keys), b)
+    assert b.outputs == simulate(R.encrypted_bonus, inputs)
+    assert decrypt(sk, b.outputs) == (1000 + 2500 + 40000) * 3 // 100
+    assert set(b.public_inputs) == {"authority"}
+
+
+@pytest.mark.parametrize("lie", ["authority", "ciphertext"])
+def test_regions_that_show_different_public_values_are_rejected(bonus, monkeypatch, lie):
+    """A dishonest prover gives the encryption region another key (so the authority could not
+    decrypt), or the caller another ciphertext than the one the encryption region made: each
+    proof holds alone; the bundle does not."""
+    from zeenot import babyjub
+
+    regions, inputs, _ = bonus
+    _, other = babyjub.keygen()
+    honest = bundle._evaluate
+
+    def lying(regions, inputs):
+        values = honest(regions, inputs)
+        if lie == "authority":
+            at = bundle._input_slices(regions.circuits["encrypt_total"].program)["authority"]
+            values["encrypt_total"][at] = [str(int(other.x)), str(int(other.y))]
+        else:
+            at = bundle._input_slices(regions.main.program)["encrypt_total()"]
+            ct = babyjub.encrypt(0, other, 5)
+            values[regions.name][at] = [str(int(v)) for p in (ct.c1, ct.c2) for v in (p.x, p.y)]
+        return values
+
+    monkeypatch.setattr(bundle, "_evaluate", lying)
+    forged = received(bundle.prove(regions, inputs, dict.fromkeys(regions.circuits, "sigma")))
+    for name, circuit in regions.circuits.items():
+        api.verify(circuit, None, forged.proofs[name])
+    with pytest.raises(ProofRejected, match="show different values"):
+        bundle.verify(regions, {}, forged)
+
+
+def test_a_private_value_passed_on_may_not_be_used_by_the_caller_too():
+    with pytest.raises(CompileError) as info:
+        api.compile(R.uses_randomness_twice)
+    assert info.value.diagnostic.code == "ZN406" and "one region only" in str(info.value)

@@ -17,6 +17,7 @@
 //! | `check` | the commitment opens to 1 |
 //! | private input | a range proof for its type (a bit proof for `bool`) |
 //! | output | the commitment opens to the claimed public value |
+//! | `point_mul`, `point_add` (ElGamal) | none until output; a revealed point `Q = base + Σ sᵢ·Pᵢ` is one equation |
 //!
 //! A guard that is a private value `g` is honoured the way the groth16 back end does it: an
 //! operation that could fail yields `g·s` (so a guarded-off operation yields 0 and cannot fail),
@@ -40,8 +41,17 @@
 //! Fiat–Shamir context binds the program hash and every public value; the statement binds every
 //! commitment.
 //!
-//! Not supported (the planner keeps these in the groth16 back end): `field` values (the circuit
-//! field is not the commitment group's scalar field), Poseidon, point and signature operations.
+//! **Points** ([`points`]): `point_mul` and `point_add` on public points and on points that
+//! are linear in private scalars (an encryption, a sum of ciphertexts, a public multiple, a
+//! re-randomisation) are proved as linear equations over the same secrets the commitments open
+//! to; a point is revealed as an output (both coordinates) and the verifier checks it on the
+//! curve and in the prime-order subgroup, as every public point it uses.
+//!
+//! Not supported (the planner keeps these in the groth16 back end): arithmetic on private
+//! `field` values (the circuit field is not the commitment group's scalar field; a private field
+//! input may only be a point multiplication's scalar), Poseidon, signatures, private point
+//! inputs, comparisons of private points, and a private scalar times a point computed from
+//! private values (not linear).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -57,6 +67,9 @@ use crate::bulletproofs::{BulletproofGens, MsmTerms, RangeProof, SUPPORTED_BITS}
 use crate::error::{Error, Result};
 use crate::proof::{self, Proof};
 use crate::statement::{Builder, Element, Node, Secret, Statement};
+
+mod points;
+use points::{is_point_op, Points};
 
 /// The domain of the back end's Fiat–Shamir context.
 pub const BACKEND_DOMAIN: &[u8] = b"zeenot/sigma-backend/v1";
@@ -216,11 +229,16 @@ fn unsupported(p: &Program, index: usize, what: &str) -> Error {
 }
 
 /// A value during lowering: public (both sides know it) or committed (the prover knows `v`
-/// and `r`; the verifier sees only `c`).
+/// and `r`; the verifier sees only `c`); for point operations ([`points`]), a public field
+/// element, a private `field` input (input index; a scalar only), or a coordinate of a point
+/// computed from private values (point index, `y`).
 #[derive(Clone, Copy, Debug)]
 enum V {
     Pub(i128),
     Com(Com),
+    Field(zeenot_crypto::Base),
+    Scalar(usize),
+    Coord(usize, bool),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -378,6 +396,11 @@ impl<'a> Lowering<'a> {
         match x {
             V::Pub(k) => self.constant(k),
             V::Com(c) => c,
+            // IR type rules keep `field` values out of integer operations, and `lower` refuses
+            // every non-point operation on them before it gets here.
+            V::Field(_) | V::Scalar(_) | V::Coord(..) => {
+                unreachable!("a field value in an integer operation")
+            }
         }
     }
 
@@ -490,7 +513,7 @@ impl<'a> Lowering<'a> {
         Ok(match (x, y) {
             (V::Pub(a), V::Pub(b)) => V::Pub(a * b),
             (V::Pub(k), V::Com(c)) | (V::Com(c), V::Pub(k)) => V::Com(self.scale(c, k)),
-            (V::Com(a), V::Com(b)) => V::Com(self.product(a, b)?),
+            (a, b) => V::Com(self.product(self.com(a), self.com(b))?),
         })
     }
 
@@ -530,11 +553,12 @@ impl<'a> Lowering<'a> {
 /// Lowers the program. `inputs`: every input leaf's value (prover) or the public ones only
 /// (verifier, private entries `None`). Returns the statement, the output values (prover) and
 /// the witness.
-/// An output as the instance shows it: a value, or a commitment (with its blinding, for the
-/// prover).
+/// An output as the instance shows it: a value, a field element (a point's coordinate), or a
+/// commitment (with its blinding, for the prover).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shown {
     Value(i128),
+    Field(zeenot_crypto::Base),
     Commitment(Point, Scalar),
 }
 
@@ -552,12 +576,23 @@ fn lower(
     let mut vals: Vec<V> = Vec::with_capacity(p.types.len());
     let mut ivs: Vec<Interval> = Vec::with_capacity(p.types.len());
     let mut committed = committed.iter();
+    let mut points = Points::default();
     for (k, inp) in p.inputs.iter().enumerate() {
         let Some((lo, hi)) = inp.ty.range() else {
-            return Err(Error::Unsupported(format!(
-                "input `{}` is a field element: the sigma back end does not support `field`",
-                inp.name
-            )));
+            // A field element: public (a point's coordinate), or private (a point
+            // multiplication's scalar, [`points`]); either is refused where used otherwise.
+            vals.push(match (inp.vis, inputs[k]) {
+                (Visibility::Public, Some(Value::Field(f))) => V::Field(f),
+                (Visibility::Public, _) => {
+                    return Err(Error::Input(format!(
+                        "input `{}` is missing or not a field element",
+                        inp.name
+                    )))
+                }
+                _ => V::Scalar(k),
+            });
+            ivs.push((0, 0));
+            continue;
         };
         let v = match inputs[k] {
             Some(Value::Int(v)) => v,
@@ -589,9 +624,6 @@ fn lower(
         let ty = inst.ty;
         let arg = |k: usize| vals[inst.args[k]];
         let iv = |k: usize| ivs[inst.args[k]];
-        if ty == Ty::Field || inst.args.iter().any(|&a| p.types[a] == Ty::Field) {
-            return Err(unsupported(p, index, &format!("`{}` on field elements", inst.op.name())));
-        }
         // Guard: active, inactive, or a private bit.
         #[derive(Clone, Copy)]
         enum Guard {
@@ -603,19 +635,32 @@ fn lower(
             None | Some(V::Pub(1)) => Guard::On,
             Some(V::Pub(_)) => Guard::Off,
             Some(V::Com(c)) => Guard::Private(c),
+            Some(_) => unreachable!("validated: a guard is a bool"),
         };
+        // Point operations (public ones too: every public point is checked on first use).
+        if is_point_op(inst.op) {
+            let v = points.coordinate(lw, &vals, inputs, index)?;
+            vals.push(v);
+            ivs.push((0, 0));
+            continue;
+        }
         // All-public instructions are evaluated in the clear, with the IR's own semantics.
-        if inst.args.iter().all(|&a| matches!(vals[a], V::Pub(_))) && !matches!(guard, Guard::Private(_)) {
+        let public = |v: V| matches!(v, V::Pub(_) | V::Field(_));
+        if inst.args.iter().all(|&a| public(vals[a])) && !matches!(guard, Guard::Private(_)) {
             let a = |k: usize| match vals[inst.args[k]] {
                 V::Pub(v) => Value::Int(v),
-                V::Com(_) => unreachable!("all public"),
+                V::Field(f) => Value::Field(f),
+                _ => unreachable!("all public"),
             };
             match eval::step(p, inst, &a, matches!(guard, Guard::On)) {
                 Ok(Some(Value::Int(v))) => {
                     vals.push(V::Pub(v));
                     ivs.push((v, v));
                 }
-                Ok(Some(Value::Field(_))) => return Err(unsupported(p, index, "a field result")),
+                Ok(Some(Value::Field(f))) => {
+                    vals.push(V::Field(f));
+                    ivs.push((0, 0));
+                }
                 Ok(None) => {}
                 // The verifier's public values make the program fail: no honest proof exists.
                 Err(_) if !lw.prover() => return Err(Error::InvalidProof),
@@ -627,6 +672,9 @@ fn lower(
                 }
             }
             continue;
+        }
+        if ty == Ty::Field || inst.args.iter().any(|&a| p.types[a] == Ty::Field) {
+            return Err(unsupported(p, index, &format!("`{}` on private field elements", inst.op.name())));
         }
         let type_range = ty.range().unwrap_or((0, 0));
         // Homomorphic result `s` with interval `siv`; range-checked (and guarded) if it may
@@ -698,7 +746,8 @@ fn lower(
             Op::Not => Some((V::Com(lw.sub(lw.constant(1), lw.com(arg(0)))), (0, 1))),
             Op::Select => match arg(0) {
                 V::Pub(c) => Some((if c == 1 { arg(1) } else { arg(2) }, if c == 1 { iv(1) } else { iv(2) })),
-                V::Com(c) => {
+                c => {
+                    let c = lw.com(c);
                     let diff = match (arg(1), arg(2)) {
                         (V::Pub(x), V::Pub(y)) => V::Pub(x - y),
                         (x, y) => V::Com(lw.sub(lw.com(x), lw.com(y))),
@@ -711,8 +760,11 @@ fn lower(
             Op::Check => {
                 match (guard, arg(0)) {
                     (Guard::Off, _) => {}
-                    (Guard::On, V::Com(c)) => lw.opens_to(c, 1),
                     (Guard::On, V::Pub(_)) => unreachable!("public checks are evaluated"),
+                    (Guard::On, c) => {
+                        let c = lw.com(c);
+                        lw.opens_to(c, 1)
+                    }
                     (Guard::Private(g), x) => {
                         let not_c = lw.sub(lw.constant(1), lw.com(x));
                         lw.product_zero(g, not_c);
@@ -774,7 +826,8 @@ fn lower(
                     }
                     (_, V::Pub(-1)) => Some((V::Pub(0), (0, 0))),
                     (_, V::Pub(b)) => Some(divide(lw, lw.com(arg(0)), iv(0), Divisor::Public(b), quotient)?),
-                    (guard, V::Com(b)) => {
+                    (guard, b) => {
+                        let b = lw.com(b);
                         // A guarded-off division divides by 1 instead: b' = 1 + g·(b − 1).
                         let b = match guard {
                             Guard::Private(g) => {
@@ -803,6 +856,7 @@ fn lower(
     }
 
     let mut outputs = Vec::with_capacity(p.outputs.len());
+    let mut coords = Vec::new();
     for (k, &o) in p.outputs.iter().enumerate() {
         let claim = claimed.map(|c| c[k]);
         let x = vals[o];
@@ -832,15 +886,38 @@ fn lower(
             (_, V::Com(c), claim) => {
                 let v = match claim {
                     Some(Shown::Value(v)) => v,
-                    Some(Shown::Commitment(..)) => return Err(Error::InvalidProof),
+                    Some(_) => return Err(Error::InvalidProof),
                     None => c.v,
                 };
                 lw.opens_to(c, v);
                 Shown::Value(v)
             }
+            (_, V::Field(f), claim) => {
+                if claim.is_some_and(|c| c != Shown::Field(f)) {
+                    return Err(Error::InvalidProof);
+                }
+                Shown::Field(f)
+            }
+            (_, V::Coord(at, y), claim) => {
+                let f = match claim {
+                    Some(Shown::Field(f)) => f,
+                    Some(_) => return Err(Error::InvalidProof),
+                    None => points.value_of(at, y),
+                };
+                coords.push((at, y, f));
+                Shown::Field(f)
+            }
+            (_, V::Scalar(_), _) => {
+                return Err(Error::Unsupported(format!(
+                    "output `{}` is a private field input: the sigma back end does not support it",
+                    p.output_names[k]
+                )))
+            }
         };
         outputs.push(shown);
     }
+    // the points the outputs reveal: each equals its combination of secrets
+    points.reveal(lw, &coords)?;
     Ok(outputs)
 }
 
@@ -1019,12 +1096,18 @@ pub fn shape(p: &Program, public: &[Option<Value>]) -> Result<Shape> {
         return Err(Error::Input(format!("expected {} input leaves, got {}", p.inputs.len(), public.len())));
     }
     let mut p = p.clone();
-    for (inp, v) in p.inputs.iter_mut().zip(public) {
+    let mut public = public.to_vec();
+    for (inp, v) in p.inputs.iter_mut().zip(public.iter_mut()) {
         if inp.vis == Visibility::Public && v.is_none() {
-            inp.vis = Visibility::Private;
+            if inp.ty == Ty::Field {
+                // a point's coordinate, say: public whatever its value (a stand-in point)
+                *v = Some(Value::Field(zeenot_crypto::Base::zero()));
+            } else {
+                inp.vis = Visibility::Private;
+            }
         }
     }
-    let p = &p;
+    let (p, public) = (&p, &public[..]);
     let mut lw = new_lowering(p, None, &[]);
     let start = mul_small(&lw.g, 7919) + mul_small(&lw.h, 104_729);
     let committed: Vec<(Point, Scalar)> = (0..p.committed_inputs().count())
@@ -1100,6 +1183,15 @@ pub fn prove<R: RngCore + CryptoRng>(
                 }
                 public.push(v.to_string());
             }
+            Shown::Field(f) => {
+                let f = zeenot_ir::ir::fr_to_decimal(f);
+                if f != expected[k] {
+                    return Err(Error::Witness(
+                        "internal: the sigma lowering disagrees with the IR's semantics".into(),
+                    ));
+                }
+                public.push(f);
+            }
             Shown::Commitment(c, r) => {
                 public.extend(commitment_decimals(c));
                 out_blindings.push(*r);
@@ -1154,7 +1246,7 @@ fn parse_public(p: &Program, public: &[String]) -> Result<PublicView> {
             ),
             _ => match values.next().expect("counted") {
                 Value::Int(v) => Shown::Value(v),
-                Value::Field(_) => return Err(Error::Unsupported("a field output".into())),
+                Value::Field(f) => Shown::Field(f),
             },
         });
     }

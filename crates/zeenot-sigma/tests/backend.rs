@@ -235,7 +235,86 @@ fn unsupported_operations_are_named() {
     let p = Program::from_json(doc).unwrap();
     let inputs = p.parse_inputs(&["7".into()]).unwrap();
     let err = prove(&p, &inputs, &[], &mut rng(1)).unwrap_err();
-    assert!(matches!(&err, Error::Unsupported(m) if m.contains("field") && m.contains("`x`")), "{err}");
+    assert!(matches!(&err, Error::Unsupported(m) if m.contains("field") && m.contains("poseidon")), "{err}");
+}
+
+/// `encrypt(m, pk, r)` as the front end compiles it: `c1 = r·B8`, `c2 = m·B8 + r·pk`.
+const ENCRYPT: &str = r#"{"version": 1, "name": "enc", "source": {"file": "app.py"},
+  "inputs": [
+    {"id": 0, "name": "m", "ty": "u32", "vis": "private", "tier": null},
+    {"id": 1, "name": "r", "ty": "field", "vis": "private", "tier": null},
+    {"id": 2, "name": "pk.x", "ty": "field", "vis": "public", "tier": null},
+    {"id": 3, "name": "pk.y", "ty": "field", "vis": "public", "tier": null}],
+  "body": [
+    {"id": 4, "op": "const", "ty": "field", "value": "5299619240641551281634865583518297030282874472190772894086521144482721001553"},
+    {"id": 5, "op": "const", "ty": "field", "value": "16950150798460657717958625567821834550301663161624707787222815936182638968203"},
+    {"id": 6, "op": "point_mul_x", "ty": "field", "args": [1, 4, 5]},
+    {"id": 7, "op": "point_mul_y", "ty": "field", "args": [1, 4, 5]},
+    {"id": 8, "op": "point_mul_x", "ty": "field", "args": [0, 4, 5]},
+    {"id": 9, "op": "point_mul_y", "ty": "field", "args": [0, 4, 5]},
+    {"id": 10, "op": "point_mul_x", "ty": "field", "args": [1, 2, 3]},
+    {"id": 11, "op": "point_mul_y", "ty": "field", "args": [1, 2, 3]},
+    {"id": 12, "op": "point_add_x", "ty": "field", "args": [8, 9, 10, 11]},
+    {"id": 13, "op": "point_add_y", "ty": "field", "args": [8, 9, 10, 11]}],
+  "outputs": [{"name": "c1.x", "value": 6}, {"name": "c1.y", "value": 7},
+              {"name": "c2.x", "value": 12}, {"name": "c2.y", "value": 13}]}"#;
+
+fn encryption_inputs(m: u32, r: u64, sk: u64) -> Vec<String> {
+    use zeenot_ir::ir::fr_to_decimal;
+    let pk = zeenot_crypto::Point::generator().mul_vartime(&zeenot_crypto::Scalar::from(sk));
+    vec![m.to_string(), r.to_string(), fr_to_decimal(&pk.x()), fr_to_decimal(&pk.y())]
+}
+
+#[test]
+fn an_encryption_is_proved_as_linear_relations() {
+    let p = Program::from_json(ENCRYPT).unwrap();
+    let values = encryption_inputs(42, 123_456_789_123, 987_654_321);
+    let inputs = p.parse_inputs(&values).unwrap();
+    let proven = prove(&p, &inputs, &[], &mut rng(3)).unwrap();
+    let expected = eval::run(&p, &values).unwrap();
+    assert_eq!(proven.public[2..], expected[..]); // pk, then the ciphertext
+    let bytes = proven.proof.encode();
+    verify(&p, &proven.public, &bytes).unwrap();
+    // no circuit: the message's commitment and range proof, and two equations for the points
+    let s = shape(&p, &[None, None, None, None]).unwrap();
+    assert_eq!((s.commitments, s.range_proofs), (1, 1));
+    // another ciphertext (valid points: an encryption of 43, or with other randomness), or any
+    // coordinate changed: rejected
+    for other in [encryption_inputs(43, 123_456_789_123, 987_654_321), encryption_inputs(42, 5, 987_654_321)]
+    {
+        let theirs = eval::run(&p, &other).unwrap();
+        for at in [0, 2] {
+            if theirs[at..at + 2] == expected[at..at + 2] {
+                continue; // the same r: the same c1
+            }
+            let mut public = proven.public.clone();
+            public[2 + at..4 + at].clone_from_slice(&theirs[at..at + 2]);
+            assert_eq!(verify(&p, &public, &bytes), Err(Error::InvalidProof), "ciphertext part {at}");
+        }
+    }
+    for k in 2..proven.public.len() {
+        let mut public = proven.public.clone();
+        public[k] = "5".into();
+        assert!(verify(&p, &public, &bytes).is_err(), "public {k}");
+    }
+    // a public key off the curve or outside the subgroup: refused on both sides
+    let mut bad = values.clone();
+    bad[3] = "1".into(); // (pk.x, 1) is not on the curve
+    let inputs_bad = p.parse_inputs(&bad).unwrap();
+    assert!(matches!(prove(&p, &inputs_bad, &[], &mut rng(4)), Err(Error::Input(_))));
+    let mut public = proven.public.clone();
+    public[1] = "1".into();
+    assert!(matches!(verify(&p, &public, &bytes), Err(Error::Input(_))));
+}
+
+#[test]
+fn a_private_scalar_times_a_private_point_is_refused() {
+    // r·(m·B8): not a linear relation
+    let doc = ENCRYPT.replace(r#""args": [1, 2, 3]"#, r#""args": [1, 8, 9]"#);
+    let p = Program::from_json(&doc).unwrap();
+    let inputs = p.parse_inputs(&encryption_inputs(1, 2, 3)).unwrap();
+    let err = prove(&p, &inputs, &[], &mut rng(1)).unwrap_err();
+    assert!(matches!(&err, Error::Unsupported(m) if m.contains("not a linear relation")), "{err}");
 }
 
 const COMMITTED: &str = r#"{"version": 1, "name": "carry", "source": {"file": "app.py"},

@@ -197,6 +197,7 @@ class Compiler(ListOps, RegionCalls):
         self.regions: RegionDocs | None = None
         self.region_name = ""
         self.crossing = Crossing()
+        self.top_frame: Frame | None = None
 
     # -- diagnostics --------------------------------------------------------------------------
 
@@ -1916,6 +1917,7 @@ def compile_program(
     max_instructions: int = MAX_INSTRUCTIONS,
     regions: RegionDocs | bool = False,
     region: str | None = None,
+    passed: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Compile a `@zk` function to an IR v1 document (a JSON-ready dict).
 
@@ -1927,7 +1929,8 @@ def compile_program(
     (lang/regions.py) instead of inlining it; when there is such a call the result is the
     application document of docs/ir.md "Regions" rather than an IR document. (Internally,
     `regions` is the collection a callee region is compiled into, named `region`, its
-    parameters and return crossing as commitments.)"""
+    parameters and return crossing as commitments, except those in `passed`: its caller's own
+    parameters passed as they are, with their visibility there.)"""
     fn = inspect.unwrap(fn)
     fsrc = function_source(fn)
     fdef = fsrc.node
@@ -1980,7 +1983,7 @@ def compile_program(
             )
         ty = c.resolve_type(obj.ty, p.annotation)
         if callee:
-            obj = Visibility("committed", obj.ty, obj.tier)
+            obj = Visibility((passed or {}).get(p.arg, "committed"), obj.ty, obj.tier)
         loose = unbounded_list(ty)
         if loose is not None and loose is ty and unbounded_list(loose.elem) is None:
             if lengths is None or p.arg not in lengths:
@@ -2023,6 +2026,8 @@ def compile_program(
         # after all inputs: lists emit their length checks, private points their subgroup checks
         private = param["vis"] != "public"
         frame.env[p.arg] = c.shape_input(ty, iter(wires), p, p.arg, private)
+        c.crossing.own[p.arg] = (frame.env[p.arg], param["vis"])
+    c.top_frame = frame
     ret_ty: Ty | None = None
     ret_vis = "committed" if callee else "public"
     if fdef.returns is not None:
@@ -2047,6 +2052,8 @@ def compile_program(
         ret_ty = _infer(c, result, frame.ret_node or fdef)
     if ret_ty is not None and unbounded_list(ret_ty) is not None:
         ret_ty = _exact_return(c, result, ret_ty, fdef.returns or fdef)
+    if callee and ret_ty is not None and "field" in [t for _, t in leaves("", ret_ty)]:
+        ret_vis = "public"  # a region's result that cannot cross committed is shown (regions.py)
     outputs: list[dict[str, Any]] = []
     if result is not NONE:
         node = frame.ret_node or fdef
@@ -2074,6 +2081,7 @@ def compile_program(
     for path, w in zip(sent, crossing.send_wires, strict=True):
         outputs.append({"name": path, "value": w.id, "vis": "committed"})
     body = eliminate_dead(inputs, c.body, [o["value"] for o in outputs])
+    _check_passed_unused(c, shapes, body, outputs)
     renumber(inputs, body, outputs)
     doc = {
         "version": 1,
@@ -2096,6 +2104,30 @@ def compile_program(
             if len(regions.programs) > 1:
                 return regions.manifest(c.region_name)
     return doc
+
+
+def _check_passed_unused(
+    c: Compiler, shapes: list[Any], body: list[dict[str, Any]], outputs: list[dict[str, Any]]
+) -> None:
+    """A private parameter passed on to a region as it is must not be used here too: the two
+    regions' proofs would not be bound to the same value (it does not cross as a commitment)."""
+    if not c.crossing.passed_private:
+        return
+    # (its subgroup check, emitted for every private point parameter, is not a use)
+    used = {a for ins in body if ins["op"] != "point_check" for a in ins.get("args", [])}
+    used |= {o["value"] for o in outputs}
+    used |= {ins["guard"] for ins in body if ins.get("guard") is not None}
+    for p, _, wires in shapes:
+        node = c.crossing.passed_private.get(p.arg)
+        if node is not None and any(w.id in used for w in wires):
+            c.err(
+                node,
+                "ZN406",
+                f"`{p.arg}` is passed to a region as it is and also used here: a private value "
+                "that does not cross as a commitment must be used in one region only",
+                f"use `{p.arg}` only in the callee, or pass it a value that can cross (integers "
+                "and bools cross as commitments)",
+            )
 
 
 def _exact_return(c: Compiler, v: Any, ty: Ty, node: ast.AST) -> Ty:

@@ -58,12 +58,16 @@ class RegionDocs:
 @dataclass
 class Crossing:
     """The caller region's side of its calls: the committed inputs (results) and the committed
-    outputs (arguments) it gains."""
+    outputs (arguments) it gains, and the parameters it passes on as they are."""
 
     inputs: list[dict[str, Any]] = field(default_factory=list)  # IR input leaves
     params: list[dict[str, Any]] = field(default_factory=list)  # signature params (results)
     sends: list[dict[str, Any]] = field(default_factory=list)  # signature sends (arguments)
     send_wires: list[Wire] = field(default_factory=list)
+    # The caller's own parameters, as compile_program shaped them (name -> value, visibility)
+    own: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    # Private parameters passed on as they are: the caller may not use them itself
+    passed_private: dict[str, ast.AST] = field(default_factory=dict)
 
 
 class RegionCalls:
@@ -72,6 +76,7 @@ class RegionCalls:
     regions: RegionDocs | None
     region_name: str
     crossing: Crossing
+    top_frame: Any
     guard: Wire | None
     next_id: int
     max_instructions: int
@@ -130,15 +135,36 @@ class RegionCalls:
         if missing:
             self.err(node, "ZN212", f"`{name}()` is missing argument `{missing[0]}`")
 
+        # The caller's own parameter passed as it is enters the callee as the callee's own input
+        # (public: the verifier checks both regions got the same value; private: only the callee
+        # may use it); anything else crosses as a commitment.
+        ann = self.annotations(fn, fdef)
+        passed: dict[str, str] = {}
+        for p, (v, arg_node) in bound.items():
+            own = self.crossing.own.get(arg_node.id) if isinstance(arg_node, ast.Name) else None
+            if own is None or own[0] is not v or self.frame is not self.top_frame:
+                continue
+            has_field = any(t == "field" for _, t in leaves("", ann[p]))
+            if own[1] == "public" or (own[1] == "private" and has_field):
+                passed[p] = own[1]
         region = regions.name_for(fn)
         doc = compile_program(
-            fn, regions=regions, region=region, max_instructions=self.max_instructions
+            fn,
+            regions=regions,
+            region=region,
+            max_instructions=self.max_instructions,
+            passed=passed,
         )
         regions.programs[region] = doc
-        ann = self.annotations(fn, fdef)
         caller = self.region_name
         for p in params:
             v, arg_node = bound[p]
+            if p in passed:
+                assert isinstance(arg_node, ast.Name)
+                regions.links.append({"pass": [caller, arg_node.id], "to": [region, p]})
+                if passed[p] == "private":
+                    self.crossing.passed_private[arg_node.id] = arg_node
+                continue
             ty = ann[p]
             assert ty is not None  # a @zk function's parameters are annotated (compiled above)
             self.check_arg(v, ty, arg_node, p, name)
@@ -154,13 +180,18 @@ class RegionCalls:
             return None
         ret_ty = ann.get("return") or type_from_json(ret_json)
         result = f"{region}()"
+        # an integer result crosses committed; one that cannot (a ciphertext, a hash) is the
+        # callee's public output, as any @zk function's return, and the caller's public input
+        committed = doc["signature"].get("returns_vis") == "committed"
+        vis = "committed" if committed else "public"
         wires = []
         for path, leaf_ty in leaves(result, ret_ty):
             self.crossing.inputs.append(
-                {"id": self.next_id, "name": path, "ty": leaf_ty, "vis": "committed", "tier": None}
+                {"id": self.next_id, "name": path, "ty": leaf_ty, "vis": vis, "tier": None}
             )
             wires.append(Wire(self.next_id, leaf_ty))
             self.next_id += 1
-        self.crossing.params.append({"name": result, "ty": ret_json, "vis": "committed"})
-        regions.links.append({"from": [region, "return"], "to": [caller, result]})
-        return self.shape_input(ret_ty, iter(wires), node, result, True)
+        self.crossing.params.append({"name": result, "ty": ret_json, "vis": vis})
+        kind = "from" if committed else "show"
+        regions.links.append({kind: [region, "return"], "to": [caller, result]})
+        return self.shape_input(ret_ty, iter(wires), node, result, committed)

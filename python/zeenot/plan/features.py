@@ -51,12 +51,20 @@ def public_leaves(circuit: Circuit, inputs: dict[str, Any] | None) -> list[str |
     return [None] * len(leaves)
 
 
+def sigma_unsupported(circuit: Circuit) -> str | None:
+    """Why the sigma back end cannot prove this program (its own words: Poseidon, signatures,
+    private points, a product of two private points…), or None when it can. The back end
+    decides, by lowering the program as it would to prove it."""
+    try:
+        _native.sigma_program_shape(circuit.native, [None] * len(circuit.program.ir["inputs"]))
+    except _native.UnsupportedError as exc:
+        return str(exc)
+    return None
+
+
 def sigma_supports(circuit: Circuit) -> bool:
-    """Whether the sigma back end proves this program: it works on bounded integers only."""
-    ir = circuit.program.ir
-    return all(i["ty"] != "field" for i in ir["inputs"]) and all(
-        inst.get("ty") != "field" for inst in ir["body"]
-    )
+    """Whether the sigma back end proves this program."""
+    return sigma_unsupported(circuit) is None
 
 
 def wide_witnesses(circuit: Circuit, inputs: dict[str, Any] | None) -> float | None:

@@ -25,7 +25,7 @@ from typing import Any
 from zeenot import api
 from zeenot.errors import MalformedInput, UsageError
 from zeenot.files import read_text
-from zeenot.plan.features import features, sigma_supports
+from zeenot.plan.features import features, sigma_unsupported
 from zeenot.plan.profile import Profile
 
 MEASURES = ("prove_s", "verify_s", "proof_bytes", "setup_s", "key_bytes", "peak_bytes")
@@ -119,9 +119,7 @@ class Region:
             "groth16": "lists without MaxSize have no fixed circuit to set up"
             if self.template
             else None,
-            "sigma": None
-            if sigma_supports(self.circuit)
-            else "the sigma back end does not prove `field` values (Poseidon, points, EdDSA)",
+            "sigma": sigma_unsupported(self.circuit),
         }
 
 

@@ -1,6 +1,7 @@
 """Programs in regions (issue 12): `@zk` functions calling `@zk` functions."""
 
 from zeenot import Committed, Field, MaxSize, Private, Public, check, poseidon, u8, u32, u64, zk
+from zeenot.babyjub import Ciphertext, Point, encrypt
 
 
 @zk
@@ -65,13 +66,14 @@ def conditional(x: Private[u32], hi: Public[u32]) -> u32:
 
 
 @zk
-def hash_of(x: Private[u32]) -> Field:
-    return poseidon(Field(x))
+def square_field(h: Private[Field]) -> Field:
+    return h * h
 
 
 @zk
 def crosses_field(x: Private[u32]) -> Field:
-    return hash_of(x)
+    """A computed field element cannot cross as a commitment (a result that cannot is shown)."""
+    return square_field(poseidon(Field(x)))
 
 
 @zk
@@ -82,3 +84,31 @@ def ping(x: Private[u32]) -> u32:
 @zk
 def pong(x: Private[u32]) -> u32:
     return ping(x)
+
+
+# -- encryption in a region of its own --------------------------------------------------------
+
+
+@zk
+def encrypt_total(total: Private[u32], r: Private[Field], authority: Public[Point]) -> Ciphertext:
+    return encrypt(total, authority, r)
+
+
+@zk
+def encrypted_bonus(
+    sales: Private[MaxSize[list[u32], 16]], r: Private[Field], authority: Public[Point]
+) -> Ciphertext:
+    """A bonus over private sales, encrypted to an authority's key: the list work in one region,
+    the encryption in another (the planner can give it the sigma back end, where an encryption
+    is two equations); `r` and `authority` pass on as they are, the bonus crosses committed,
+    the ciphertext comes back shown."""
+    check(all(s <= 100_000 for s in sales))
+    bonus = u32(sum(u64(s) for s in sales) * 3 // 100)
+    return encrypt_total(bonus, r, authority)
+
+
+@zk
+def uses_randomness_twice(x: Private[u32], r: Private[Field], authority: Public[Point]) -> Field:
+    """`r` passed on as it is and used here too: refused (it would not be bound to one value)."""
+    ct = encrypt_total(x, r, authority)
+    return ct.c1.x + r
