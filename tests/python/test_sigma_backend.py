@@ -27,7 +27,7 @@ EXAMPLE_FUNCTIONS = {
     "loyalty": ("discount", None),
     "cnids": ("alert", None),
     "metering": ("bill", "field"),
-    "snp_mean": ("aggregate", "field"),
+    "snp_mean": ("aggregate", None),  # ElGamal encryptions and sums: linear relations
 }
 
 

@@ -320,6 +320,9 @@ struct Lowering<'a> {
     /// Fresh commitments and statement equations made so far (for [`shape`]).
     fresh_count: usize,
     equation_count: usize,
+    /// Terms of revealed points' equations, and public points checked (for [`shape`]).
+    point_terms: usize,
+    public_points: usize,
 }
 
 /// `c` commits to `u ∈ [0, 2^n)` (with blinding `r`; `u` and `r` are the prover's).
@@ -1063,6 +1066,8 @@ fn new_lowering<'a>(p: &'a Program, rng: Option<&'a mut dyn RngCore>, aux: &'a [
         stand_in: None,
         fresh_count: 0,
         equation_count: 0,
+        point_terms: 0,
+        public_points: 0,
     }
 }
 
@@ -1085,6 +1090,11 @@ pub struct Shape {
     pub range_proofs: usize,
     /// The sum of the range proofs' log2 sizes (a proof has 2·log2(n·m) points).
     pub range_rounds: usize,
+    /// Terms of the equations of revealed points (each a scalar multiplication of a public
+    /// point, for prover and verifier), one more per point for its own check.
+    pub point_terms: usize,
+    /// Public points checked on the curve and in the subgroup (keys, published ciphertexts).
+    pub public_points: usize,
 }
 
 /// Counts what proving `p` takes by lowering it as the verifier does, with stand-in
@@ -1124,6 +1134,8 @@ pub fn shape(p: &Program, public: &[Option<Value>]) -> Result<Shape> {
         range_bits: chunks.iter().map(|(n, c)| n * c.len()).sum(),
         range_proofs: chunks.len(),
         range_rounds: chunks.iter().map(|(n, c)| (n * c.len()).trailing_zeros() as usize).sum(),
+        point_terms: lw.point_terms,
+        public_points: lw.public_points,
     })
 }
 

@@ -149,7 +149,7 @@ def calibrate(
             cal = program(family, n)
             circuit = api.compile(cal.fn)
             assert isinstance(circuit, api.Circuit)
-            backends = ["groth16", "sigma"] if sigma_supports(circuit) else ["groth16"]
+            backends = ["groth16", "sigma"] if sigma_supports(circuit, cal.inputs) else ["groth16"]
             measured = measure(circuit, cal.inputs, reps, backends=backends)
             samples.append(
                 {"program": f"{family}[{n}]", "features": features(circuit, cal.inputs), **measured}

@@ -1,18 +1,20 @@
 """What the cost models read off a compiled program.
 
 Groth16's prover follows its constraint count (the multi-exponentiations), its FFT domain (the
-constraints rounded up to a power of two: a program just past a power of two costs a step
-more), its witness values wider than 64 bits (inverses, hashes, curve points, blindings: the
-multi-exponentiations take narrow scalars on fast paths; counted on the inputs when given,
-else estimated from the instructions by `static_wide`) and its in-circuit Pedersen
-commitments (`Committed` inputs and outputs: curve arithmetic). Its verifier follows its
-public values (field elements and commitments' coordinates cost more than small integers).
+constraints rounded up to a power of two: a program just past a power of two costs a step more),
+its witness values wider than 64 bits (inverses, hashes, curve points, blindings: the multi-
+exponentiations take narrow scalars on fast paths; counted on the inputs when given, else
+estimated from the instructions by `static_wide`) and its in-circuit Pedersen commitments
+(`Committed` inputs and outputs: curve arithmetic). Its verifier follows its public values
+(field elements and commitments' coordinates cost more than small integers).
 
 The sigma back end's costs follow the shape of its proof, which the back end itself counts
 without proving (`zeenot_sigma::backend::shape`): the fresh commitments, the sigma statement's
-secrets and equations, and the Bulletproof range obligations (bits after padding, proofs, and
-their rounds). Counting with the back end's own lowering keeps one definition of what a sigma
-proof contains, so the features cannot drift from the prover.
+secrets and equations, the Bulletproof range obligations (bits after padding, proofs, and their
+rounds), and the point work: the terms of revealed points' equations (an encryption's) and the
+public points checked (keys, published ciphertexts). Counting with the back end's own lowering
+keeps one definition of what a sigma proof contains, so the features cannot drift from the
+prover.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ SIGMA_FEATURES = (
     "range_bits",
     "range_proofs",
     "range_rounds",
+    "point_terms",
+    "public_points",
 )
 
 
@@ -51,20 +55,38 @@ def public_leaves(circuit: Circuit, inputs: dict[str, Any] | None) -> list[str |
     return [None] * len(leaves)
 
 
-def sigma_unsupported(circuit: Circuit) -> str | None:
+def _public_point_inputs(circuit: Circuit) -> int:
+    """Baby Jubjub points among the public parameters (a ciphertext is two): each is checked
+    on the curve and in the subgroup by the Groth16 verifier when it reads the instance."""
+    from zeenot.types import POINT_KIND, ListTy, RecordTy
+
+    def count(t: Any) -> int:
+        if isinstance(t, tuple):
+            return sum(count(e) for e in t)
+        if isinstance(t, ListTy):
+            return t.max * count(t.elem)
+        if isinstance(t, RecordTy):
+            return 1 if t.kind == POINT_KIND else sum(count(f) for _, f in t.fields)
+        return 0
+
+    return sum(count(p["ty"]) for p in circuit.program.params if p["vis"] == "public")
+
+
+def sigma_unsupported(circuit: Circuit, inputs: dict[str, Any] | None = None) -> str | None:
     """Why the sigma back end cannot prove this program (its own words: Poseidon, signatures,
     private points, a product of two private points…), or None when it can. The back end
-    decides, by lowering the program as it would to prove it."""
+    decides, by lowering the program as it would to prove it, with the public values `inputs`
+    give (one it is not given counts as private: a branch on it may then be refused)."""
     try:
-        _native.sigma_program_shape(circuit.native, [None] * len(circuit.program.ir["inputs"]))
+        _native.sigma_program_shape(circuit.native, public_leaves(circuit, inputs))
     except _native.UnsupportedError as exc:
         return str(exc)
     return None
 
 
-def sigma_supports(circuit: Circuit) -> bool:
+def sigma_supports(circuit: Circuit, inputs: dict[str, Any] | None = None) -> bool:
     """Whether the sigma back end proves this program."""
-    return sigma_unsupported(circuit) is None
+    return sigma_unsupported(circuit, inputs) is None
 
 
 def wide_witnesses(circuit: Circuit, inputs: dict[str, Any] | None) -> float | None:
@@ -154,6 +176,9 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     out["public_wide"] = float(wide_public)
     out["public_narrow"] = float(stats["public_inputs"] - wide_public)
     out["pedersen"] = float(committed)
+    out["public_point_inputs"] = float(_public_point_inputs(circuit))
+    # Poseidon's constraints are dense (its partial rounds): more memory per constraint
+    out["poseidon"] = float(sum(1 for ins in ir["body"] if ins["op"] == "poseidon"))
     wide = wide_witnesses(circuit, inputs)
     # without the inputs, an estimate from the instructions (docs/planner.md)
     out["wide_witnesses"] = static_wide(circuit) if wide is None else wide

@@ -4,15 +4,16 @@ squares (scipy's bounded least squares: a cost never has a negative part), with 
 The model forms, per back end and measure (n: R1CS constraints):
 
 * groth16 prove_s: 1, n (the multi-exponentiations), the FFT domain (n rounded up to a power
-  of two), witness values wider than 64 bits, in-circuit Pedersen commitments;
+  of two), witness values wider than 64 bits, in-circuit Pedersen commitments, public points
+  (each checked when the instance is read);
 * groth16 setup_s: 1, n, the domain; key_bytes: 1, n; proof_bytes: a constant (three points);
 * groth16 verify_s: 1, public integers, public field elements (and commitment coordinates),
-  commitments (each checked to be in the prime-order subgroup);
+  commitments and public points (each checked to be in the prime-order subgroup);
 * sigma prove_s, verify_s, proof_bytes: 1 and the proof's shape as the back end counts it
   (fresh commitments, the statement's secrets and equations, padded range-proof bits, range
   proofs and their rounds);
-* peak_bytes (the proving process's peak memory): groth16 1, n, wide witness values, public
-  field elements (the instance and the key's points for it); sigma its shape.
+* peak_bytes (the proving process's peak memory): groth16 1, n, public field elements (the
+  instance and the key's points for it), Poseidon hashes (dense constraints); sigma its shape.
 """
 
 from __future__ import annotations
@@ -25,12 +26,19 @@ from zeenot.plan.features import SIGMA_FEATURES
 
 FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "groth16": {
-        "prove_s": ("one", "constraints", "domain", "wide_witnesses", "pedersen"),
-        "verify_s": ("one", "public_narrow", "public_wide", "pedersen"),
+        "prove_s": (
+            "one",
+            "constraints",
+            "domain",
+            "wide_witnesses",
+            "pedersen",
+            "public_point_inputs",
+        ),
+        "verify_s": ("one", "public_narrow", "public_wide", "pedersen", "public_point_inputs"),
         "proof_bytes": ("one",),
         "setup_s": ("one", "constraints", "domain"),
         "key_bytes": ("one", "constraints"),
-        "peak_bytes": ("one", "constraints", "wide_witnesses", "public_wide"),
+        "peak_bytes": ("one", "constraints", "public_wide", "poseidon"),
     },
     "sigma": {
         "prove_s": SIGMA_FEATURES,

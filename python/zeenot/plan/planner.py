@@ -119,7 +119,7 @@ class Region:
             "groth16": "lists without MaxSize have no fixed circuit to set up"
             if self.template
             else None,
-            "sigma": sigma_unsupported(self.circuit),
+            "sigma": sigma_unsupported(self.circuit, self.inputs),
         }
 
 

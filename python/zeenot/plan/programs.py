@@ -1,9 +1,9 @@
-"""Calibration programs: small families of `@zk` functions, each scaled by a size N, that
-exercise the IR operations the back ends price differently (comparisons, arithmetic with
-overflow checks, Boolean logic, division, private lookups, many public integers and field
-elements, Poseidon hashing, a committed output) at several widths. `zeenot calibrate` measures
-both back ends on them; the case studies are left out, so that the models can be checked on
-programs they were not fitted on."""
+"""Calibration programs: small families of `@zk` functions, each scaled by a size N, that exercise
+the IR operations the back ends price differently (comparisons, arithmetic with overflow checks,
+Boolean logic, division, private lookups, many public integers and field elements, Poseidon
+hashing, a committed output, ElGamal sums and encryptions) at several widths. `zeenot calibrate`
+measures both back ends on them; the case studies are left out, so that the models can be
+checked on programs they were not fitted on."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 
 HEADER = (
     "from zeenot import Committed, Field, Private, Public, check, poseidon, u8, u16, u32, u64, zk"
+    "\nfrom zeenot.babyjub import Ciphertext, Point, encrypt"
     "\n\nN = {n}\n"
 )
 
@@ -105,6 +106,17 @@ def committed(xs: Private[tuple[(u32,) * N]], limit: Public[u32]) -> Committed[u
         total += u64(x)
     return total
 """,
+    "elgamal": """
+@zk
+def elgamal(
+    cts: Public[tuple[(Ciphertext,) * N]], ms: Private[tuple[u32, u32]],
+    rs: Private[tuple[Field, Field]], pk: Public[Point],
+) -> Ciphertext:
+    total = cts[0]
+    for c in cts[1:]:
+        total = total + c
+    return total + encrypt(ms[0], pk, rs[0]) + 3 * encrypt(ms[1], pk, rs[1])
+""",
     "wide": """
 @zk
 def wide(xs: Private[tuple[(u64,) * N]], limit: Public[u64]) -> u64:
@@ -129,7 +141,23 @@ INPUTS: dict[str, Callable[[int], dict[str, Any]]] = {
     "hashes": lambda n: {"xs": [i * 7919 for i in range(n)], "seed": 5},
     "committed": lambda n: {"xs": [i % 500 for i in range(n)], "limit": 1000},
     "wide": lambda n: {"xs": [i * 1_000_003 for i in range(n)], "limit": 1 << 60},
+    "elgamal": lambda n: _elgamal_inputs(n),
 }
+
+
+def _elgamal_inputs(n: int) -> dict[str, Any]:
+    """n published ciphertexts under one key (fixed scalars: calibration needs no secrecy)."""
+    from zeenot.babyjub import BASE8, encrypt
+
+    pk = 7919 * BASE8
+    point = lambda p: {"x": str(int(p.x)), "y": str(int(p.y))}  # noqa: E731
+    cts = [encrypt(i, pk, 1000 + i) for i in range(n)]
+    return {
+        "cts": [{"c1": point(c.c1), "c2": point(c.c2)} for c in cts],
+        "ms": [5, 9],
+        "rs": ["123456789", "987654321"],
+        "pk": point(pk),
+    }
 
 
 @dataclass(frozen=True)

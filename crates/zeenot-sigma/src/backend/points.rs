@@ -53,6 +53,8 @@ pub(super) struct Points {
     /// `(is a product, arguments)` → the point both coordinate instructions share.
     of: HashMap<(bool, Vec<usize>), usize>,
     scalars: HashMap<usize, Secret>,
+    /// Public points known valid: checked once, or computed from valid ones.
+    valid: HashMap<(Base, Base), Point>,
 }
 
 /// `f mod l`: a field element read as a Baby Jubjub scalar.
@@ -99,6 +101,9 @@ impl Points {
         };
         let y = matches!(inst.op, Op::PointAddY | Op::PointMulY);
         let pt = &self.list[at];
+        if pt.terms.is_empty() {
+            self.valid.insert(pt.base.xy(), pt.base); // computed from valid points
+        }
         Ok(if pt.terms.is_empty() {
             V::Field(if y { pt.base.y() } else { pt.base.x() })
         } else {
@@ -108,8 +113,8 @@ impl Points {
 
     /// The point whose coordinates are the values `x`, `y`.
     fn point(
-        &self,
-        lw: &Lowering<'_>,
+        &mut self,
+        lw: &mut Lowering<'_>,
         vals: &[V],
         x: usize,
         y: usize,
@@ -117,14 +122,23 @@ impl Points {
         index: usize,
     ) -> Result<Pt> {
         match (vals[x], vals[y]) {
-            (V::Field(x), V::Field(y)) => match Point::from_xy(x, y) {
-                Ok(q) => Ok(Pt::public(q)),
-                Err(_) if lw.stand_in.is_some() => Ok(Pt::public(Point::generator())), // counting only
-                Err(e) => Err(Error::Input(format!(
-                    "a public point at instruction {index} is not a Baby Jubjub point of the prime-order \
-                     subgroup ({e})"
-                ))),
-            },
+            (V::Field(x), V::Field(y)) => {
+                if let Some(&q) = self.valid.get(&(x, y)) {
+                    return Ok(Pt::public(q));
+                }
+                lw.public_points += 1;
+                match Point::from_xy(x, y) {
+                    Ok(q) => {
+                        self.valid.insert((x, y), q);
+                        Ok(Pt::public(q))
+                    }
+                    Err(_) if lw.stand_in.is_some() => Ok(Pt::public(Point::generator())), // counting only
+                    Err(e) => Err(Error::Input(format!(
+                        "a public point at instruction {index} is not a Baby Jubjub point of the prime-order \
+                         subgroup ({e})"
+                    ))),
+                }
+            }
             (V::Coord(i, false), V::Coord(j, true)) if i == j => Ok(self.list[i].clone()),
             _ => Err(unsupported(
                 p,
@@ -201,6 +215,7 @@ impl Points {
             } else {
                 Point::from_xy(x, y).map_err(|_| Error::InvalidProof)?
             };
+            lw.point_terms += pt.terms.len() + 1;
             lw.require(q - pt.base, &pt.terms);
         }
         Ok(())
