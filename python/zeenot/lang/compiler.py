@@ -1333,28 +1333,40 @@ class Compiler(ListOps, RegionCalls):
             "convert it, e.g. `isqrt(u32(x))`",
         )
 
+    def bind_call(
+        self,
+        node: ast.Call,
+        names: list[str],
+        label: str,
+        unit: str = "argument",
+        complete: bool = True,
+    ) -> dict[str, tuple[Any, ast.AST]]:
+        """The call's positional and keyword arguments by name, each with its node (ZN212 for
+        `*args`, too many, unknown or repeated keywords, and, if `complete`, a missing one)."""
+        if any(isinstance(x, ast.Starred) for x in node.args):
+            self.err(node, "ZN212", "`*args` in calls is not supported")
+        if len(node.args) > len(names):
+            self.err(
+                node, "ZN212", f"`{label}()` takes {len(names)} {unit}s, {len(node.args)} given"
+            )
+        bound = {n: (self.value(x), x) for n, x in zip(names, node.args, strict=False)}
+        for kw in node.keywords:
+            if kw.arg is None or kw.arg not in names or kw.arg in bound:
+                keyword = "keyword " if unit == "argument" else ""
+                self.err(kw, "ZN212", f"bad {keyword}{unit} `{kw.arg}` for `{label}()`")
+            bound[kw.arg] = (self.value(kw.value), kw.value)
+        missing = [n for n in names if n not in bound]
+        if complete and missing:
+            self.err(node, "ZN212", f"`{label}()` is missing {unit} `{missing[0]}`")
+        return bound
+
     def inline(self, fn: Any, node: ast.Call) -> Any:
         fsrc = function_source(fn)
         fdef = fsrc.node
         params = self.helper_params(fn, fdef, node)
-        bound: dict[str, Any] = {}
-        arg_nodes: dict[str, ast.AST] = {}
-        if any(isinstance(x, ast.Starred) for x in node.args):
-            self.err(node, "ZN212", "`*args` in calls is not supported")
-        if len(node.args) > len(params):
-            self.err(
-                node,
-                "ZN212",
-                f"`{fn.__name__}()` takes {len(params)} arguments, {len(node.args)} given",
-            )
-        for p, x in zip(params, node.args, strict=False):
-            bound[p] = self.value(x)
-            arg_nodes[p] = x
-        for kw in node.keywords:
-            if kw.arg is None or kw.arg not in params or kw.arg in bound:
-                self.err(kw, "ZN212", f"bad keyword argument `{kw.arg}` for `{fn.__name__}()`")
-            bound[kw.arg] = self.value(kw.value)
-            arg_nodes[kw.arg] = kw.value
+        given = self.bind_call(node, params, fn.__name__, complete=False)
+        bound = {p: v for p, (v, _) in given.items()}
+        arg_nodes = {p: n for p, (_, n) in given.items()}
         defaults = fn.__defaults__ or ()
         for p, d in zip(params[len(params) - len(defaults) :], defaults, strict=False):
             if p not in bound:

@@ -69,6 +69,9 @@ class ListOps:
     if TYPE_CHECKING:
 
         def err(self, node: Any, code: str, msg: str, hint: str | None = None) -> NoReturn: ...
+        def bind_call(
+            self, node: Any, names: list[str], label: str, unit: str = ..., complete: bool = ...
+        ) -> dict[str, tuple[Any, Any]]: ...
 
     # -- building lists -----------------------------------------------------------------------
 
@@ -1153,19 +1156,8 @@ class ListOps:
                 "points cannot be built from coordinates in @zk code",
                 "take the point as a parameter (it is checked on the curve and in the subgroup)",
             )
-        names = ty.names
-        if any(isinstance(a, ast.Starred) for a in node.args) or len(node.args) > len(names):
-            self.err(node, "ZN212", f"`{ty.name}()` takes {len(names)} fields")
-        got: dict[str, Any] = {}
-        for n, a in zip(names, node.args, strict=False):
-            got[n] = (self.value(a), a)
-        for k in node.keywords:
-            if k.arg is None or k.arg not in names or k.arg in got:
-                self.err(k, "ZN212", f"bad field `{k.arg}` for `{ty.name}()`")
-            got[k.arg] = (self.value(k.value), k.value)
-        for n in names:
-            if n not in got:
-                self.err(node, "ZN212", f"`{ty.name}()` is missing field `{n}`")
+        names = list(ty.names)
+        got = self.bind_call(node, names, ty.name, unit="field")
         return self.make_record(ty, [got[n] for n in names])
 
     def make_record(self, ty: RecordTy, fields: list[tuple[Any, ast.AST]]) -> SymRecord:

@@ -84,7 +84,9 @@ class RegionCalls:
     if TYPE_CHECKING:
 
         def err(self, node: Any, code: str, msg: str, hint: str | None = None) -> Any: ...
-        def value(self, node: ast.expr) -> Any: ...
+        def bind_call(
+            self, node: ast.Call, names: list[str], label: str
+        ) -> dict[str, tuple[Any, ast.AST]]: ...
         def annotations(self, fn: Any, fdef: ast.FunctionDef) -> dict[str, Ty | None]: ...
         def check_arg(self, v: Any, ty: Ty, node: ast.AST, p: str, fname: str) -> None: ...
         def coerce(self, v: Any, ty: Ty, node: ast.AST) -> Any: ...
@@ -122,18 +124,7 @@ class RegionCalls:
             )
         fdef = function_source(fn).node
         params = [p.arg for p in fdef.args.args]
-        if any(isinstance(x, ast.Starred) for x in node.args) or len(node.args) > len(params):
-            self.err(node, "ZN212", f"`{name}()` takes {len(params)} arguments")
-        bound: dict[str, tuple[Any, ast.AST]] = {}
-        for p, x in zip(params, node.args, strict=False):
-            bound[p] = (self.value(x), x)
-        for kw in node.keywords:
-            if kw.arg is None or kw.arg not in params or kw.arg in bound:
-                self.err(kw, "ZN212", f"bad keyword argument `{kw.arg}` for `{name}()`")
-            bound[kw.arg] = (self.value(kw.value), kw.value)
-        missing = [p for p in params if p not in bound]
-        if missing:
-            self.err(node, "ZN212", f"`{name}()` is missing argument `{missing[0]}`")
+        bound = self.bind_call(node, params, name)
 
         # The caller's own parameter passed as it is enters the callee as the callee's own input
         # (public: the verifier checks both regions got the same value; private: only the callee
