@@ -102,3 +102,56 @@ def test_groth16_proves_what_simulate_computes(prog, data):
         except ValueError:
             ok = False  # out of the type's range: refused before verification
         assert not ok
+
+
+def _in_regions(prog) -> str:
+    """The generated program's source with a `@zk` caller that passes every parameter on to it
+    and returns its result: compiled in regions (the callee a region of its own)."""
+    import ast
+
+    fdef = next(
+        n
+        for n in ast.parse(prog.source_text).body
+        if isinstance(n, ast.FunctionDef) and n.name == prog.fn_name
+    )
+    params = ", ".join(f"{a.arg}: {ast.unparse(a.annotation)}" for a in fdef.args.args)
+    names = ", ".join(a.arg for a in fdef.args.args)
+    returns = f" -> {ast.unparse(fdef.returns)}" if fdef.returns is not None else ""
+    call = (
+        f"return {prog.fn_name}({names})"
+        if fdef.returns is not None
+        else f"{prog.fn_name}({names})"
+    )
+    return f"{prog.source_text}\n\n@zk\ndef caller({params}){returns}:\n    {call}\n"
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prog=programs(), data=st.data())
+def test_a_bundle_proves_what_simulate_computes(prog, data):
+    """The generated program called from another `@zk` function: two regions (arguments
+    crossing committed or passed on, the result committed or shown), proved as a bundle with
+    Groth16; the bundle's outputs are Python's, and a failing program has no bundle."""
+    from zeenot import bundle
+
+    path = _DIR / f"regions_{next(_COUNTER)}.py"
+    path.write_text(_in_regions(prog))
+    fn = load_function(str(path), "caller")
+    inputs = data.draw(prog.inputs_strategy, label="inputs")
+    expected = outcome_sim(fn, inputs)
+    try:
+        regions = api.compile(fn)
+    except _native.ZeenotError as exc:  # a constant failure: refused when compiled
+        assert "fails on every input" in str(exc) and expected[0] == "fail"
+        return
+    assert isinstance(regions, bundle.Regions)
+    keys = {n: api.setup(c, seed=1) for n, c in regions.circuits.items()}
+    backends = dict.fromkeys(regions.circuits, "groth16")
+    if expected[0] != "ok":
+        with pytest.raises(_native.UnsatisfiedError):
+            bundle.prove(regions, inputs, backends, keys)
+        return
+    proved = bundle.prove(regions, inputs, backends, keys, seed=3)
+    assert proved.outputs == expected[1]
+    received = bundle.Bundle.from_json(proved.to_json())
+    bundle.verify(regions, {n: k.verifying_key for n, k in keys.items()}, received)

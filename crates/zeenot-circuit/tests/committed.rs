@@ -126,11 +126,18 @@ fn committed_input_and_output_prove_and_verify() {
         ir::commit_value(41, &r),
         Point::generator().mul_vartime(&Scalar::from(41u64)) + h.mul_vartime(&r)
     );
-    // a blinding per committed input, no more, no fewer
-    for bad in [&[][..], &[r, r][..]] {
+    // a blinding per committed input (then, optionally, one per committed output), no other
+    // count
+    for bad in [&[][..], &[r, r, r][..]] {
         let e = groth16::prove(&p, &pk, &values(&p, &["41", "9"]), bad, &mut rng);
         assert!(matches!(e, Err(Error::Input(_))), "{e:?}");
     }
+    // the output's blinding chosen by the prover (a program in regions): that commitment
+    let s = Scalar::from(7u64);
+    let chosen = groth16::prove(&p, &pk, &values(&p, &["41", "9"]), &[r, s], &mut rng).unwrap();
+    assert_eq!(chosen.blindings, vec![s]);
+    assert_eq!(chosen.public[3..5], decimals(&ir::commit_value(124, &s))[..]);
+    assert!(groth16::verify(&p, &vk, &chosen.public, &chosen.proof).unwrap());
     // output blindings are fresh per proof
     let again = groth16::prove(&p, &pk, &values(&p, &["41", "9"]), &[r], &mut rng).unwrap();
     assert_ne!(again.blindings, proven.blindings);
