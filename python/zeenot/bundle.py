@@ -295,11 +295,6 @@ class Bundle:
         return cls(doc["program"], doc["regions_hash"], parsed)
 
 
-def is_bundle(text: str) -> bool:
-    """Whether a file's text is a bundle rather than a single proof (cheap: no full parse)."""
-    return '"zeenot_bundle"' in text[:200]
-
-
 def _evaluate(regions: Regions, inputs: dict[str, Any]) -> dict[str, list[str]]:
     """Every region's input leaves: the program's own from `inputs`, the others computed by
     running the regions as far as what is known allows (a caller computes a call's arguments

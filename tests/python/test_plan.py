@@ -360,3 +360,12 @@ def test_a_program_in_regions_is_planned_per_region():
     best_single = min(doc["single"][b]["objective"] for b in api.BACKENDS)
     assert doc["total"]["objective"] <= best_single + 1e-12
     assert doc["inlined"]["backend"] in api.BACKENDS and doc["inlined"]["objective"] > 0
+
+
+def test_public_points_are_counted_as_given():
+    """A published list of ciphertexts costs the verifier a subgroup check per point it holds
+    (its padding is the identity): the inputs' length counts, else the maximum size."""
+    circuit = api.compile(f"{EXAMPLES / 'snp_mean' / 'app.py'}:aggregate")
+    inputs = read_json(EXAMPLES / "snp_mean" / "inputs.json")
+    assert features(circuit, inputs)["public_point_inputs"] == 2 * len(inputs["cts"])
+    assert features(circuit)["public_point_inputs"] == 2 * 100  # MAX_RECORDS

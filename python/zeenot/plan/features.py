@@ -55,21 +55,26 @@ def public_leaves(circuit: Circuit, inputs: dict[str, Any] | None) -> list[str |
     return [None] * len(leaves)
 
 
-def _public_point_inputs(circuit: Circuit) -> int:
+def _public_point_inputs(circuit: Circuit, inputs: dict[str, Any] | None) -> int:
     """Baby Jubjub points among the public parameters (a ciphertext is two): each is checked
-    on the curve and in the subgroup by the Groth16 verifier when it reads the instance."""
+    on the curve and in the subgroup when the instance is read. A list counts the elements
+    `inputs` give it (its padding, the identity, costs nothing), else its maximum size."""
     from zeenot.types import POINT_KIND, ListTy, RecordTy
 
-    def count(t: Any) -> int:
+    def count(t: Any, value: Any) -> int:
         if isinstance(t, tuple):
-            return sum(count(e) for e in t)
+            values = value if isinstance(value, list) and len(value) == len(t) else [None] * len(t)
+            return sum(count(e, v) for e, v in zip(t, values, strict=True))
         if isinstance(t, ListTy):
-            return t.max * count(t.elem)
+            n = len(value) if isinstance(value, list) and len(value) <= t.max else t.max
+            return n * count(t.elem, None)
         if isinstance(t, RecordTy):
-            return 1 if t.kind == POINT_KIND else sum(count(f) for _, f in t.fields)
+            return 1 if t.kind == POINT_KIND else sum(count(f, None) for _, f in t.fields)
         return 0
 
-    return sum(count(p["ty"]) for p in circuit.program.params if p["vis"] == "public")
+    given = inputs or {}
+    params = circuit.program.params
+    return sum(count(p["ty"], given.get(p["name"])) for p in params if p["vis"] == "public")
 
 
 def sigma_unsupported(circuit: Circuit, inputs: dict[str, Any] | None = None) -> str | None:
@@ -176,7 +181,7 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     out["public_wide"] = float(wide_public)
     out["public_narrow"] = float(stats["public_inputs"] - wide_public)
     out["pedersen"] = float(committed)
-    out["public_point_inputs"] = float(_public_point_inputs(circuit))
+    out["public_point_inputs"] = float(_public_point_inputs(circuit, inputs))
     # Poseidon's constraints are dense (its partial rounds): more memory per constraint
     out["poseidon"] = float(sum(1 for ins in ir["body"] if ins["op"] == "poseidon"))
     wide = wide_witnesses(circuit, inputs)
