@@ -75,6 +75,16 @@ step "a list of any length: a step trace without MaxSize, proved at its length (
 zeenot compile "$FAPP" -o "$FOUT"
 zeenot prove "$FOUT" --inputs "$FIN" -o "$FOUT/proof.json" --backend sigma
 zeenot verify "$FOUT" "$FOUT/proof.json"
+BAPP=examples/bonus/app.py:encrypted_bonus
+BIN=examples/bonus/inputs.json
+BOUT=out/bonus
+rm -rf "$BOUT"
+step "regions: a bonus over private sales (groth16), encrypted to an authority's key (sigma)"
+zeenot compile "$BAPP" -o "$BOUT"
+zeenot setup "$BOUT"
+zeenot plan "$BAPP" --inputs "$BIN"
+zeenot prove "$BOUT" --inputs "$BIN" --backend auto -o "$BOUT/bundle.json"
+zeenot verify "$BOUT" "$BOUT/bundle.json"
 step "an application: the insurer's server and the car's client as two processes"
 rm -f out/payd.db*
 PORT=${ZEENOT_DEMO_PORT:-8765}
