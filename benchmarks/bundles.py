@@ -35,7 +35,11 @@ from zeenot.plan.calibrate import best_of
 from zeenot.verifier import Verifier
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = [("split", "monthly_premium", "monthly.json"), ("bonus", "encrypted_bonus", "inputs.json")]
+CASES = [
+    ("split", "monthly_premium", "monthly.json"),
+    ("bonus", "encrypted_bonus", "inputs.json"),
+    ("survey", "scored", "inputs.json"),
+]
 
 
 def _objective(w: Weights, m: dict[str, float]) -> float:

@@ -367,3 +367,28 @@ def test_a_private_value_passed_on_may_not_be_used_by_the_caller_too():
     with pytest.raises(CompileError) as info:
         api.compile(R.uses_randomness_twice)
     assert info.value.diagnostic.code == "ZN406" and "one region only" in str(info.value)
+
+
+@pytest.mark.slow
+def test_the_survey_scores_decrypt_to_what_python_computes():
+    """examples/survey: 64 responses checked and scored (Groth16), the 8 scores encrypted (the
+    sigma back end); the authority decrypts each scale's score."""
+    from zeenot import babyjub
+
+    from .conftest import EXAMPLES, read_json
+
+    target = f"{EXAMPLES / 'survey' / 'app.py'}:scored"
+    regions = api.compile(target)
+    inputs = read_json(EXAMPLES / "survey" / "inputs.json")
+    sk, pk = babyjub.keygen()
+    inputs["authority"] = {"x": str(int(pk.x)), "y": str(int(pk.y))}
+    keys = {"scored": api.setup(regions.circuits["scored"], seed=5)}
+    b = received(
+        bundle.prove(regions, inputs, {"scored": "groth16", "encrypt_scores": "sigma"}, keys)
+    )
+    bundle.verify(regions, vks(keys), b)
+    assert b.outputs == simulate(api.load_target(target), inputs)
+    responses = inputs["responses"]
+    assert [decrypt(sk, ct) for ct in b.outputs] == [
+        sum(responses[8 * k : 8 * k + 8]) for k in range(8)
+    ]
