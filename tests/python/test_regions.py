@@ -248,7 +248,12 @@ def test_regions_save_and_load(scaled, tmp_path):
 
 @pytest.mark.parametrize(
     "fn, code",
-    [(R.conditional, "ZN216"), (R.crosses_field, "ZN406"), (R.ping, "ZN206")],
+    [
+        (R.conditional, "ZN216"),
+        (R.crosses_field, "ZN406"),
+        (R.uses_hidden_hash, "ZN406"),
+        (R.ping, "ZN206"),
+    ],
 )
 def test_refused_region_calls(fn, code):
     with pytest.raises(CompileError) as info:

@@ -2042,10 +2042,12 @@ def compile_program(
     c.top_frame = frame
     ret_ty: Ty | None = None
     ret_vis = "committed" if callee else "public"
+    declared_committed = False  # `-> Committed[T]`: never shown, even by a region
     if fdef.returns is not None:
         obj = c.eval_annotation(fn, "return", fdef.returns)
         if isinstance(obj, Visibility) and obj.vis == "committed":
             ret_vis = "committed"
+            declared_committed = True
             obj = obj.ty
         elif callee and isinstance(obj, Visibility):
             obj = obj.ty  # a region's result crosses as a commitment whatever its annotation
@@ -2064,7 +2066,8 @@ def compile_program(
         ret_ty = _infer(c, result, frame.ret_node or fdef)
     if ret_ty is not None and unbounded_list(ret_ty) is not None:
         ret_ty = _exact_return(c, result, ret_ty, fdef.returns or fdef)
-    if callee and ret_ty is not None and "field" in [t for _, t in leaves("", ret_ty)]:
+    uncommittable = ret_ty is not None and "field" in [t for _, t in leaves("", ret_ty)]
+    if callee and uncommittable and not declared_committed:
         ret_vis = "public"  # a region's result that cannot cross committed is shown (regions.py)
     outputs: list[dict[str, Any]] = []
     if result is not NONE:

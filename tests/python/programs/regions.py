@@ -112,3 +112,14 @@ def uses_randomness_twice(x: Private[u32], r: Private[Field], authority: Public[
     """`r` passed on as it is and used here too: refused (it would not be bound to one value)."""
     ct = encrypt_total(x, r, authority)
     return ct.c1.x + r
+
+
+@zk
+def hidden_hash(x: Private[u32]) -> Committed[Field]:
+    return poseidon(Field(x))
+
+
+@zk
+def uses_hidden_hash(x: Private[u32]) -> Field:
+    """The callee declares its (uncommittable) result Committed: refused, never shown."""
+    return hidden_hash(x)
