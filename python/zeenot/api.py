@@ -611,28 +611,12 @@ def prove(
     (a failed `check`, an overflow, a division by zero), naming the source line. `stages`, if
     given, receives the time of each stage (`zeenot prove --profile`).
     """
-    stages = Stages() if stages is None else stages
     circuit = _circuit(circuit)
     if isinstance(circuit, Template):
         raise circuit.needs_bounds()
-    if not isinstance(keys, Keys):
-        raise UsageError(f"prove needs the circuit's `Keys` (from `setup`), not {_kind(keys)}")
-    if keys.program_hash != circuit.hash:
-        raise MalformedInput("the keys were made for a different program: run `zeenot setup`")
     seed = _seed(seed)
     leaves_in, blinds = _leaves(circuit, inputs, blindings)
-    with stages.stage("proving key"):
-        prepared = keys.prepared
-    try:
-        proof, public, out, timed = _native.prove_prepared(
-            circuit.native, prepared, leaves_in, seed, blinds
-        )
-    except ValueError as exc:  # a key for another circuit behind a keys.json that claims this one
-        raise MalformedInput(f"the proving key does not fit this program: {exc}") from None
-    stages.extend(timed)
-    return _proof(
-        circuit, inputs, leaves_in, public, out, proof, "groth16", keys.verifying_key_hash
-    )
+    return _prove_leaves(circuit, "groth16", keys, leaves_in, blinds, seed, inputs, stages)
 
 
 def prove_sigma(
@@ -655,8 +639,42 @@ def prove_sigma(
         proof = prove_sigma(circuit.at(lengths), inputs, blindings=blindings, seed=seed)
         return replace(proof, lengths=lengths)
     leaves_in, blinds = _leaves(circuit, inputs, blindings)
-    proof, public, out = _native.sigma_program_prove(circuit.native, leaves_in, blinds, seed)
-    return _proof(circuit, inputs, leaves_in, public, out, proof, "sigma", None)
+    return _prove_leaves(circuit, "sigma", None, leaves_in, blinds, seed, inputs)
+
+
+def _prove_leaves(
+    circuit: Circuit,
+    backend: str,
+    keys: Keys | None,
+    leaves_in: list[str],
+    blinds: list[str],
+    seed: int | None,
+    inputs: dict[str, Any],
+    stages: Stages | None = None,
+) -> Proof:
+    """A proof from input leaves and blindings (those of the committed inputs, then optionally
+    of the committed outputs): `prove`, `prove_sigma` and `zeenot.bundle.prove`. `inputs`: the
+    public parameters' JSON values, for the proof file."""
+    if backend == "sigma":
+        proof, public, out = _native.sigma_program_prove(circuit.native, leaves_in, blinds, seed)
+        return _proof(circuit, inputs, leaves_in, public, out, proof, "sigma", None)
+    stages = Stages() if stages is None else stages
+    if not isinstance(keys, Keys):
+        raise UsageError(f"prove needs the circuit's `Keys` (from `setup`), not {_kind(keys)}")
+    if keys.program_hash != circuit.hash:
+        raise MalformedInput("the keys were made for a different program: run `zeenot setup`")
+    with stages.stage("proving key"):
+        prepared = keys.prepared
+    try:
+        proof, public, out, timed = _native.prove_prepared(
+            circuit.native, prepared, leaves_in, seed, blinds
+        )
+    except ValueError as exc:  # a key for another circuit behind a keys.json that claims this one
+        raise MalformedInput(f"the proving key does not fit this program: {exc}") from None
+    stages.extend(timed)
+    return _proof(
+        circuit, inputs, leaves_in, public, out, proof, "groth16", keys.verifying_key_hash
+    )
 
 
 def _leaves(

@@ -49,10 +49,6 @@ class Link:
     param: str
     kind: str = "from"
 
-    @property
-    def passed(self) -> bool:
-        return self.kind == "pass"
-
     def __str__(self) -> str:
         arrow = {"from": "->", "pass": "=>", "show": "=>"}[self.kind]
         return f"{self.src}.{self.output} {arrow} {self.dst}.{self.param}"
@@ -102,7 +98,7 @@ class Regions:
             if link.src not in circuits or link.dst not in circuits:
                 raise MalformedInput(f"regions: link {link} names an unknown region")
             dst = {p["name"]: p for p in circuits[link.dst].program.params}.get(link.param)
-            if link.passed:
+            if link.kind == "pass":
                 src = {p["name"]: p for p in circuits[link.src].program.params}.get(link.output)
                 if src is None or dst is None or not src["vis"] == dst["vis"] != "committed":
                     raise MalformedInput(f"regions: link {link} does not pass a parameter on")
@@ -309,9 +305,10 @@ def _evaluate(regions: Regions, inputs: dict[str, Any]) -> dict[str, list[str]]:
     known: dict[str, list[str | None]] = {
         n: [None] * len(c.program.ir["inputs"]) for n, c in regions.circuits.items()
     }
-    where = _input_slices(main)
+    params_at = {n: _input_slices(c.program) for n, c in regions.circuits.items()}
+    outputs_at = {n: _output_slices(c.program) for n, c in regions.circuits.items()}
     for p, v in zip(own, values, strict=True):
-        known[regions.name][where[p["name"]]] = flatten_value(p["ty"], v)
+        known[regions.name][params_at[regions.name][p["name"]]] = flatten_value(p["ty"], v)
     done: set[str] = set()
     while len(done) < len(known):
         progress = False
@@ -319,19 +316,16 @@ def _evaluate(regions: Regions, inputs: dict[str, Any]) -> dict[str, list[str]]:
             if name in done:
                 continue
             outputs = _native.evaluate_partial(circuit.native, known[name])
-            slices = _output_slices(circuit.program)
-            own = _input_slices(circuit.program)
             for link in regions.links:
                 if link.src != name:
                     continue
-                if link.passed:
-                    value = known[name][own[link.output]]
+                if link.kind == "pass":
+                    value = known[name][params_at[name][link.output]]
                 else:
-                    value = outputs[slices[link.output]]
-                dst = known[link.dst]
-                at = _input_slices(regions.circuits[link.dst].program)[link.param]
-                if None not in value and None in dst[at]:
-                    dst[at] = value
+                    value = outputs[outputs_at[name][link.output]]
+                at = params_at[link.dst][link.param]
+                if None not in value and None in known[link.dst][at]:
+                    known[link.dst][at] = value
                     progress = True
             if None not in known[name]:
                 done.add(name)
@@ -401,23 +395,14 @@ def prove(
             blinds_out += [str(r) for r in crossing[(name, s["name"])]]
         leaves_in = values[name]
         sub_seed = None if rng is None else rng.getrandbits(64)
-        if backends[name] == "groth16":
-            proof, public, out, _ = _native.prove_prepared(
-                circuit.native,
-                keys[name].prepared,
-                leaves_in,
-                sub_seed,
-                blinds_in(name, program) + blinds_out,
-            )
-            vk_hash = keys[name].verifying_key_hash
-        else:
-            proof, public, out = _native.sigma_program_prove(
-                circuit.native, leaves_in, blinds_in(name, program) + blinds_out, sub_seed
-            )
-            vk_hash = None
-        shown = _public_values(program, leaves_in)
-        proofs[name] = api._proof(
-            circuit, shown, leaves_in, public, out, proof, backends[name], vk_hash
+        proofs[name] = api._prove_leaves(
+            circuit,
+            backends[name],
+            keys.get(name),
+            leaves_in,
+            blinds_in(name, program) + blinds_out,
+            sub_seed,
+            _public_values(program, leaves_in),
         )
         if name == regions.name:
             opening = proofs[name].opening
