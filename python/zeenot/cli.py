@@ -114,14 +114,13 @@ def _predicted(circuit: api.Circuit) -> dict[str, Any]:
 def cmd_setup(args: argparse.Namespace) -> int:
     circuit = api.load(args.dir)
     if isinstance(circuit, bundle.Regions):  # one setup per region, keys in its directory
-        for name in circuit.circuits:
-            _setup_one(bundle.region_dir(args.dir, name), args.force)
+        for name, region in circuit.circuits.items():
+            _setup_one(bundle.region_dir(args.dir, name), region, args.force)
         return EXIT_OK
-    return _setup_one(args.dir, args.force)
+    return _setup_one(args.dir, circuit, args.force)
 
 
-def _setup_one(directory: str | Path, force: bool) -> int:
-    circuit = api.load(directory)
+def _setup_one(directory: str | Path, circuit: api.Circuit | api.Template, force: bool) -> int:
     if not force and (Path(directory) / api.KEYS_FILE).exists():
         keys_there = api.Keys.load(directory, proving=False)
         raise api.MalformedInput(
@@ -221,8 +220,8 @@ def _prove_regions(args: argparse.Namespace, regions: bundle.Regions, inputs: An
     return EXIT_OK
 
 
-def _verify_bundles(args: argparse.Namespace) -> int:
-    """Each bundle: `valid`, or `invalid: reason` (exit 1); with several, a line per bundle."""
+def _verify_bundles(args: argparse.Namespace) -> list[tuple[str, ZeenotError | None]]:
+    """Each bundle's outcome (every region's keys prepared once)."""
     regions = bundle.Regions.load(args.dir)
     keys: dict[str, bytes | None] = {}
     for name in regions.circuits:
@@ -230,25 +229,14 @@ def _verify_bundles(args: argparse.Namespace) -> int:
         if (where / api.KEYS_FILE).exists():
             keys[name] = api.Keys.load(where, proving=False).verifying_key
     verifier = bundle.BundleVerifier(regions, keys)
-    code = EXIT_OK
+    outcomes: list[tuple[str, ZeenotError | None]] = []
     for path in args.proof:
-        prefix = f"{path}: " if len(args.proof) > 1 else ""
         try:
             verifier.verify(bundle.read_bundle(path))
-        except api.ProofRejected as exc:
-            if len(args.proof) == 1:
-                raise
-            print(f"{prefix}invalid: {exc}", file=sys.stderr)
-            code = max(code, EXIT_FALSE)
-            continue
+            outcomes.append((path, None))
         except ZeenotError as exc:
-            if len(args.proof) == 1:
-                raise
-            print(f"{prefix}error: {exc}", file=sys.stderr)
-            code = EXIT_BAD_INPUT
-            continue
-        print(f"{prefix}valid")
-    return code
+            outcomes.append((path, exc))
+    return outcomes
 
 
 def _load_proof(path: str) -> api.Proof:
@@ -264,24 +252,28 @@ def cmd_verify(args: argparse.Namespace) -> int:
     exit code; groth16 proofs of a circuit are checked as one batch. A program in regions
     takes bundles (zeenot.bundle)."""
     if (Path(args.dir) / bundle.REGIONS_FILE).exists():
-        return _verify_bundles(args)
-    if len(args.proof) == 1:
-        outcome = _verify_all(args, [_load_proof(args.proof[0])])[0]
+        return _report(_verify_bundles(args))
+    outcomes: dict[str, ZeenotError | None] = {}
+    proofs: dict[str, api.Proof] = {}
+    for path in args.proof:
+        try:
+            proofs[path] = _load_proof(path)
+        except ZeenotError as exc:
+            outcomes[path] = exc
+    outcomes.update(zip(proofs, _verify_all(args, list(proofs.values())), strict=True))
+    return _report([(path, outcomes[path]) for path in args.proof])
+
+
+def _report(outcomes: list[tuple[str, ZeenotError | None]]) -> int:
+    """Print what `verify` found: one proof's outcome raised (its exit code), or a line each."""
+    if len(outcomes) == 1:
+        outcome = outcomes[0][1]
         if outcome is not None:
             raise outcome
         print("valid")
         return EXIT_OK
     code = EXIT_OK
-    proofs: list[api.Proof] = []
-    paths: list[str] = []
-    for path in args.proof:
-        try:
-            proofs.append(_load_proof(path))
-            paths.append(path)
-        except ZeenotError as exc:
-            print(f"{path}: error: {exc}", file=sys.stderr)
-            code = EXIT_BAD_INPUT
-    for path, outcome in zip(paths, _verify_all(args, proofs), strict=True):
+    for path, outcome in outcomes:
         if outcome is None:
             print(f"{path}: valid")
         elif isinstance(outcome, api.ProofRejected):

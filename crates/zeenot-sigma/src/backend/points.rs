@@ -94,6 +94,9 @@ impl Points {
                     terms.extend(b.terms);
                     Pt { base: a.base + b.base, terms, value: a.value + b.value }
                 };
+                if pt.terms.is_empty() {
+                    self.valid.insert(pt.base.xy(), pt.base); // computed from valid points
+                }
                 self.list.push(pt);
                 self.of.insert(key, self.list.len() - 1);
                 self.list.len() - 1
@@ -101,11 +104,8 @@ impl Points {
         };
         let y = matches!(inst.op, Op::PointAddY | Op::PointMulY);
         let pt = &self.list[at];
-        if pt.terms.is_empty() {
-            self.valid.insert(pt.base.xy(), pt.base); // computed from valid points
-        }
         Ok(if pt.terms.is_empty() {
-            V::Field(if y { pt.base.y() } else { pt.base.x() })
+            V::Field(if y { pt.base.y() } else { pt.base.x() }) // both sides know a public one
         } else {
             V::Coord(at, y)
         })
