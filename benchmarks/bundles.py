@@ -28,11 +28,12 @@ from typing import Any
 
 from report import provenance, publish
 
-from zeenot import _native, api, bundle
+from zeenot import api, bundle
 from zeenot.files import read_json
-from zeenot.plan import Profile, Weights, plan, regions_of
-from zeenot.plan.calibrate import best_of
-from zeenot.verifier import Verifier
+from zeenot.plan import Cost, Profile, Weights, plan, regions_of
+from zeenot.plan.calibrate import best_of, measure
+from zeenot.plan.features import sigma_supports
+from zeenot.plan.planner import MEASURES
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = [
@@ -43,12 +44,8 @@ CASES = [
 
 
 def _objective(w: Weights, m: dict[str, float]) -> float:
-    k = w.proofs_per_setup
-    return (
-        w.client * m["prove_s"]
-        + w.server * (m["verify_s"] + m["setup_s"] / k)
-        + w.byte * (m["proof_bytes"] + m["key_bytes"] / k)
-    )
+    """The planner's objective on measured numbers (the client proves)."""
+    return w.objective(Cost(**{k: m.get(k, 0.0) for k in MEASURES}))
 
 
 def measure_bundle(
@@ -78,26 +75,10 @@ def measure_bundle(
 def measure_inlined(
     circuit: api.Circuit, inputs: dict[str, Any], backend: str, reps: int
 ) -> dict[str, float] | None:
-    if backend == "sigma":
-        try:
-            prove_s, proof = best_of(reps, lambda: api.prove_sigma(circuit, inputs))
-        except _native.UnsupportedError:
-            return None
-        verify_s, _ = best_of(reps, lambda: api.verify(circuit, None, proof))
-        zero = {"setup_s": 0.0, "key_bytes": 0.0}
-        return {"prove_s": prove_s, "verify_s": verify_s, "proof_bytes": len(proof.proof), **zero}
-    setup_s, keys = best_of(1, lambda: api.setup(circuit))
-    keys.prepared  # noqa: B018
-    prove_s, proof = best_of(reps, lambda: api.prove(circuit, keys, inputs))
-    verifier = Verifier.of(circuit, keys.verifying_key)
-    verify_s, _ = best_of(reps, lambda: verifier.verify(proof))
-    return {
-        "prove_s": prove_s,
-        "verify_s": verify_s,
-        "proof_bytes": float(len(proof.proof)),
-        "setup_s": setup_s,
-        "key_bytes": float(len(keys.proving_key)),
-    }
+    """One circuit on one back end, as `zeenot calibrate` measures it (None: it cannot)."""
+    if backend == "sigma" and not sigma_supports(circuit, inputs):
+        return None
+    return measure(circuit, inputs, reps, backends=[backend])[backend]
 
 
 def measure_case(
@@ -138,7 +119,7 @@ def measure_case(
         obj = _objective(weights, m)
         lines.append(
             f"| {name} | {m['prove_s'] * 1e3:.1f} ms | {m['verify_s'] * 1e3:.2f} ms | "
-            f"{m['proof_bytes']:.0f} | {m['setup_s']:.2f} s | {obj:.4f} | "
+            f"{m['proof_bytes']:.0f} | {m.get('setup_s', 0.0):.2f} s | {obj:.4f} | "
             f"{obj / best_single:.2f}× |"
         )
     return lines + [""]
