@@ -206,8 +206,48 @@ pub fn value_scalar(v: i128) -> zeenot_crypto::Scalar {
 /// The Pedersen commitment `v·G + r·H` of a committed value (`G` = Base8, `H` = zeenot's
 /// Pedersen blinding base), the same in every back end. Constant time in `v` and `r`.
 pub fn commit_value(v: i128, r: &zeenot_crypto::Scalar) -> zeenot_crypto::Point {
-    let h = zeenot_crypto::pedersen::blinding_generator();
-    zeenot_crypto::Point::msm_ct(&[zeenot_crypto::Point::generator(), h], &[value_scalar(v), *r])
+    commit_values(&[v], r)
+}
+
+/// The most leaves one commitment may hold (a vector commitment's generators are derived one
+/// by one, hashed to the curve).
+pub const MAX_COMMITMENT_LEAVES: usize = 1 << 12;
+
+/// The bases a commitment of `n` leaves multiplies its values by: `[G]` (Base8) for one leaf,
+/// as [`commit_value`]; the vector generators `G_0 … G_{n−1}` of zeenot-crypto for more (each
+/// hashed to the curve, so no discrete-log relation between any two bases or `H` is known).
+/// Derived once per process.
+pub fn commitment_bases(n: usize) -> Vec<zeenot_crypto::Point> {
+    use std::sync::Mutex;
+    static VECTOR: Mutex<Vec<zeenot_crypto::Point>> = Mutex::new(Vec::new());
+    if n == 1 {
+        return vec![zeenot_crypto::Point::generator()];
+    }
+    let mut gs = VECTOR.lock().unwrap_or_else(|e| e.into_inner());
+    while gs.len() < n {
+        let i = gs.len() as u64;
+        gs.push(zeenot_crypto::pedersen::vector_generator(i));
+    }
+    gs[..n].to_vec()
+}
+
+/// The Pedersen commitment of one committed value's leaves: `v·G + r·H` for one leaf
+/// ([`commit_value`]), the vector commitment `Σ v_i·G_i + r·H` for more ([`commitment_bases`];
+/// docs/ir.md, "Committed values"). Constant time in the values and `r`.
+///
+/// # Panics
+///
+/// If `vs` is empty or longer than [`MAX_COMMITMENT_LEAVES`] (validation bounds both).
+pub fn commit_values(vs: &[i128], r: &zeenot_crypto::Scalar) -> zeenot_crypto::Point {
+    assert!(
+        !vs.is_empty() && vs.len() <= MAX_COMMITMENT_LEAVES,
+        "a commitment holds 1 to {MAX_COMMITMENT_LEAVES} leaves"
+    );
+    let mut bases = commitment_bases(vs.len());
+    bases.push(zeenot_crypto::pedersen::blinding_generator());
+    let mut scalars: Vec<zeenot_crypto::Scalar> = vs.iter().map(|&v| value_scalar(v)).collect();
+    scalars.push(*r);
+    zeenot_crypto::Point::msm_ct(&bases, &scalars)
 }
 
 /// A commitment's coordinates as public values (canonical decimal field elements).
@@ -222,11 +262,11 @@ pub struct Proven<P> {
     /// The proof.
     pub proof: P,
     /// The public values (typed decimal strings) in the instance order of `docs/ir.md`: public
-    /// input leaves; `C.x`, `C.y` of each committed input; then per output its value, or `C.x`,
-    /// `C.y` of its commitment when committed.
+    /// input leaves; `C.x`, `C.y` of each committed input commitment; then per output its
+    /// value, or `C.x`, `C.y` of its commitment where one starts.
     pub public: Vec<String>,
-    /// One blinding per committed output (output order), drawn uniformly in `[0, l)`: the
-    /// commitment in `public` is `v·G + r·H` ([`commit_value`]). Secret: with it, anyone can
+    /// One blinding per output commitment (output order), drawn uniformly in `[0, l)`: the
+    /// commitment in `public` is [`commit_values`] of its leaves. Secret: with it, anyone can
     /// brute-force a small value from its commitment.
     pub blindings: Vec<zeenot_crypto::Scalar>,
 }
@@ -241,8 +281,8 @@ impl<P> fmt::Debug for Proven<P> {
     }
 }
 
-/// Splits a prover's blindings into the committed inputs' (one each, input order) and, when
-/// given too, the committed outputs' (one each, output order). A program split into regions
+/// Splits a prover's blindings into the input commitments' (one each, input order) and, when
+/// given too, the output commitments' (one each, output order). A program split into regions
 /// chooses the blinding of a value crossing between two regions before proving either, so the
 /// producer's output and the consumer's input commit alike; otherwise the back end draws the
 /// outputs' blindings itself (`None`).
@@ -250,8 +290,8 @@ pub fn split_blindings<'a>(
     p: &Program,
     blindings: &'a [zeenot_crypto::Scalar],
 ) -> Result<(&'a [zeenot_crypto::Scalar], Option<&'a [zeenot_crypto::Scalar]>), String> {
-    let n_in = p.committed_inputs().count();
-    let n_out = p.committed_outputs().count();
+    let n_in = p.input_commitments().len();
+    let n_out = p.output_commitments().len();
     if blindings.len() == n_in {
         Ok((blindings, None))
     } else if blindings.len() == n_in + n_out {
@@ -259,7 +299,7 @@ pub fn split_blindings<'a>(
         Ok((ins, Some(outs)))
     } else {
         Err(format!(
-            "expected {n_in} blindings (one per committed input){}, got {}",
+            "expected {n_in} blindings (one per committed input value){}, got {}",
             if n_out > 0 {
                 format!(", or {} with the committed outputs' as well", n_in + n_out)
             } else {
@@ -435,6 +475,9 @@ pub struct Input {
     pub ty: Ty,
     /// Public or private.
     pub vis: Visibility,
+    /// Committed together with the input leaf before it, in one vector commitment
+    /// (docs/ir.md, "Committed values"); only for committed leaves.
+    pub joint: bool,
 }
 
 /// A validated instruction. Value references are dense indices: inputs first, then the results
@@ -477,6 +520,8 @@ pub struct Program {
     /// Output visibilities: `Public` (the value is in the instance) or `Committed` (a Pedersen
     /// commitment to it is).
     pub output_vis: Vec<Visibility>,
+    /// Whether a committed output is committed together with the output before it.
+    pub output_joint: Vec<bool>,
     /// Type of every value.
     pub types: Vec<Ty>,
     /// The `signature` section, kept as is (back ends ignore it).
@@ -490,6 +535,8 @@ struct RawInput {
     name: String,
     ty: String,
     vis: String,
+    #[serde(default)]
+    joint: bool,
 }
 
 #[derive(Deserialize)]
@@ -517,12 +564,46 @@ struct RawOutput {
     value: u64,
     #[serde(default)]
     vis: Option<String>,
+    #[serde(default)]
+    joint: bool,
 }
 
 /// Committed values are integers or bools: a Pedersen commitment binds a scalar modulo the
 /// Baby Jubjub order `l < p`, so a `field` element would not survive the crossing.
 fn committable(ty: Ty) -> bool {
     ty != Ty::Field
+}
+
+/// A leaf marked `joint` joins the commitment of the leaf before it: both committed, and the
+/// commitment (of `leaves` leaves so far) not full.
+fn check_joint(
+    joint: bool,
+    vis: Visibility,
+    before: Option<Visibility>,
+    leaves: impl FnOnce() -> usize,
+) -> Result<(), String> {
+    if !joint {
+        return Ok(());
+    }
+    if vis != Visibility::Committed || before != Some(Visibility::Committed) {
+        return Err("`joint` joins a committed leaf to the committed leaf before it".into());
+    }
+    if leaves() >= MAX_COMMITMENT_LEAVES {
+        return Err(format!("a commitment holds at most {MAX_COMMITMENT_LEAVES} leaves"));
+    }
+    Ok(())
+}
+
+/// Groups `(index, joint)` pairs into runs: a leaf not `joint` starts a commitment.
+fn group_joint(leaves: impl Iterator<Item = (usize, bool)>) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, joint) in leaves {
+        match groups.last_mut() {
+            Some(g) if joint => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    groups
 }
 
 /// The document's top level. `inputs` and `body` are only checked to be arrays here: their
@@ -623,8 +704,11 @@ impl Program {
             if index.insert(r.id, types.len()).is_some() {
                 return Err(invalid(&place, format!("duplicate id {}", r.id)));
             }
+            let before = inputs.last().map(|p: &Input| p.vis);
+            let joint_leaves = |inputs: &[Input]| 1 + inputs.iter().rev().take_while(|p| p.joint).count();
+            check_joint(r.joint, vis, before, || joint_leaves(&inputs)).map_err(|m| invalid(&place, m))?;
             types.push(ty);
-            inputs.push(Input { name: r.name, ty, vis });
+            inputs.push(Input { name: r.name, ty, vis, joint: r.joint });
         }
 
         let mut body = Vec::with_capacity(raw.body.len());
@@ -702,6 +786,7 @@ impl Program {
         let mut outputs = Vec::with_capacity(raw.outputs.len());
         let mut output_names = Vec::with_capacity(raw.outputs.len());
         let mut output_vis = Vec::with_capacity(raw.outputs.len());
+        let mut output_joint = Vec::with_capacity(raw.outputs.len());
         for (i, o) in raw.outputs.into_iter().enumerate() {
             let place = format!("output {i}");
             let v = index
@@ -719,9 +804,13 @@ impl Program {
                     format!("a committed value must be an integer or bool, not `{}`", types[v]),
                 ));
             }
+            let joint_leaves = |joint: &[bool]| 1 + joint.iter().rev().take_while(|&&j| j).count();
+            check_joint(o.joint, vis, output_vis.last().copied(), || joint_leaves(&output_joint))
+                .map_err(|m| invalid(&place, m))?;
             outputs.push(v);
             output_names.push(o.name);
             output_vis.push(vis);
+            output_joint.push(o.joint);
         }
         Ok(Program {
             name: raw.name,
@@ -731,6 +820,7 @@ impl Program {
             outputs,
             output_names,
             output_vis,
+            output_joint,
             types,
             signature: raw.signature,
             hash,
@@ -762,14 +852,26 @@ impl Program {
         self.output_vis.iter().enumerate().filter(|(_, v)| **v == Visibility::Committed).map(|(k, _)| k)
     }
 
+    /// The input commitments in order, each the indices of its committed input leaves (one
+    /// leaf, or a `joint` run: a vector commitment).
+    pub fn input_commitments(&self) -> Vec<Vec<usize>> {
+        group_joint(self.committed_inputs().map(|i| (i, self.inputs[i].joint)))
+    }
+
+    /// The output commitments in order, each the positions (in `outputs`) of its leaves.
+    pub fn output_commitments(&self) -> Vec<Vec<usize>> {
+        group_joint(self.committed_outputs().map(|k| (k, self.output_joint[k])))
+    }
+
     /// Types of the instance (the public values, in order): public input leaves; the `x`, `y`
-    /// of each committed input's commitment; then per output its value, or the `x`, `y` of its
-    /// commitment when committed.
+    /// of each input commitment; then per output its value, or, for a committed output, the
+    /// `x`, `y` of its commitment where one starts (a `joint` output adds nothing).
     pub fn instance_types(&self) -> Vec<Ty> {
         let mut types: Vec<Ty> = self.public_inputs().map(|i| self.types[i]).collect();
-        types.extend(self.committed_inputs().flat_map(|_| [Ty::Field, Ty::Field]));
+        types.extend(self.input_commitments().iter().flat_map(|_| [Ty::Field, Ty::Field]));
         for (k, &o) in self.outputs.iter().enumerate() {
             match self.output_vis[k] {
+                Visibility::Committed if self.output_joint[k] => {}
                 Visibility::Committed => types.extend([Ty::Field, Ty::Field]),
                 _ => types.push(self.types[o]),
             }
@@ -998,6 +1100,62 @@ mod tests {
         assert_eq!(p.types.len(), 5);
         assert_eq!(p.instance_types(), vec![Ty::U(8), Ty::U(8)]);
         assert_eq!(p.hash().len(), 64);
+    }
+
+    fn joint_doc(inputs: serde_json::Value, outputs: serde_json::Value) -> Result<Program, IrError> {
+        Program::from_json(
+            &json!({"version": 1, "name": "t", "inputs": inputs, "body": [], "outputs": outputs}).to_string(),
+        )
+    }
+
+    #[test]
+    fn joint_leaves_make_one_commitment() {
+        let leaf = |id: u64, vis: &str, joint: bool| json!({"id": id, "name": format!("x{id}"), "ty": "u8", "vis": vis, "joint": joint});
+        let p = joint_doc(
+            json!([leaf(0, "committed", false), leaf(1, "committed", true), leaf(2, "committed", true),
+                   leaf(3, "committed", false), leaf(4, "public", false)]),
+            json!([{"name": "a", "value": 0, "vis": "committed"}, {"name": "b", "value": 1, "vis": "committed", "joint": true},
+                   {"name": "c", "value": 4}]),
+        )
+        .unwrap();
+        assert_eq!(p.input_commitments(), vec![vec![0, 1, 2], vec![3]]);
+        assert_eq!(p.output_commitments(), vec![vec![0, 1]]);
+        // the public input, two input commitments, one output commitment, the public output
+        assert_eq!(p.instance_types().len(), 1 + 2 * 2 + 2 + 1);
+        let bad = [
+            (json!([leaf(0, "committed", true)]), "joins a committed leaf"),
+            (json!([leaf(0, "public", false), leaf(1, "committed", true)]), "joins a committed leaf"),
+            (json!([leaf(0, "committed", false), leaf(1, "private", true)]), "joins a committed leaf"),
+        ];
+        for (inputs, want) in bad {
+            let e = joint_doc(inputs, json!([])).unwrap_err().to_string();
+            assert!(e.contains(want), "{e}");
+        }
+        let e = joint_doc(
+            json!([leaf(0, "committed", false)]),
+            json!([{"name": "a", "value": 0}, {"name": "b", "value": 0, "vis": "committed", "joint": true}]),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("joins a committed leaf"), "{e}");
+        let many: Vec<_> = (0..=MAX_COMMITMENT_LEAVES as u64).map(|i| leaf(i, "committed", i > 0)).collect();
+        let e = joint_doc(json!(many), json!([])).unwrap_err().to_string();
+        assert!(e.contains("at most"), "{e}");
+    }
+
+    #[test]
+    fn vector_commitments_bind_each_leaf_to_its_place() {
+        let r = zeenot_crypto::Scalar::from(77u64);
+        assert_eq!(commit_values(&[5], &r), commit_value(5, &r));
+        let c = commit_values(&[1, 2], &r);
+        assert_ne!(c, commit_values(&[2, 1], &r));
+        assert_ne!(c, commit_values(&[1, 2, 0], &r) + zeenot_crypto::Point::generator());
+        let gs = commitment_bases(2);
+        let h = zeenot_crypto::pedersen::blinding_generator();
+        assert_eq!(
+            c,
+            gs[0].mul_vartime(&value_scalar(1)) + gs[1].mul_vartime(&value_scalar(2)) + h.mul_vartime(&r)
+        );
     }
 
     #[test]
