@@ -39,7 +39,7 @@ from zeenot.lang import compile_function, load_function
 from zeenot.lang.compiler import MAX_INSTRUCTIONS, compile_program
 from zeenot.simulate import signature_of
 from zeenot.timing import Stages
-from zeenot.types import ListTy, leaves
+from zeenot.types import ListTy
 
 PROOF_FORMAT = 1
 BACKENDS = ("groth16", "sigma")
@@ -565,19 +565,17 @@ def _public_inputs(program: Program, inputs: dict[str, Any], public: list[str]) 
         if p["vis"] == "public"
     }
     pos = len(program.public_leaf_names())
-    for p in program.committed_params():
-        n = 2 * len(leaves(p["name"], p["ty"]))
-        pairs = public[pos : pos + n]
-        out[p["name"]] = {"committed": [pairs[i : i + 2] for i in range(0, n, 2)]}
-        pos += n
+    for p in program.committed_params():  # one commitment each, whatever its leaves
+        out[p["name"]] = {"committed": [public[pos : pos + 2]]}
+        pos += 2
     return out
 
 
 @dataclass(frozen=True)
 class Opening:
     """What the prover keeps of a `Committed` return: the values (shaped like the return type)
-    and one blinding per leaf. Pass them on as the next proof's `Committed` input (`inputs` and
-    `blindings`); never publish them."""
+    and the blinding of their one commitment (a one-element list). Pass them on as the next
+    proof's `Committed` input (`inputs` and `blindings`); never publish them."""
 
     values: Any
     blindings: list[int]
@@ -592,7 +590,7 @@ def _opening(circuit: Circuit, leaves_in: list[str], blindings: list[str]) -> Op
     program = circuit.program
     n = program.n_return_leaves
     values = program.unflatten_values(_native.evaluate(circuit.native, leaves_in)[:n])
-    return Opening(program.outputs_to_json(values), [int(b) for b in blindings[:n]])
+    return Opening(program.outputs_to_json(values), [int(b) for b in blindings[:1]])
 
 
 def prove(
@@ -681,7 +679,7 @@ def _leaves(
     circuit: Circuit, inputs: dict[str, Any], blindings: dict[str, Any] | None
 ) -> tuple[list[str], list[str]]:
     try:
-        return circuit.program.flatten_inputs(inputs), circuit.program.blinding_leaves(blindings)
+        return circuit.program.flatten_inputs(inputs), circuit.program.blinding_values(blindings)
     except ValueError as exc:
         raise MalformedInput(str(exc)) from None
 
@@ -697,8 +695,8 @@ def _proof(
     vk_hash: str | None,
 ) -> Proof:
     program = circuit.program
-    n_ret = program.n_return_leaves * (2 if program.returns_committed else 1)
-    n_sent = 2 * (len(program.ir["outputs"]) - program.n_return_leaves)
+    n_ret = program.n_return_public
+    n_sent = 2 * len(program.sends)
     end = len(public) - n_sent
     outputs = program.unflatten_outputs(public[end - n_ret : end])
     return Proof(

@@ -362,14 +362,12 @@ def prove(
         return rng.randrange(SUBGROUP_ORDER) if rng else secrets.randbelow(SUBGROUP_ORDER)
 
     values = _evaluate(regions, inputs)
-    # each crossing leaf's blinding, chosen before any proof so that both ends commit alike
-    crossing: dict[tuple[str, str], list[int]] = {}
+    # each crossing value's blinding (one commitment, whatever its leaves), chosen before any
+    # proof so that both ends commit alike
+    crossing: dict[tuple[str, str], int] = {}
     for link in regions.links:
-        if link.kind != "from":
-            continue
-        n = len(leaves("", _output_type(regions.circuits[link.src].program, link.output)))
-        rs = [blinding() for _ in range(n)]
-        crossing[(link.src, link.output)] = crossing[(link.dst, link.param)] = rs
+        if link.kind == "from":
+            crossing[(link.src, link.output)] = crossing[(link.dst, link.param)] = blinding()
 
     def blinds_in(name: str, program: Program) -> list[str]:
         given = dict(blindings or {}) if name == regions.name else {}
@@ -377,7 +375,7 @@ def prove(
             if (name, p["name"]) in crossing:
                 given[p["name"]] = crossing[(name, p["name"])]
         try:
-            return program.blinding_leaves(given)
+            return program.blinding_values(given)
         except ValueError as exc:
             raise MalformedInput(str(exc)) from None
 
@@ -387,12 +385,9 @@ def prove(
         program = circuit.program
         blinds_out: list[str] = []
         if program.returns_committed:
-            rs = crossing.get((name, "return")) or [
-                blinding() for _ in range(program.n_return_leaves)
-            ]
-            blinds_out += [str(r) for r in rs]
+            blinds_out.append(str(crossing.get((name, "return"), blinding())))
         for s in program.sends:
-            blinds_out += [str(r) for r in crossing[(name, s["name"])]]
+            blinds_out.append(str(crossing[(name, s["name"])]))
         leaves_in = values[name]
         sub_seed = None if rng is None else rng.getrandbits(64)
         proofs[name] = api._prove_leaves(

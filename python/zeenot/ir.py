@@ -302,6 +302,12 @@ class Program:
         return len(_leaf_types(self.returns))
 
     @property
+    def n_return_public(self) -> int:
+        """How many public values the return value has: its leaves, or a `Committed` return's
+        one commitment (two coordinates)."""
+        return 2 if self.returns_committed else self.n_return_leaves
+
+    @property
     def input_leaves(self) -> list[dict[str, Any]]:
         """The scalar input leaves in order: [{id, name (`miles[0]`), ty, vis, tier}]."""
         return [dict(i) for i in self.ir["inputs"]]
@@ -345,14 +351,13 @@ class Program:
     def committed_params(self) -> list[dict[str, Any]]:
         return [p for p in self.params if p["vis"] == "committed"]
 
-    def commitments_from_json(self, path: str, n: int, value: Any) -> list[str]:
-        """`{"committed": [[x, y], ...]}` (one pair of decimal coordinates per leaf) → 2n
-        decimal strings. The points themselves are checked by the back end."""
+    def commitments_from_json(self, path: str, value: Any) -> list[str]:
+        """`{"committed": [[x, y]]}` (a committed value: one Pedersen commitment, a vector
+        commitment for several leaves; docs/ir.md "Committed values") → its two decimal
+        coordinates. The point itself is checked by the back end."""
         pairs = value.get("committed") if isinstance(value, dict) else None
-        if not isinstance(pairs, list) or len(pairs) != n:
-            raise ValueError(
-                f'`{path}`: expected {{"committed": [[x, y], ...]}} with {n} commitment(s)'
-            )
+        if not isinstance(pairs, list) or len(pairs) != 1:
+            raise ValueError(f'`{path}`: expected {{"committed": [[x, y]]}} (one commitment)')
         out: list[str] = []
         for i, pair in enumerate(pairs):
             ok = isinstance(pair, list) and len(pair) == 2
@@ -369,13 +374,12 @@ class Program:
         for p in self.committed_params():
             if p["name"] not in values:
                 raise ValueError(f"missing commitment for `{p['name']}`")
-            n = len(_leaf_types(p["ty"]))
-            out.extend(self.commitments_from_json(p["name"], n, values[p["name"]]))
+            out.extend(self.commitments_from_json(p["name"], values[p["name"]]))
         return out
 
-    def blinding_leaves(self, blindings: dict[str, Any] | None) -> list[str]:
-        """One blinding per leaf of each committed parameter (an int for a one-leaf value, a
-        list in leaf order otherwise), as decimal strings."""
+    def blinding_values(self, blindings: dict[str, Any] | None) -> list[str]:
+        """One blinding per committed parameter (an int, or an `Opening`'s one-element list),
+        as decimal strings: a committed value is one commitment, whatever its leaves."""
         blindings = blindings or {}
         names = {p["name"] for p in self.committed_params()}
         for key in blindings:
@@ -383,13 +387,12 @@ class Program:
                 raise ValueError(f"blinding for `{key}`, which is not a Committed parameter")
         out: list[str] = []
         for p in self.committed_params():
-            n = len(_leaf_types(p["ty"]))
             if p["name"] not in blindings:
                 raise ValueError(f"missing blinding for the committed parameter `{p['name']}`")
             b = blindings[p["name"]]
-            values = [b] if n == 1 and not isinstance(b, list) else b
-            if not isinstance(values, list) or len(values) != n:
-                raise ValueError(f"`{p['name']}`: expected {n} blinding(s)")
+            values = b if isinstance(b, list) else [b]
+            if len(values) != 1:
+                raise ValueError(f"`{p['name']}`: expected one blinding (one commitment)")
             for r in values:
                 if isinstance(r, bool) or not isinstance(r, int) or r < 0:
                     raise ValueError(f"`{p['name']}`: a blinding is a non-negative integer")
@@ -398,16 +401,14 @@ class Program:
 
     def sent_from_public(self, leaves: list[str]) -> dict[str, Any] | None:
         """The sends' commitment coordinates (the public vector's tail) → `{name:
-        {"committed": [[x, y], ...]}}`; `None` for a program without sends."""
+        {"committed": [[x, y]]}}`; `None` for a program without sends."""
         if not self.sends:
             return None
         out: dict[str, Any] = {}
         pos = 0
         for x in self.sends:
-            n = 2 * len(_leaf_types(x["ty"]))
-            pairs = leaves[pos : pos + n]
-            out[x["name"]] = {"committed": [list(pairs[i : i + 2]) for i in range(0, n, 2)]}
-            pos += n
+            out[x["name"]] = {"committed": [list(leaves[pos : pos + 2])]}
+            pos += 2
         if pos != len(leaves):
             raise ValueError("the sends' commitments do not match the program")
         return out
@@ -423,18 +424,17 @@ class Program:
             raise ValueError(f"`sent` must hold the commitments of exactly: {names}")
         out: list[str] = []
         for x in self.sends:
-            n = len(_leaf_types(x["ty"]))
-            out.extend(self.commitments_from_json(f"sent.{x['name']}", n, sent[x["name"]]))
+            out.extend(self.commitments_from_json(f"sent.{x['name']}", sent[x["name"]]))
         return out
 
     def unflatten_outputs(self, leaves: list[str]) -> Any:
         """Output leaves → a Python value shaped like the return type (tuples, ints, bools);
-        for a `Committed` return, `{"committed": [[x, y], ...]}`."""
+        for a `Committed` return, `{"committed": [[x, y]]}`."""
         t = self.returns
         if t is not None and self.returns_committed:
-            if len(leaves) % 2:
-                raise ValueError("commitment coordinates come in pairs")
-            return {"committed": [list(leaves[i : i + 2]) for i in range(0, len(leaves), 2)]}
+            if len(leaves) != 2:
+                raise ValueError("a committed return is one commitment: two coordinates")
+            return {"committed": [list(leaves)]}
         return self.unflatten_values(leaves)
 
     def unflatten_values(self, leaves: list[str]) -> Any:
@@ -461,7 +461,7 @@ class Program:
                 raise ValueError("`outputs`: the program returns nothing")
             return []
         if self.returns_committed:
-            return self.commitments_from_json("outputs", len(_leaf_types(t)), value)
+            return self.commitments_from_json("outputs", value)
         return _flatten(t, check_value("outputs", t, value))
 
 

@@ -187,7 +187,7 @@ def test_non_ascii_digits_in_commitments_are_rejected(tmp_path):
         }
     )
     with pytest.raises(ValueError, match="decimal"):
-        prog.commitments_from_json("v", 1, {"committed": [["\u0661", "2"]]})
+        prog.commitments_from_json("v", {"committed": [["\u0661", "2"]]})
 
 
 # -- 5. SystemExit in a loaded source ------------------------------------------------------------

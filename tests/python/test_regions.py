@@ -397,3 +397,44 @@ def test_the_survey_scores_decrypt_to_what_python_computes():
     assert [decrypt(sk, ct) for ct in b.outputs] == [
         sum(responses[8 * k : 8 * k + 8]) for k in range(8)
     ]
+
+
+@pytest.mark.parametrize(
+    "backends",
+    [
+        {"uses_tuple": "groth16", "record_sum": "groth16"},
+        {"uses_tuple": "groth16", "record_sum": "sigma"},
+        {"uses_tuple": "sigma", "record_sum": "groth16"},
+    ],
+)
+def test_a_tuple_crosses_as_one_vector_commitment(backends):
+    """A crossing tuple (argument or result) is one Pedersen vector commitment: its leaves are
+    `joint` in the IR, the bundle holds one point for it, and that point binds every leaf."""
+    regions = api.compile(R.uses_tuple)
+    caller, callee = regions.circuits["uses_tuple"], regions.circuits["record_sum"]
+    assert [i.get("joint", False) for i in callee.program.ir["inputs"]] == [False, True]
+    assert [o.get("joint", False) for o in callee.program.ir["outputs"]] == [False, True]
+    assert [i.get("joint", False) for i in caller.program.ir["inputs"]][-2:] == [False, True]
+    keys = {
+        n: api.setup(c, seed=3) for n, c in regions.circuits.items() if backends[n] == "groth16"
+    }
+    b = bundle.prove(regions, {"a": 2, "b": 9}, backends, keys, seed=4)
+    bundle.verify(regions, vks(keys), received(b))
+    assert b.outputs == 11
+    sent = b.proofs["uses_tuple"].sent["record_sum(pair)"]
+    assert len(sent["committed"]) == 1  # one point for both leaves
+    assert b.proofs["record_sum"].public_inputs["pair"] == sent
+    assert len(b.proofs["record_sum"].outputs["committed"]) == 1
+    # another run's commitment to the same tuple (other blinding) breaks the link
+    other = bundle.prove(regions, {"a": 2, "b": 9}, backends, keys, seed=5)
+    for name in ("uses_tuple", "record_sum"):
+        mixed = copy.deepcopy(b)
+        mixed.proofs[name] = other.proofs[name]
+        with pytest.raises(ProofRejected, match="commitments differ"):
+            bundle.verify(regions, vks(keys), received(mixed))
+    # the same values in the other order are another tuple: the callee's proof rejects it
+    swapped = bundle.prove(regions, {"a": 9, "b": 2}, backends, keys, seed=4)
+    forged = copy.deepcopy(b)
+    forged.proofs["record_sum"] = swapped.proofs["record_sum"]
+    with pytest.raises(ProofRejected):
+        bundle.verify(regions, vks(keys), received(forged))

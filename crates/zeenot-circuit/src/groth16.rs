@@ -62,7 +62,7 @@ pub fn wide_witnesses(p: &Program, inputs: &[Value]) -> Result<usize, Error> {
     use ark_ff::{BigInteger, PrimeField};
     p.check_values(inputs).map_err(Error::Input)?;
     eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
-    let n_blind = p.committed_inputs().count() + p.committed_outputs().count();
+    let n_blind = p.input_commitments().len() + p.output_commitments().len();
     let stand_in = vec![-Scalar::from(1u64); n_blind];
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_optimization_goal(OptimizationGoal::Constraints);
@@ -192,14 +192,14 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
         )));
     }
     p.check_values(inputs).map_err(Error::Input)?;
-    let committed: Vec<usize> = p.committed_inputs().collect();
+    let committed = p.input_commitments();
     let (blindings, given) = ir::split_blindings(p, blindings).map_err(Error::Input)?;
     let mut clock = std::time::Instant::now();
     let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
     stages.lap("witness", &mut clock);
     let out_blindings: Vec<Scalar> = match given {
         Some(given) => given.to_vec(),
-        None => p.committed_outputs().map(|_| Scalar::rand(rng)).collect(),
+        None => p.output_commitments().iter().map(|_| Scalar::rand(rng)).collect(),
     };
     let all: Vec<Scalar> = blindings.iter().chain(&out_blindings).copied().collect();
     // One synthesis, as setup does it (same optimisation goal, so the same matrices), used for
@@ -217,14 +217,22 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
     }
     check_key_shape(pk, cs.num_instance_variables(), cs.num_witness_variables())?;
     let mut public: Vec<String> = p.public_inputs().map(|i| vals[i].to_decimal()).collect();
-    for (&i, r) in committed.iter().zip(blindings) {
-        public.extend(ir::commitment_decimals(&ir::commit_value(committed_int(vals[i])?, r)));
+    let commit = |leaves: &[usize], r: &Scalar| -> Result<[String; 2], Error> {
+        let vs = leaves.iter().map(|&v| committed_int(vals[v])).collect::<Result<Vec<_>, _>>()?;
+        Ok(ir::commitment_decimals(&ir::commit_values(&vs, r)))
+    };
+    for (leaves, r) in committed.iter().zip(blindings) {
+        public.extend(commit(leaves, r)?);
     }
-    let mut out_r = out_blindings.iter();
-    for (&o, &vis) in p.outputs.iter().zip(&p.output_vis) {
+    // an output commitment stands where its first leaf does
+    let mut out_r = p.output_commitments().into_iter().zip(&out_blindings);
+    for (k, (&o, &vis)) in p.outputs.iter().zip(&p.output_vis).enumerate() {
         if vis == Visibility::Committed {
-            let r = out_r.next().expect("one blinding per committed output");
-            public.extend(ir::commitment_decimals(&ir::commit_value(committed_int(vals[o])?, r)));
+            if !p.output_joint[k] {
+                let (leaves, r) = out_r.next().expect("one blinding per output commitment");
+                let values: Vec<usize> = leaves.iter().map(|&j| p.outputs[j]).collect();
+                public.extend(commit(&values, r)?);
+            }
         } else {
             public.push(vals[o].to_decimal());
         }

@@ -89,7 +89,7 @@ pub fn check_cs_mutations(
 /// a fixed seed ([`check_mutations_blinded`]).
 pub fn check_mutations(p: &Program, inputs: &[crate::ir::Value]) -> Result<usize, String> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(0xb1d);
-    let n = p.committed_inputs().count() + p.committed_outputs().count();
+    let n = p.input_commitments().len() + p.output_commitments().len();
     let blindings: Vec<zeenot_crypto::Scalar> = (0..n).map(|_| UniformRand::rand(&mut rng)).collect();
     check_mutations_blinded(p, inputs, &blindings)
 }

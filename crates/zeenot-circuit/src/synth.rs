@@ -1,10 +1,10 @@
 //! Lowering IR v1 to R1CS.
 //!
 //! Instance variables follow the instance order of `docs/ir.md`: the public input leaves in
-//! order; then `C.x`, `C.y` of each committed input's Pedersen commitment; then per output its
-//! value, or `C.x`, `C.y` of its commitment when committed ([`lower_blinded`], "Committed
-//! values"). Private and committed input leaves are the first witness variables, followed by the
-//! committed inputs' blindings. Every integer input is range-checked, every
+//! order; then `C.x`, `C.y` of each input commitment (one Pedersen commitment per run of
+//! `joint` committed leaves); then per output its value, or `C.x`, `C.y` of its commitment where
+//! one starts ([`lower_blinded`], "Committed values"). Private and committed input leaves are the
+//! first witness variables, followed by the input commitments' blindings. Every integer input is range-checked, every
 //! integer result that could leave its type's range is range-checked (with the guard applied
 //! first, so an operation in an untaken branch cannot fail), and intervals propagated through
 //! the program drop the checks that cannot fail; on a chain of unsigned additions (`sum(xs)`) only
@@ -262,31 +262,40 @@ fn scalar_fr(s: &Scalar) -> Fr {
     Fr::from_le_bytes_mod_order(&s.into_bigint().to_bytes_le())
 }
 
-/// `(lo + Σ 2^i·bits_i)·G + r·H`, the Pedersen commitment of `docs/ir.md` ("Committed values"),
-/// for a value given by little-endian boolean wires over an offset `lo` (booleanity is the
+/// The Pedersen commitment of `docs/ir.md` ("Committed values") of one committed value's
+/// leaves: `v·G + r·H` for one leaf, `Σ v_i·G_i + r·H` for more ([`ir::commit_values`]). Each
+/// leaf is given by little-endian boolean wires over an offset `lo` (booleanity is the
 /// caller's) or by a constant. `r` is decomposed here into 251 bits.
 ///
-/// Cost: 252 (`r`'s bits) + 379 (`r·H`) + the fixed-base multiplication of the value's bits
-/// (49 for 32 bits, 97 for 64, 0 for one bit; none for a constant) + 6 (the sum; 3 with a
-/// constant value, 0 when it is 0).
+/// Cost: 252 (`r`'s bits) + 379 (`r·H`), once per commitment; per leaf the fixed-base
+/// multiplication of its bits (49 for 32 bits, 97 for 64, 0 for one bit; none for a constant)
+/// and 6 for the sum (3 with a constant value, 0 when it is 0). So a tuple of `k` values
+/// committed together saves `(k − 1)·633` constraints over `k` commitments (the blinding's
+/// bits and multiple, and the equality with `C`).
 fn pedersen_commit(
     b: &Builder,
     bases: &PedersenBases,
-    value: ValueBits,
+    values: Vec<ValueBits>,
     r: &Wire,
 ) -> Result<PointWire, SynthesisError> {
     let r_bits = scalar_bits(b, r, SCALAR_BITS)?;
-    let rh = fixed_base::mul(b, bases.h(), &r_bits)?;
-    let vg = match value {
-        ValueBits::Const(v) => PointWire::constant(ir::commit_value(v, &Scalar::zero()).xy()),
-        // `mul_plus` adds `e·G` for the integer `e`: `lo mod l`, so a negative offset counts
-        // modulo the group order (the field element of `lo` would be `p + lo`, a different
-        // multiple of `G`)
-        ValueBits::Bits(bits, lo) => {
-            fixed_base::mul_plus(b, bases.g(), &bits, scalar_fr(&ir::value_scalar(lo)))?
-        }
+    let mut acc = fixed_base::mul(b, bases.h(), &r_bits)?;
+    let gs: Vec<&fixed_base::FixedBase> = match values.len() {
+        1 => vec![bases.g()],
+        _ => bases.vector_generators().iter().collect(),
     };
-    point::add(b, &vg, &rh)
+    let points = ir::commitment_bases(values.len());
+    for ((value, g), point) in values.into_iter().zip(gs).zip(points) {
+        let term = match value {
+            ValueBits::Const(v) => PointWire::constant(point.mul_vartime(&ir::value_scalar(v)).xy()),
+            // `mul_plus` adds `e·G` for the integer `e`: `lo mod l`, so a negative offset counts
+            // modulo the group order (the field element of `lo` would be `p + lo`, a different
+            // multiple of `G`)
+            ValueBits::Bits(bits, lo) => fixed_base::mul_plus(b, g, &bits, scalar_fr(&ir::value_scalar(lo)))?,
+        };
+        acc = point::add(b, &term, &acc)?;
+    }
+    Ok(acc)
 }
 
 /// Two instance variables holding a point (a commitment; constrained by the caller).
@@ -322,18 +331,21 @@ fn output_bits(b: &Builder, w: &Wire, ty: Ty) -> Result<ValueBits, SynthesisErro
 }
 
 /// Lower the program into `cs` with the blindings of its committed values (`None` during setup,
-/// or for a program without any): one per committed input in input order, then one per
-/// committed output in output order. Returns the output wires (for a committed output, the
+/// or for a program without any): one per input commitment in input order, then one per
+/// output commitment in output order. Returns the output wires (for a committed output, the
 /// value's wire; the instance holds its commitment).
 ///
 /// # Committed values
 ///
-/// A committed input is a private witness `v` (range-checked as a private input of its type),
-/// a witness blinding `r`, and two instance variables `C = (x, y)`, allocated after every public
-/// input leaf; the circuit enforces `C = v·G + r·H` ([`pedersen_commit`], `G` = Base8 and `H` =
-/// zeenot's Pedersen `H`, the generators of [`ir::commit_value`]). A committed output is a
-/// witness blinding `r` and two instance variables constrained equal to `v·G + r·H` for the
-/// output's value `v`.
+/// A committed input is a private witness `v` (range-checked as a private input of its type);
+/// each input commitment (one leaf, or a run of `joint` leaves) is a witness blinding `r` and
+/// two instance variables `C = (x, y)`, allocated after every public input leaf; the circuit
+/// enforces `C = v·G + r·H` ([`pedersen_commit`], `G` = Base8 and `H` = zeenot's Pedersen `H`,
+/// the generators of [`ir::commit_value`]), or `C = Σ v_i·G_i + r·H` for a run
+/// ([`ir::commit_values`]). An output commitment is a witness blinding `r` and two instance
+/// variables constrained equal to the commitment of its outputs' values. The argument below
+/// holds leaf by leaf for a vector: two openings of one `C` that differ in any leaf give a
+/// discrete-log relation among the hashed generators `G_0 … G_{k−1}, H`.
 ///
 /// Why a proof binds `C` to `v` (the integer, not just something congruent to it):
 ///
@@ -403,11 +415,13 @@ pub fn lower_with_roles(
         };
         w.push(Wire::var(var, value, inp.ty.range()));
     }
-    let committed: Vec<usize> = p.committed_inputs().collect();
-    let n_committed_outputs = p.committed_outputs().count();
-    let bases = (!committed.is_empty() || n_committed_outputs > 0).then(|| PedersenBases::new(0));
+    let committed = p.input_commitments();
+    let committed_outputs = p.output_commitments();
+    let widest = committed.iter().chain(&committed_outputs).map(Vec::len).max();
+    // vector generators only for commitments of several leaves (one leaf commits with `G`)
+    let bases = widest.map(|n| PedersenBases::new(if n > 1 { n } else { 0 }));
     let blinding = |k: usize| blindings.and_then(|r| r.get(k));
-    // the committed inputs' blindings, then their commitments: instance variables after every
+    // the input commitments' blindings, then the commitments: instance variables after every
     // public input leaf
     let mut openings = Vec::with_capacity(committed.len());
     for k in 0..committed.len() {
@@ -417,11 +431,17 @@ pub fn lower_with_roles(
         openings.push(Wire::var(r, rv, None));
     }
     let mut commitments = Vec::with_capacity(committed.len());
-    for (k, &i) in committed.iter().enumerate() {
-        let c = inputs.and_then(|v| match v[i] {
-            Value::Int(v) => blinding(k).map(|r| ir::commit_value(v, r).xy()),
-            Value::Field(_) => None,
+    for (k, leaves) in committed.iter().enumerate() {
+        let ints: Option<Vec<i128>> = inputs.and_then(|v| {
+            leaves
+                .iter()
+                .map(|&i| match v[i] {
+                    Value::Int(v) => Some(v),
+                    Value::Field(_) => None,
+                })
+                .collect()
         });
+        let c = ints.zip(blinding(k)).map(|(vs, r)| ir::commit_values(&vs, r).xy());
         commitments.push(input_point(&b, c)?);
     }
     // range checks; a committed input keeps the bits of its check for its commitment
@@ -445,10 +465,10 @@ pub fn lower_with_roles(
         };
         value_bits.push(bits.filter(|_| inp.vis == Visibility::Committed));
     }
-    for ((&i, r), c) in committed.iter().zip(&openings).zip(&commitments) {
+    for ((leaves, r), c) in committed.iter().zip(&openings).zip(&commitments) {
         let bases = bases.as_ref().expect("bases exist when a value is committed");
-        let v = value_bits[i].take().ok_or(SynthesisError::Unsatisfiable)?;
-        let d = pedersen_commit(&b, bases, v, r)?;
+        let vs = leaves.iter().map(|&i| value_bits[i].take()).collect::<Option<Vec<_>>>();
+        let d = pedersen_commit(&b, bases, vs.ok_or(SynthesisError::Unsatisfiable)?, r)?;
         point::enforce_equal(&b, c, &d)?;
     }
     let mut defs: Vec<Option<&Inst>> = vec![None; p.types.len()];
@@ -482,9 +502,16 @@ pub fn lower_with_roles(
     // every deferred value was consumed by the `add` whose check covers it (`chain_adds`)
     debug_assert!(!pending.contains(&true), "a deferred add was never covered");
     let mut outs = Vec::with_capacity(p.outputs.len());
+    // each output commitment is made where its first leaf stands (its instance position)
+    let mut output_commitments = committed_outputs.iter();
     let mut k = committed.len();
-    for (&o, &vis) in p.outputs.iter().zip(&p.output_vis) {
+    for (j, (&o, &vis)) in p.outputs.iter().zip(&p.output_vis).enumerate() {
         if vis == Visibility::Committed {
+            outs.push(w[o].clone());
+            if p.output_joint[j] {
+                continue;
+            }
+            let leaves = output_commitments.next().expect("a commitment starts at each unjoined leaf");
             let bases = bases.as_ref().expect("bases exist when a value is committed");
             let r = blinding(k);
             k += 1;
@@ -492,11 +519,13 @@ pub fn lower_with_roles(
             let r = b.witness(rv)?;
             roles.blinding_witnesses.push(witness_index(r));
             let r = Wire::var(r, rv, None);
-            let v = output_bits(&b, &w[o], p.types[o])?;
-            let d = pedersen_commit(&b, bases, v, &r)?;
+            let vs = leaves
+                .iter()
+                .map(|&j| output_bits(&b, &w[p.outputs[j]], p.types[p.outputs[j]]))
+                .collect::<Result<Vec<_>, _>>()?;
+            let d = pedersen_commit(&b, bases, vs, &r)?;
             let c = input_point(&b, d.value())?;
             point::enforce_equal(&b, &c, &d)?;
-            outs.push(w[o].clone());
             continue;
         }
         let var = b.input(w[o].value)?;

@@ -33,14 +33,16 @@ impl Layout {
         let types = p.instance_types();
         let mut commitments: Vec<usize> = Vec::new();
         let mut at = p.public_inputs().count();
-        for _ in p.committed_inputs() {
+        for _ in p.input_commitments() {
             commitments.push(at);
             at += 2;
         }
-        for &vis in &p.output_vis {
+        for (&vis, &joint) in p.output_vis.iter().zip(&p.output_joint) {
             if vis == Visibility::Committed {
-                commitments.push(at);
-                at += 2;
+                if !joint {
+                    commitments.push(at);
+                    at += 2;
+                }
             } else {
                 at += 1;
             }

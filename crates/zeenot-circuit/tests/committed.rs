@@ -328,3 +328,110 @@ fn constraint_costs() {
     assert_eq!(output.constraints - private.constraints, 33 + 252 + 379 + 49 + 6 + 2 - 1);
     assert_eq!(output.public_inputs, 2);
 }
+
+/// `v(x: Committed[tuple[u32, i8, bool]], y: Public[u32]) -> Committed[tuple[u32, u32]]` with
+/// both tuples committed whole (`joint` leaves): `(x0 + y, x0 if b else 7)`, and `x1` checked
+/// negative.
+fn vectors() -> Program {
+    program(json!({
+        "version": 1, "name": "v", "source": {"file": "app.py"},
+        "inputs": [{"id": 0, "name": "x[0]", "ty": "u32", "vis": "committed", "tier": null},
+                   {"id": 1, "name": "x[1]", "ty": "i8", "vis": "committed", "joint": true, "tier": null},
+                   {"id": 2, "name": "x[2]", "ty": "bool", "vis": "committed", "joint": true, "tier": null},
+                   {"id": 3, "name": "y", "ty": "u32", "vis": "public", "tier": null}],
+        "body": [
+            {"id": 4, "op": "add", "ty": "u32", "args": [0, 3], "loc": [2, 4]},
+            {"id": 5, "op": "const", "ty": "u32", "value": "7"},
+            {"id": 6, "op": "select", "ty": "u32", "args": [2, 0, 5]},
+            {"id": 7, "op": "const", "ty": "i8", "value": "0"},
+            {"id": 8, "op": "lt", "ty": "bool", "args": [1, 7]},
+            {"op": "check", "args": [8], "loc": [3, 4], "msg": "check(x[1] < 0)"},
+        ],
+        "outputs": [{"name": "return[0]", "value": 4, "vis": "committed"},
+                    {"name": "return[1]", "value": 6, "vis": "committed", "joint": true}],
+    }))
+}
+
+/// A tuple committed whole is one point in the instance, opened leaf by leaf in place: any
+/// other values, order, blinding or a commitment per leaf is rejected.
+#[test]
+fn vector_commitments_prove_and_bind_every_leaf() {
+    let p = vectors();
+    assert_eq!(p.input_commitments(), vec![vec![0, 1, 2]]);
+    assert_eq!(p.instance_types().len(), 1 + 2 + 2);
+    let (pk, vk) = keys(&p);
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let (r, s) = (Scalar::rand(&mut rng), Scalar::rand(&mut rng));
+    let inputs = values(&p, &["41", "-3", "1", "9"]);
+    let proven = groth16::prove(&p, &pk, &inputs, &[r, s], &mut rng).unwrap();
+    assert_eq!(proven.blindings, vec![s]);
+    let mut want = vec!["9".to_owned()];
+    want.extend(decimals(&ir::commit_values(&[41, -3, 1], &r)));
+    want.extend(decimals(&ir::commit_values(&[50, 41], &s)));
+    assert_eq!(proven.public, want);
+    assert!(groth16::verify(&p, &vk, &proven.public, &proven.proof).unwrap());
+    // one blinding per commitment: per leaf is refused, not a panic
+    let e = groth16::prove(&p, &pk, &inputs, &[r, r, r], &mut rng).unwrap_err();
+    assert!(matches!(e, Error::Input(_)), "{e:?}");
+
+    let with = |at: usize, c: Point| {
+        let mut public = proven.public.clone();
+        let [x, y] = decimals(&c);
+        public[at] = x;
+        public[at + 1] = y;
+        public
+    };
+    let h = zeenot_crypto::pedersen::blinding_generator();
+    let wrong_inputs = [
+        ir::commit_values(&[42, -3, 1], &r),
+        ir::commit_values(&[41, -4, 1], &r),
+        ir::commit_values(&[41, -3, 0], &r),
+        ir::commit_values(&[-3, 41, 1], &r),
+        ir::commit_values(&[41, -3], &r),
+        ir::commit_values(&[41, -3, 1, 0], &r) + Point::generator(),
+        ir::commit_values(&[41, -3, 1], &(r + Scalar::from(1u64))),
+        // the leaves committed one by one and summed: the wrong bases
+        ir::commit_value(41, &r)
+            + ir::commit_value(-3, &Scalar::from(0u64))
+            + ir::commit_value(1, &Scalar::from(0u64)),
+        ir::commit_values(&[41, -3, 1], &r) + h,
+    ];
+    for c in wrong_inputs {
+        assert!(!groth16::verify(&p, &vk, &with(1, c), &proven.proof).unwrap());
+    }
+    for c in [
+        ir::commit_values(&[51, 41], &s),
+        ir::commit_values(&[50, 7], &s),
+        ir::commit_values(&[41, 50], &s),
+        ir::commit_value(50, &s),
+    ] {
+        assert!(!groth16::verify(&p, &vk, &with(3, c), &proven.proof).unwrap());
+    }
+    // the circuit itself rejects them too, and pins every witness
+    let cs = lowered(&p, &inputs, &[r, s]);
+    assert!(accepts_with(&cs, &[]));
+    let c = ir::commit_values(&[41, -3, 0], &r);
+    assert!(!accepts_with(&cs, &[(1, c.x()), (2, c.y())]));
+    soundness::check_mutations_blinded(&p, &inputs, &[r, s]).unwrap();
+    // the i8 leaf is still range-checked: 200 is no i8, whatever its commitment
+    assert!(p.parse_inputs(&["41".into(), "200".into(), "1".into(), "9".into()]).is_err());
+}
+
+/// Committing `k` leaves together pays for the blinding once: `(k − 1)·(252 + 379)` fewer
+/// constraints than `k` commitments.
+#[test]
+fn vector_commitments_cost_less() {
+    let tuple = |joint: bool| {
+        let leaf = |i: u64| json!({"id": i, "name": format!("x[{i}]"), "ty": "u32", "vis": "committed", "joint": joint && i > 0, "tier": null});
+        program(json!({
+            "version": 1, "name": "t", "source": {"file": "app.py"},
+            "inputs": (0..8).map(leaf).collect::<Vec<_>>(),
+            "body": [],
+            "outputs": [{"name": "return", "value": 0}],
+        }))
+    };
+    let apart = groth16::stats(&tuple(false)).unwrap();
+    let together = groth16::stats(&tuple(true)).unwrap();
+    assert_eq!(apart.constraints - together.constraints, 7 * (252 + 379 + 2));
+    assert_eq!(apart.public_inputs - together.public_inputs, 7 * 2);
+}

@@ -382,8 +382,8 @@ fn prepare_proving_key(py: Python<'_>, proving_key: &[u8], validated: bool) -> P
     Ok(PreparedProvingKey { pk })
 }
 
-/// Blindings of the committed inputs (decimal integers in `[0, l)`, one per committed input in
-/// input order), optionally followed by the committed outputs' (`ir::split_blindings`);
+/// Blindings of the input commitments (decimal integers in `[0, l)`, one per input commitment
+/// in input order), optionally followed by the output commitments' (`ir::split_blindings`);
 /// ValueError when malformed or of the wrong count.
 fn blindings(p: &Program, blindings: Option<Vec<String>>) -> PyResult<Vec<zeenot_crypto::Scalar>> {
     let texts = blindings.unwrap_or_default();

@@ -16,7 +16,10 @@
 //! | `index` (ZØ's lookups, `First`) | a membership proof: an OR over the table of `(i = j ∧ y = x_j)` |
 //! | `check` | the commitment opens to 1 |
 //! | private input | a range proof for its type (a bit proof for `bool`) |
+//! | committed input (one leaf) | the public `C` is the value's commitment; a range proof for its type |
+//! | committed input (`k ≥ 2` joint leaves) | a fresh `C_i` per leaf, range-proved, and `C = Σ v_i·G_i + ρ·H` over the leaves' value secrets |
 //! | output | the commitment opens to the claimed public value |
+//! | committed output | one leaf: `C − C_x = ρ·H`; `k ≥ 2` leaves: `C − Σ_public v_i·G_i = Σ_private v_i·G_i + ρ·H` |
 //! | `point_mul`, `point_add` (ElGamal) | none until output; a revealed point `Q = base + Σ sᵢ·Pᵢ` is one equation |
 //!
 //! A guard that is a private value `g` is honoured the way the groth16 back end does it: an
@@ -41,6 +44,14 @@
 //! Fiat–Shamir context binds the program hash and every public value; the statement binds every
 //! commitment.
 //!
+//! **Committed values** cross between proofs as Pedersen commitments in the instance
+//! ([`zeenot_ir::ir::commit_values`]): one leaf is `v·G + r·H`, exactly the commitment this back
+//! end computes on, so it is used as is; `joint` leaves share one vector commitment
+//! `Σ v_i·G_i + r·H`. Computing on its leaves needs each as its own `v_i·G + r_i·H`, so every
+//! leaf gets a fresh commitment, whose value secret (its opening's) is the one the vector
+//! equation multiplies by `G_i`: the leaves are bound to `C` in their places, since no relation
+//! between `G`, `H` and the `G_i` is known.
+//!
 //! **Points** ([`points`]): `point_mul` and `point_add` on public points and on points that
 //! are linear in private scalars (an encryption, a sum of ciphertexts, a public multiple, a
 //! re-randomisation) are proved as linear equations over the same secrets the commitments open
@@ -61,7 +72,9 @@ use rand::{CryptoRng, RngCore};
 use zeenot_crypto::pedersen::blinding_generator;
 use zeenot_crypto::{Point, Scalar};
 use zeenot_ir::eval;
-use zeenot_ir::ir::{commit_value, commitment_decimals, Op, Program, Ty, Value, Visibility};
+use zeenot_ir::ir::{
+    commit_values, commitment_bases, commitment_decimals, Op, Program, Ty, Value, Visibility,
+};
 
 use crate::bulletproofs::{BulletproofGens, MsmTerms, RangeProof, SUPPORTED_BITS};
 use crate::error::{Error, Result};
@@ -78,7 +91,8 @@ pub const BACKEND_DOMAIN: &[u8] = b"zeenot/sigma-backend/v1";
 /// Bulletproofs of its range obligations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgramProof {
-    /// Commitments to private inputs and intermediate values, in lowering order.
+    /// Commitments to private inputs, to the leaves of input vector commitments and to
+    /// intermediate values, in lowering order.
     pub aux: Vec<Point>,
     /// The sigma proof of the lowered statement.
     pub proof: Proof,
@@ -311,7 +325,7 @@ struct Lowering<'a> {
     openings: HashMap<Point, (Secret, Secret)>,
     /// Range obligations proved by aggregated Bulletproofs after the sigma proof.
     ranges: Vec<RangeEntry>,
-    /// The committed outputs' blindings, when the prover chose them (`ir::split_blindings`).
+    /// The output commitments' blindings, when the prover chose them (`ir::split_blindings`).
     out_blindings: Option<std::slice::Iter<'a, Scalar>>,
     g: Point,
     h: Point,
@@ -553,22 +567,21 @@ impl<'a> Lowering<'a> {
     }
 }
 
-/// Lowers the program. `inputs`: every input leaf's value (prover) or the public ones only
-/// (verifier, private entries `None`). Returns the statement, the output values (prover) and
-/// the witness.
-/// An output as the instance shows it: a value, a field element (a point's coordinate), or a
-/// commitment (with its blinding, for the prover).
+/// An output as the instance shows it: a value, a field element (a point's coordinate), a
+/// commitment (with its blinding, for the prover) where an output commitment starts, or nothing
+/// for a `joint` output (a leaf of the commitment shown at an earlier output).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shown {
     Value(i128),
     Field(zeenot_crypto::Base),
     Commitment(Point, Scalar),
+    Joint,
 }
 
 /// Lowers the program. `inputs`: every input leaf's value (prover) or the public ones only
-/// (verifier: `None` elsewhere); `committed`: each committed input's commitment and blinding
-/// (the verifier's blindings are unused); `claimed`: the verifier's view of the outputs. Returns
-/// the outputs as shown (the prover draws committed outputs' blindings).
+/// (verifier: `None` elsewhere); `committed`: each input commitment ([`Program::input_commitments`])
+/// and its blinding (the verifier's blindings are unused); `claimed`: the verifier's view of the
+/// outputs. Returns the outputs as shown (the prover draws output commitments' blindings).
 fn lower(
     lw: &mut Lowering<'_>,
     inputs: &[Option<Value>],
@@ -578,7 +591,22 @@ fn lower(
     let p = lw.p;
     let mut vals: Vec<V> = Vec::with_capacity(p.types.len());
     let mut ivs: Vec<Interval> = Vec::with_capacity(p.types.len());
-    let mut committed = committed.iter();
+    let groups = p.input_commitments();
+    if committed.len() != groups.len() {
+        return Err(Error::Input(format!(
+            "expected {} input commitments, got {}",
+            groups.len(),
+            committed.len()
+        )));
+    }
+    // A one-leaf commitment is the leaf's own; the leaves of a vector commitment are committed
+    // afresh and tied to it after the inputs.
+    let mut own: Vec<Option<(Point, Scalar)>> = vec![None; p.inputs.len()];
+    for (g, &c) in groups.iter().zip(committed) {
+        if let [i] = g[..] {
+            own[i] = Some(c);
+        }
+    }
     let mut points = Points::default();
     for (k, inp) in p.inputs.iter().enumerate() {
         let Some((lo, hi)) = inp.ty.range() else {
@@ -608,11 +636,11 @@ fn lower(
                 ivs.push((v, v));
                 continue;
             }
+            Visibility::Committed => match own[k] {
+                Some((c, r)) => Com { c, v, r },
+                None => lw.fresh(v)?,
+            },
             Visibility::Private => lw.fresh(v)?,
-            Visibility::Committed => {
-                let &(c, r) = committed.next().ok_or_else(|| Error::Input("too few commitments".into()))?;
-                Com { c, v, r }
-            }
         };
         if inp.ty == Ty::Bool {
             lw.bit(c)?;
@@ -621,6 +649,10 @@ fn lower(
         }
         vals.push(V::Com(c));
         ivs.push((lo, hi));
+    }
+    for (g, &(c, r)) in groups.iter().zip(committed).filter(|(g, _)| g.len() > 1) {
+        let leaves: Vec<V> = g.iter().map(|&i| vals[i]).collect();
+        commits_to(lw, c, r, &leaves);
     }
 
     for (index, inst) in p.body.iter().enumerate() {
@@ -860,26 +892,33 @@ fn lower(
 
     let mut outputs = Vec::with_capacity(p.outputs.len());
     let mut coords = Vec::new();
+    let mut out_groups = p.output_commitments().into_iter();
     for (k, &o) in p.outputs.iter().enumerate() {
         let claim = claimed.map(|c| c[k]);
         let x = vals[o];
         let shown = match (p.output_vis[k], x, claim) {
-            (Visibility::Committed, _, Some(Shown::Commitment(c, _))) => {
-                // The published commitment holds the same value: C' − C = ρ·H.
-                equal_commitments(lw, Com { c, v: 0, r: Scalar::zero() }, lw.com(x));
-                Shown::Commitment(c, Scalar::zero())
-            }
-            (Visibility::Committed, _, None) => {
-                let x = lw.com(x);
-                let r = match lw.out_blindings.as_mut().and_then(Iterator::next) {
-                    Some(&r) => r, // chosen by the prover of a region (ir::split_blindings)
-                    None if lw.prover() => lw.rand(),
-                    None => Scalar::zero(), // zero: [`shape`]
+            // a joint leaf: proved with its commitment, shown at the commitment's first leaf
+            (Visibility::Committed, _, None | Some(Shown::Joint)) if p.output_joint[k] => Shown::Joint,
+            (Visibility::Committed, _, None | Some(Shown::Commitment(..))) if !p.output_joint[k] => {
+                let group = out_groups.next().expect("an output commitment starts here");
+                let leaves: Vec<V> = group.iter().map(|&j| vals[p.outputs[j]]).collect();
+                let (c, r) = match claim {
+                    Some(Shown::Commitment(c, _)) => (c, Scalar::zero()),
+                    _ => {
+                        let r = match lw.out_blindings.as_mut().and_then(Iterator::next) {
+                            Some(&r) => r, // chosen by the prover of a region (ir::split_blindings)
+                            None if lw.prover() => lw.rand(),
+                            None => Scalar::zero(), // zero: [`shape`]
+                        };
+                        let values: Vec<i128> = leaves.iter().map(|&x| lw.com(x).v).collect();
+                        (commit_values(&values, &r), r)
+                    }
                 };
-                let c = Com { c: commit_value(x.v, &r), v: x.v, r };
-                equal_commitments(lw, c, x);
-                Shown::Commitment(c.c, r)
+                commits_to(lw, c, r, &leaves);
+                Shown::Commitment(c, r)
             }
+            // a claim of another kind (`parse_public` makes none)
+            (Visibility::Committed, ..) => return Err(Error::InvalidProof),
             (_, V::Pub(v), claim) => {
                 if claim.is_some_and(|c| c != Shown::Value(v)) {
                     return Err(Error::InvalidProof);
@@ -930,6 +969,32 @@ fn equal_commitments(lw: &mut Lowering<'_>, a: Com, b: Com) {
     let rho = lw.secret("rho", || d.r);
     let h = lw.h;
     lw.require(d.c, &[(rho, h)]);
+}
+
+/// `c` is the commitment ([`commit_values`]) of `leaves` with blinding `r` (the prover's). One
+/// leaf: `C − C_x = ρ·H` ([`equal_commitments`]). More: `C − Σ_public v_i·G_i = Σ_private
+/// x_i·G_i + ρ·H`, each `x_i` the value secret of the leaf's own commitment `v_i·G + r_i·H` (its
+/// opening), so that `C` binds the very values the program computes on, each in its place.
+fn commits_to(lw: &mut Lowering<'_>, c: Point, r: Scalar, leaves: &[V]) {
+    if let [x] = leaves {
+        let x = lw.com(*x);
+        equal_commitments(lw, Com { c, v: x.v, r }, x);
+        return;
+    }
+    let mut lhs = c;
+    let mut terms = Vec::with_capacity(leaves.len() + 1);
+    for (&x, g) in leaves.iter().zip(commitment_bases(leaves.len())) {
+        match x {
+            V::Pub(v) => lhs -= mul_small(&g, v),
+            x => {
+                let (v, _) = lw.opening(lw.com(x));
+                terms.push((v, g));
+            }
+        }
+    }
+    let rho = lw.secret("rho", || r);
+    terms.push((rho, lw.h));
+    lw.require(lhs, &terms);
 }
 
 enum Divisor {
@@ -1075,7 +1140,8 @@ fn new_lowering<'a>(p: &'a Program, rng: Option<&'a mut dyn RngCore>, aux: &'a [
 /// read (python/zeenot/plan). Prover and verifier work, and the proof's bytes, follow these.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Shape {
-    /// Fresh commitments the proof carries (private inputs and intermediate values).
+    /// Fresh commitments the proof carries (private inputs, leaves of input vector commitments
+    /// and intermediate values).
     pub commitments: usize,
     /// Secrets of the sigma statement (one response each).
     pub secrets: usize,
@@ -1120,7 +1186,7 @@ pub fn shape(p: &Program, public: &[Option<Value>]) -> Result<Shape> {
     let (p, public) = (&p, &public[..]);
     let mut lw = new_lowering(p, None, &[]);
     let start = mul_small(&lw.g, 7919) + mul_small(&lw.h, 104_729);
-    let committed: Vec<(Point, Scalar)> = (0..p.committed_inputs().count())
+    let committed: Vec<(Point, Scalar)> = (0..p.input_commitments().len())
         .map(|k| (start - mul_small(&lw.h, k as i128 + 1), Scalar::zero()))
         .collect();
     lw.stand_in = Some(start);
@@ -1157,7 +1223,8 @@ fn finish(lw: Lowering<'_>) -> Result<(Statement, Vec<Option<Scalar>>)> {
 /// A proved program: the sigma proof, its public values and output blindings.
 pub type Proven = zeenot_ir::ir::Proven<ProgramProof>;
 
-/// Proves `p` on its input leaves, with one blinding per committed input. Fails with
+/// Proves `p` on its input leaves, with one blinding per input commitment (and optionally one
+/// per output commitment: `ir::split_blindings`). Fails with
 /// [`Error::Unsatisfied`] when the program fails on these inputs and [`Error::Unsupported`] for
 /// programs this back end cannot express.
 pub fn prove<R: RngCore + CryptoRng>(
@@ -1170,13 +1237,15 @@ pub fn prove<R: RngCore + CryptoRng>(
     let (blindings, given) = zeenot_ir::ir::split_blindings(p, blindings).map_err(Error::Input)?;
     let vals = eval::evaluate(p, inputs).map_err(Error::Unsatisfied)?;
     let expected = eval::outputs(p, &vals);
+    let int = |i: usize| match vals[i] {
+        Value::Int(v) => v,
+        Value::Field(_) => unreachable!("validated: committed values are integers"),
+    };
     let committed: Vec<(Point, Scalar)> = p
-        .committed_inputs()
+        .input_commitments()
+        .iter()
         .zip(blindings)
-        .map(|(i, r)| match vals[i] {
-            Value::Int(v) => (commit_value(v, r), *r),
-            Value::Field(_) => unreachable!("validated: committed values are integers"),
-        })
+        .map(|(g, r)| (commit_values(&g.iter().map(|&i| int(i)).collect::<Vec<_>>(), r), *r))
         .collect();
     let ins: Vec<Option<Value>> = inputs.iter().copied().map(Some).collect();
     let mut lw = new_lowering(p, Some(rng as &mut dyn RngCore), &[]);
@@ -1208,6 +1277,7 @@ pub fn prove<R: RngCore + CryptoRng>(
                 public.extend(commitment_decimals(c));
                 out_blindings.push(*r);
             }
+            Shown::Joint => {}
         }
     }
     let aux = std::mem::take(&mut lw.aux_out);
@@ -1219,11 +1289,12 @@ pub fn prove<R: RngCore + CryptoRng>(
     Ok(Proven { proof: ProgramProof { aux, proof, ranges }, public, blindings: out_blindings })
 }
 
-/// Public input values (by input position), committed inputs' commitments, outputs as shown.
+/// Public input values (by input position), input commitments, outputs as shown.
 type PublicView = (Vec<Option<Value>>, Vec<(Point, Scalar)>, Vec<Shown>);
 
-/// The verifier's view of the public values: public inputs, committed inputs' commitments and
-/// the outputs as shown; every commitment checked to be a subgroup point.
+/// The verifier's view of the public values: public inputs, input commitments and the outputs
+/// as shown (an output commitment where it starts); every commitment checked to be a subgroup
+/// point.
 fn parse_public(p: &Program, public: &[String]) -> Result<PublicView> {
     let types = p.instance_types();
     if public.len() != types.len() {
@@ -1247,11 +1318,14 @@ fn parse_public(p: &Program, public: &[String]) -> Result<PublicView> {
         Point::from_xy(x.to_fr(), y.to_fr())
             .map_err(|e| Error::Input(format!("{what} is not a valid commitment: {e}")))
     };
-    for i in p.committed_inputs() {
-        committed.push((take_point(&mut values, format!("input `{}`", p.inputs[i].name))?, Scalar::zero()));
+    for g in p.input_commitments() {
+        let names: Vec<&str> = g.iter().map(|&i| p.inputs[i].name.as_str()).collect();
+        let what = format!("input{} `{}`", if names.len() > 1 { "s" } else { "" }, names.join("`, `"));
+        committed.push((take_point(&mut values, what)?, Scalar::zero()));
     }
     for k in 0..p.outputs.len() {
         outputs.push(match p.output_vis[k] {
+            Visibility::Committed if p.output_joint[k] => Shown::Joint,
             Visibility::Committed => Shown::Commitment(
                 take_point(&mut values, format!("output `{}`", p.output_names[k]))?,
                 Scalar::zero(),

@@ -363,3 +363,126 @@ fn committed_values_cross_into_and_out_of_a_proof() {
     assert_eq!(verify(&p, &public, &wrong.proof.encode()), Err(Error::InvalidProof));
     assert!(matches!(prove(&p, &inputs, &[], &mut r), Err(Error::Input(_))));
 }
+
+/// Vector commitments: `a`, `b`, `c` share one input commitment and `z` has its own; the outputs
+/// `s`, `less` share one, and so do the constant `seven` and `y` (a public leaf in a vector).
+const JOINT: &str = r#"{"version": 1, "name": "joint", "source": {"file": "app.py"},
+  "inputs": [
+    {"id": 0, "name": "a", "ty": "u8", "vis": "committed"},
+    {"id": 1, "name": "b", "ty": "u16", "vis": "committed", "joint": true},
+    {"id": 2, "name": "c", "ty": "i32", "vis": "committed", "joint": true},
+    {"id": 3, "name": "y", "ty": "u8", "vis": "private"},
+    {"id": 4, "name": "z", "ty": "u8", "vis": "committed"}],
+  "body": [
+    {"id": 5, "op": "cast", "ty": "i32", "args": [0]},
+    {"id": 6, "op": "cast", "ty": "i32", "args": [1]},
+    {"id": 7, "op": "add", "ty": "i32", "args": [5, 6]},
+    {"id": 8, "op": "add", "ty": "i32", "args": [7, 2]},
+    {"id": 9, "op": "lt", "ty": "bool", "args": [2, 7]},
+    {"id": 10, "op": "const", "ty": "u8", "value": "7"},
+    {"id": 11, "op": "mul", "ty": "i32", "args": [5, 6]},
+    {"id": 12, "op": "lt", "ty": "bool", "args": [4, 3]}],
+  "outputs": [{"name": "s", "value": 8, "vis": "committed"},
+              {"name": "less", "value": 9, "vis": "committed", "joint": true},
+              {"name": "seven", "value": 10, "vis": "committed"},
+              {"name": "y", "value": 3, "vis": "committed", "joint": true},
+              {"name": "ab", "value": 11},
+              {"name": "zy", "value": 12}]}"#;
+
+fn decimals(c: zeenot_crypto::Point) -> [String; 2] {
+    use zeenot_ir::ir::fr_to_decimal;
+    [fr_to_decimal(&c.x()), fr_to_decimal(&c.y())]
+}
+
+#[test]
+fn vector_commitments_bind_every_leaf_in_its_place() {
+    use ark_ff::UniformRand;
+    use zeenot_crypto::{Point, Scalar};
+    use zeenot_ir::ir::{commit_value, commit_values, commitment_bases};
+    let p = Program::from_json(JOINT).unwrap();
+    let mut r = rng(21);
+    let (r_abc, r_z) = (Scalar::rand(&mut r), Scalar::rand(&mut r));
+    let inputs = p.parse_inputs(&["5", "300", "-20", "9", "3"].map(String::from)).unwrap();
+    let proven = prove(&p, &inputs, &[r_abc, r_z], &mut r).unwrap();
+    // Instance: the two input commitments, the two output commitments, then `ab` and `zy`.
+    let c_in = commit_values(&[5, 300, -20], &r_abc);
+    assert_eq!(proven.blindings.len(), 2);
+    let c_out = commit_values(&[285, 1], &proven.blindings[0]);
+    let c_seven = commit_values(&[7, 9], &proven.blindings[1]);
+    let expected: Vec<String> =
+        [decimals(c_in), decimals(commit_value(3, &r_z)), decimals(c_out), decimals(c_seven)]
+            .concat()
+            .into_iter()
+            .chain(["1500".into(), "1".into()])
+            .collect();
+    assert_eq!(proven.public, expected);
+    let bytes = proven.proof.encode();
+    verify(&p, &proven.public, &bytes).unwrap();
+    // Without public inputs the shape is exact: a fresh commitment per leaf of a vector.
+    let s = shape(&p, &[None; 5]).unwrap();
+    assert_eq!((s.commitments, s.range_proofs), (proven.proof.aux.len(), proven.proof.ranges.len()));
+    // The output blindings may be given (a region's), and are then the ones used.
+    let given = [r_abc, r_z, Scalar::from(11u64), Scalar::from(12u64)];
+    let chosen = prove(&p, &inputs, &given, &mut r).unwrap();
+    assert_eq!(chosen.blindings, given[2..]);
+    assert_eq!(
+        chosen.public[4..8],
+        [decimals(commit_values(&[285, 1], &given[2])), decimals(commit_values(&[7, 9], &given[3]))].concat()
+    );
+    let chosen_bytes = chosen.proof.encode();
+    verify(&p, &chosen.public, &chosen_bytes).unwrap();
+    verify_batch(&p, &[(&proven.public, &bytes), (&chosen.public, &chosen_bytes)], &mut r).unwrap();
+
+    // Replacing a commitment at `at` with `c` is rejected.
+    let rejects = |at: usize, c: Point, what: &str| {
+        let mut public = proven.public.clone();
+        public[at..at + 2].clone_from_slice(&decimals(c));
+        assert_eq!(verify(&p, &public, &bytes), Err(Error::InvalidProof), "{what}");
+    };
+    let g = Point::generator();
+    let h = zeenot_crypto::pedersen::blinding_generator();
+    let leaves = [5i128, 300, -20];
+    for i in 0..3 {
+        let mut other = leaves;
+        other[i] += 1;
+        rejects(0, commit_values(&other, &r_abc), &format!("input leaf {i} changed"));
+        other = leaves;
+        other.swap(i, (i + 1) % 3);
+        rejects(0, commit_values(&other, &r_abc), &format!("input leaves {i}, {} swapped", (i + 1) % 3));
+        rejects(0, c_in + commitment_bases(3)[i], &format!("input plus G_{i}"));
+    }
+    rejects(0, commit_values(&[-20, 5, 300], &r_abc), "input leaves rotated");
+    rejects(0, commit_values(&leaves, &(r_abc + Scalar::from(1u64))), "another input blinding");
+    rejects(0, c_in + g, "input plus G");
+    rejects(0, c_in + h, "input plus H");
+    // per leaf, `Σ v_i·G + r·H`, or only the first leaf's
+    rejects(0, commit_value(5 + 300 - 20, &r_abc), "input committed per leaf, summed");
+    rejects(0, commit_value(5, &r_abc), "the first input leaf's own commitment");
+    rejects(0, commit_values(&[5, 300], &r_abc), "two of three input leaves");
+    rejects(0, commit_values(&[5, 300, -20, 1], &r_abc), "a fourth input leaf");
+    for (at, c, vals, blinding) in
+        [(4, c_out, [285i128, 1], proven.blindings[0]), (6, c_seven, [7, 9], proven.blindings[1])]
+    {
+        for i in 0..2 {
+            let mut other = vals;
+            other[i] += 1;
+            rejects(at, commit_values(&other, &blinding), &format!("output {at} leaf {i} changed"));
+        }
+        rejects(at, commit_values(&[vals[1], vals[0]], &blinding), &format!("output {at} leaves swapped"));
+        rejects(at, commit_values(&vals, &(blinding + Scalar::from(1u64))), &format!("output {at} blinding"));
+        rejects(at, c + g, &format!("output {at} plus G"));
+        rejects(at, commit_value(vals[0] + vals[1], &blinding), &format!("output {at} per leaf, summed"));
+        rejects(at, commit_value(vals[0], &blinding), &format!("output {at} first leaf alone"));
+    }
+    // The fresh commitments to the leaves moved: rejected.
+    for k in 0..proven.proof.aux.len() {
+        let mut bad = proven.proof.clone();
+        bad.aux[k] += g;
+        assert!(verify(&p, &proven.public, &bad.encode()).is_err(), "aux {k} moved");
+    }
+    // One blinding per commitment (2, or 4 with the outputs'): any other count is an error.
+    for n in [0, 1, 3, 5, 6] {
+        let blindings = vec![r_abc; n];
+        assert!(matches!(prove(&p, &inputs, &blindings, &mut r), Err(Error::Input(_))), "{n} blindings");
+    }
+}

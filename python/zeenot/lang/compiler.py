@@ -20,7 +20,7 @@ from zeenot import babyjub
 from zeenot.errors import CompileError, Diagnostic
 from zeenot.lang.lists import COMPARISON_METHODS, ListOps, leaf_types
 from zeenot.lang.optimize import FALLIBLE, Shared, can_fail, eliminate_dead, fold, renumber
-from zeenot.lang.regions import Crossing, RegionCalls, RegionDocs
+from zeenot.lang.regions import Crossing, RegionCalls, RegionDocs, joint
 from zeenot.lang.source import function_source
 from zeenot.lang.values import (
     ALLOWED_BUILTINS,
@@ -2024,9 +2024,8 @@ def compile_program(
             _check_committable(c, p.annotation, what, ty)
         wires = []
         for path, leaf_ty in leaves(p.arg, ty):
-            inputs.append(
-                {"id": c.next_id, "name": path, "ty": leaf_ty, "vis": obj.vis, "tier": obj.tier}
-            )
+            leaf = {"id": c.next_id, "name": path, "ty": leaf_ty, "vis": obj.vis, "tier": obj.tier}
+            inputs.append(joint(leaf, wires))
             wires.append(Wire(c.next_id, leaf_ty))
             c.next_id += 1
         shapes.append((p, ty, wires))
@@ -2078,23 +2077,23 @@ def compile_program(
             if callee:
                 what += f" of `{fn.__name__}` (a region: its result crosses as a commitment)"
             _check_committable(c, fdef.returns or fdef, what, ret_ty)
-        for (path, _), w in zip(leaves("return", ret_ty), flat, strict=True):  # type: ignore[arg-type]
+        for k, ((path, _), w) in enumerate(zip(leaves("return", ret_ty), flat, strict=True)):  # type: ignore[arg-type]
             out = {"name": path, "value": w.id}
             if ret_vis == "committed":
                 out["vis"] = "committed"
-            outputs.append(out)
+            outputs.append(joint(out, range(k)))
     # A region's calls (lang/regions.py): their results are committed inputs after the
     # parameters, their arguments committed outputs after the return value.
     crossing = c.crossing
     inputs.extend(crossing.inputs)
     params.extend(crossing.params)
     sent = [
-        path
+        (path, k)
         for send in crossing.sends
-        for path, _ in leaves(send["name"], type_from_json(send["ty"]))
+        for k, (path, _) in enumerate(leaves(send["name"], type_from_json(send["ty"])))
     ]
-    for path, w in zip(sent, crossing.send_wires, strict=True):
-        outputs.append({"name": path, "value": w.id, "vis": "committed"})
+    for (path, k), w in zip(sent, crossing.send_wires, strict=True):
+        outputs.append(joint({"name": path, "value": w.id, "vis": "committed"}, range(k)))
     body = eliminate_dead(inputs, c.body, [o["value"] for o in outputs])
     _check_passed_unused(c, shapes, body, outputs)
     renumber(inputs, body, outputs)

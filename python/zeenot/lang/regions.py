@@ -20,10 +20,21 @@ from zeenot.lang.source import function_source
 from zeenot.types import Ty, leaves, type_from_json, type_to_json
 
 if TYPE_CHECKING:
+    from collections.abc import Sized
+
     from zeenot.lang.values import Wire
 
 MAX_REGIONS = 64  # a call in an unrolled loop makes one region per iteration
 REGIONS_VERSION = 1
+
+
+def joint(leaf: dict[str, Any], before: Sized) -> dict[str, Any]:
+    """Marks a committed leaf that follows others of the same value (`before`) `joint`: a
+    value crosses as one Pedersen vector commitment, whatever its number of leaves
+    (docs/ir.md "Committed values"), so a tuple pays for one blinding."""
+    if leaf.get("vis") == "committed" and len(before) > 0:
+        leaf["joint"] = True
+    return leaf
 
 
 @dataclass
@@ -175,11 +186,10 @@ class RegionCalls:
         # callee's public output, as any @zk function's return, and the caller's public input
         committed = doc["signature"].get("returns_vis") == "committed"
         vis = "committed" if committed else "public"
-        wires = []
+        wires: list[Wire] = []
         for path, leaf_ty in leaves(result, ret_ty):
-            self.crossing.inputs.append(
-                {"id": self.next_id, "name": path, "ty": leaf_ty, "vis": vis, "tier": None}
-            )
+            leaf = {"id": self.next_id, "name": path, "ty": leaf_ty, "vis": vis, "tier": None}
+            self.crossing.inputs.append(joint(leaf, wires))
             wires.append(Wire(self.next_id, leaf_ty))
             self.next_id += 1
         self.crossing.params.append({"name": result, "ty": ret_json, "vis": vis})

@@ -129,9 +129,12 @@ def _types(ir: dict[str, Any]) -> dict[int, str]:
 
 
 def _commitments(ir: dict[str, Any]) -> int:
-    """The program's in-circuit Pedersen commitments: committed inputs and outputs."""
-    return sum(1 for i in ir["inputs"] if i["vis"] == "committed") + sum(
-        1 for o in ir["outputs"] if o.get("vis") == "committed"
+    """The program's in-circuit Pedersen commitments: committed inputs and outputs, a run of
+    `joint` leaves (a vector commitment) counting once."""
+    return sum(
+        1
+        for leaf in [*ir["inputs"], *ir["outputs"]]
+        if leaf.get("vis") == "committed" and not leaf.get("joint")
     )
 
 
