@@ -145,16 +145,36 @@ def test_profile_from_the_environment_first(tmp_path, monkeypatch):
 
 def test_shipped_profile_meets_the_fit_bar():
     """The reference machine's profile: sizes fit almost exactly, timings and peak memory
-    with R² ≥ 0.95 (ZØ reports 0.98-0.99; groth16's prove and verify times reach 0.96-0.97
-    here: see docs/planner.md); a constant (groth16's proof size) has R² 1."""
+    with R² ≥ 0.98 (ZØ reports 0.98-0.99; docs/planner.md); a constant (groth16's proof size)
+    has R² 1."""
     p = Profile.load(DEFAULT)
     assert p.samples and p.machine
     for backend, models in p.models.items():
         for what, m in models.items():
             sizes = what.endswith("_bytes") and what != "peak_bytes"
-            bar = 0.99 if sizes else 0.95
+            bar = 0.99 if sizes else 0.98
             assert m.r2 >= bar, (backend, what, m.r2)
             assert m.samples >= 40 and all(c >= 0 for c in m.coefficients)
+
+
+def test_refit_fits_a_profiles_own_samples_again(tmp_path):
+    """`zeenot calibrate --refit`: the shipped samples fitted again give the shipped models
+    (they were fitted the same way); samples without a feature the models read are refused
+    with the way out."""
+    out = tmp_path / "p.json"
+    zeenot("calibrate", "--refit", str(DEFAULT), "-o", str(out))
+    again, shipped = Profile.load(out), Profile.load(DEFAULT)
+    for backend, models in shipped.models.items():
+        for what, m in models.items():
+            assert again.models[backend][what].r2 == pytest.approx(m.r2), (backend, what)
+    assert again.samples == shipped.samples and again.machine == shipped.machine
+    doc = json.loads(DEFAULT.read_text())
+    for s in doc["samples"]:
+        del s["features"]["instructions"]
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doc))
+    done = zeenot("calibrate", "--refit", str(old), "-o", str(out), check=2)
+    assert "instructions" in done.stderr and "zeenot calibrate" in done.stderr
 
 
 # -- choosing
@@ -289,8 +309,10 @@ def test_calibrate_fits_a_usable_profile(tmp_path):
     # peak memory: a whole proving process's (Python and the key at least), not a fork's
     for s in p.samples:
         assert all(10e6 < s[b]["peak_bytes"] < 1e9 for b in ("groth16", "sigma")), s
+    # these programs are tiny beside Python itself (~30 MB): a bigger one is not measurably
+    # smaller, within the few hundred kB a process's high-water mark varies by
     big, small = p.samples[2]["groth16"]["peak_bytes"], p.samples[0]["groth16"]["peak_bytes"]
-    assert big >= small
+    assert big >= 0.97 * small
     path = tmp_path / "p.json"
     path.write_text(p.to_json())
     doc = json.loads(zeenot("plan", SPLIT, "--json", "--profile", str(path)).stdout)

@@ -134,6 +134,7 @@ pub(crate) fn sigma_program_shape(
         ("range_bits", shape.range_bits),
         ("range_proofs", shape.range_proofs),
         ("range_rounds", shape.range_rounds),
+        ("range_largest_bits", shape.range_largest_bits),
         ("point_terms", shape.point_terms),
         ("public_points", shape.public_points),
     ])

@@ -1156,6 +1156,9 @@ pub struct Shape {
     pub range_proofs: usize,
     /// The sum of the range proofs' log2 sizes (a proof has 2·log2(n·m) points).
     pub range_rounds: usize,
+    /// Bits of the largest aggregated range proof: the proofs are made one after the other, so
+    /// the prover's memory follows the largest one's vectors and generators.
+    pub range_largest_bits: usize,
     /// Terms of the equations of revealed points (each a scalar multiplication of a public
     /// point, for prover and verifier), one more per point for its own check.
     pub point_terms: usize,
@@ -1200,6 +1203,7 @@ pub fn shape(p: &Program, public: &[Option<Value>]) -> Result<Shape> {
         range_bits: chunks.iter().map(|(n, c)| n * c.len()).sum(),
         range_proofs: chunks.len(),
         range_rounds: chunks.iter().map(|(n, c)| (n * c.len()).trailing_zeros() as usize).sum(),
+        range_largest_bits: chunks.iter().map(|(n, c)| n * c.len()).max().unwrap_or(0),
         point_terms: lw.point_terms,
         public_points: lw.public_points,
     })

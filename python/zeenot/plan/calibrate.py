@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from zeenot import api
+from zeenot.errors import MalformedInput
+from zeenot.files import read_json
 from zeenot.plan.features import features, sigma_supports
-from zeenot.plan.models import FORMS, fit
+from zeenot.plan.models import FORMS, Model, fit
 from zeenot.plan.profile import Profile
 from zeenot.plan.programs import SOURCES, program
 from zeenot.verifier import Verifier
@@ -156,7 +158,20 @@ def calibrate(
             )
             if progress is not None:
                 progress(f"{family}[{n}]: {circuit.stats['constraints']} constraints")
-    models = {
+    machine = f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    return Profile(fit_models(samples), machine=machine, samples=samples)
+
+
+def fit_models(samples: list[dict[str, Any]]) -> dict[str, dict[str, Model]]:
+    """Every model of `FORMS` fitted on measured samples (`Profile.samples`)."""
+    needed = {n for forms in FORMS.values() for names in forms.values() for n in names}
+    missing = sorted(n for n in needed if any(n not in s.get("features", {}) for s in samples))
+    if missing:
+        raise MalformedInput(
+            f"the samples lack features this zeenot's models read ({', '.join(missing)}): "
+            "measure again with `zeenot calibrate`"
+        )
+    return {
         backend: {
             what: fit(
                 names,
@@ -167,5 +182,17 @@ def calibrate(
         }
         for backend, forms in FORMS.items()
     }
-    machine = f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    return Profile(models, machine=machine, samples=samples)
+
+
+def refit(path: str | Path) -> Profile:
+    """A profile's own samples fitted again under this zeenot's model forms, without measuring
+    (the models' forms changed, the measurements did not)."""
+    doc = read_json(path, "the profile")
+    samples = doc.get("samples") if isinstance(doc, dict) else None
+    if not isinstance(samples, list) or not samples:
+        raise MalformedInput(f"{path}: a profile with samples is needed to fit again")
+    try:
+        models = fit_models(samples)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise MalformedInput(f"{path}: malformed samples ({exc})") from None
+    return Profile(models, doc.get("machine", ""), doc.get("measured_at", ""), samples)

@@ -112,7 +112,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from zeenot.plan.calibrate import calibrate
+    from zeenot.plan.calibrate import calibrate, refit
 
     out = Path(args.output) if args.output else user_profile_path()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -120,7 +120,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     def progress(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    profile = calibrate(quick=args.quick, reps=args.reps, progress=progress)
+    if args.refit:
+        profile = refit(args.refit)
+    else:
+        profile = calibrate(quick=args.quick, reps=args.reps, progress=progress)
     write_atomic(out, profile.to_json().encode())
     print("| back end | measure | R² | largest error | samples |")
     print("|---|---|---:|---:|---:|")
@@ -162,6 +165,11 @@ def add_parsers(sub: Any) -> None:
         "--quick", action="store_true", help="fewer sizes (seconds; the full run: about a minute)"
     )
     s.add_argument("--reps", type=_reps, default=3, help="best of N runs per measure (default 3)")
+    s.add_argument(
+        "--refit",
+        metavar="PROFILE.json",
+        help="fit the models again on this profile's measured samples instead of measuring",
+    )
     s.set_defaults(run=cmd_calibrate)
 
     s = sub.add_parser("plan", help="choose a back end per region from the cost models")

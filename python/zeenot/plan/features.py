@@ -138,6 +138,11 @@ def _commitments(ir: dict[str, Any]) -> int:
     )
 
 
+def _pippenger(m: float) -> float:
+    """`m / log2 m`: how a Pippenger multi-exponentiation of `m` terms grows."""
+    return m / math.log2(m) if m > 2 else m
+
+
 def static_wide(circuit: Circuit) -> float:
     """An estimate of the wide witness values from the instructions alone (no inputs)."""
     ir = circuit.program.ir
@@ -159,13 +164,17 @@ def static_wide(circuit: Circuit) -> float:
 def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str, float]:
     """Every feature both back ends' models use, for one compiled program. A program the sigma
     back end cannot prove (`field` values) has its sigma features at zero."""
-    out: dict[str, float] = dict.fromkeys(SIGMA_FEATURES, 0.0)
+    out: dict[str, float] = dict.fromkeys((*SIGMA_FEATURES, "range_largest_bits"), 0.0)
     out["one"] = 1.0
     try:
         shape = _native.sigma_program_shape(circuit.native, public_leaves(circuit, inputs))
     except _native.UnsupportedError:
         shape = []
     out.update({k: float(v) for k, v in shape})
+    # the sigma verifier's one Pippenger multi-exponentiation: m terms cost about m / log2 m
+    sigma_terms = out["secrets"] + out["equations"] + out["commitments"]
+    out["sigma_msm"] = _pippenger(sigma_terms)
+    out["range_msm"] = _pippenger(out["range_bits"])
     stats = circuit.stats
     out["constraints"] = float(stats["constraints"])
     out["domain"] = float(
@@ -185,10 +194,16 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     out["public_narrow"] = float(stats["public_inputs"] - wide_public)
     out["pedersen"] = float(committed)
     out["public_point_inputs"] = float(_public_point_inputs(circuit, inputs))
+    # the IR as the prover holds it (Python's dict, Rust's program): memory
+    out["instructions"] = float(len(ir["body"]))
+    out["input_leaves"] = float(len(ir["inputs"]))
     # Poseidon's constraints are dense (its partial rounds): more memory per constraint
     out["poseidon"] = float(sum(1 for ins in ir["body"] if ins["op"] == "poseidon"))
     wide = wide_witnesses(circuit, inputs)
     # without the inputs, an estimate from the instructions (docs/planner.md)
     out["wide_witnesses"] = static_wide(circuit) if wide is None else wide
+    # a multi-exponentiation walks every window of its widest scalar: one wide witness among
+    # bits costs about as much as many
+    out["wide_domain"] = out["domain"] if out["wide_witnesses"] > 0 else 0.0
     out["inputs_known"] = 0.0 if wide is None else 1.0
     return out

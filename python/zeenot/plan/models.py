@@ -4,16 +4,23 @@ squares (scipy's bounded least squares: a cost never has a negative part), with 
 The model forms, per back end and measure (n: R1CS constraints):
 
 * groth16 prove_s: 1, n (the multi-exponentiations), the FFT domain (n rounded up to a power
-  of two), witness values wider than 64 bits, in-circuit Pedersen commitments, public points
-  (each checked when the instance is read);
-* groth16 setup_s: 1, n, the domain; key_bytes: 1, n; proof_bytes: a constant (three points);
+  of two), witness values wider than 64 bits, the domain again when there is any (a
+  multi-exponentiation walks every window of its widest scalar: one wide witness among
+  bits costs the whole MSM's windows), in-circuit Pedersen commitments, public points (each
+  checked when the instance is read);
+* groth16 setup_s: 1, n, the domain, Poseidon hashes (dense constraints), public values (a key
+  point each), instructions (the synthesis); key_bytes: 1, n; proof_bytes: a constant (three
+  points);
 * groth16 verify_s: 1, public integers, public field elements (and commitment coordinates),
   commitments and public points (each checked to be in the prime-order subgroup);
 * sigma prove_s, verify_s, proof_bytes: 1 and the proof's shape as the back end counts it
   (fresh commitments, the statement's secrets and equations, padded range-proof bits, range
-  proofs and their rounds);
+  proofs and their rounds); verify_s also `m / log2 m` for the sigma terms and the range bits
+  (the verifier's one Pippenger multi-exponentiation grows slower than its terms);
 * peak_bytes (the proving process's peak memory): groth16 1, n, public field elements (the
-  instance and the key's points for it), Poseidon hashes (dense constraints); sigma its shape.
+  instance and the key's points for it), Poseidon hashes (dense constraints), instructions and
+  input leaves (the IR as Python and Rust hold it); sigma its shape and the largest aggregated
+  range proof's bits (the range proofs are made one after the other).
 """
 
 from __future__ import annotations
@@ -31,20 +38,36 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
             "constraints",
             "domain",
             "wide_witnesses",
+            "wide_domain",
             "pedersen",
             "public_point_inputs",
         ),
         "verify_s": ("one", "public_narrow", "public_wide", "pedersen", "public_point_inputs"),
         "proof_bytes": ("one",),
-        "setup_s": ("one", "constraints", "domain"),
+        "setup_s": (
+            "one",
+            "constraints",
+            "domain",
+            "poseidon",
+            "public_wide",
+            "public_narrow",
+            "instructions",
+        ),
         "key_bytes": ("one", "constraints"),
-        "peak_bytes": ("one", "constraints", "public_wide", "poseidon"),
+        "peak_bytes": (
+            "one",
+            "constraints",
+            "public_wide",
+            "poseidon",
+            "instructions",
+            "input_leaves",
+        ),
     },
     "sigma": {
         "prove_s": SIGMA_FEATURES,
-        "verify_s": SIGMA_FEATURES,
+        "verify_s": (*SIGMA_FEATURES, "sigma_msm", "range_msm"),
         "proof_bytes": SIGMA_FEATURES,
-        "peak_bytes": SIGMA_FEATURES,
+        "peak_bytes": (*SIGMA_FEATURES, "range_largest_bits"),
     },
 }
 
