@@ -242,3 +242,6 @@ def bp_range_prove(
 
 def bp_range_verify(commitments: list[bytes], proof: bytes, bits: int, context: bytes) -> bool:
     """Whether the Bulletproof shows every packed commitment opens below `2^bits`."""
+
+def r1cs_density(ir: LoadedProgram | str) -> tuple[int, int]:
+    """`(non-zero entries of A, B and C, variables that appear in B)` of the program's R1CS."""

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from zeenot import _native, api, bundle, progress
+from zeenot.babyjub import SUBGROUP_ORDER
 from zeenot.checker import cli as checker_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
@@ -42,6 +43,36 @@ def _read_inputs(path: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise api.MalformedInput(f"inputs `{path}` must be a JSON object keyed by parameter name")
     return value
+
+
+def _read_blindings(path: str | None) -> dict[str, int] | None:
+    """`{param: blinding}` for the program's own `Committed` parameters: an integer in
+    `[0, l)`, as a number or a decimal string (what `--opening` writes)."""
+    if path is None:
+        return None
+    value = read_json(path, "blindings")
+    if not isinstance(value, dict):
+        raise api.MalformedInput(f"blindings `{path}` must be a JSON object keyed by parameter")
+    out: dict[str, int] = {}
+    for name, r in value.items():
+        if isinstance(r, str) and r.isascii() and r.isdigit():
+            r = int(r)
+        if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < SUBGROUP_ORDER:
+            raise api.MalformedInput(
+                f"blindings `{path}`: `{name}` must be an integer in [0, l), the subgroup order"
+            )
+        out[name] = r
+    return out
+
+
+def _write_opening(path: str | None, opening: api.Opening | None) -> None:
+    """The prover's opening of a `Committed` return (`{"value", "blinding"}`): secret, so the
+    file is the prover's alone (mode 0600)."""
+    if path is None or opening is None:
+        return
+    doc = {"value": opening.values, "blinding": str(opening.blindings[0])}
+    write_atomic(path, json.dumps(doc) + "\n")
+    os.chmod(path, 0o600)
 
 
 def _print_json(value: Any) -> None:
@@ -172,8 +203,15 @@ def cmd_prove(args: argparse.Namespace) -> int:
     with stages.stage("load"):
         circuit = api.load(args.dir)
         inputs = _read_inputs(args.inputs)
+        blindings = _read_blindings(args.blindings)
+    if args.opening is not None:
+        check_output_file(args.opening)
+        main = circuit.main if isinstance(circuit, bundle.Regions) else circuit
+        program = getattr(main, "program", None)  # a template's is made at the inputs' lengths
+        if program is not None and not program.returns_committed:
+            raise api.UsageError("--opening: the program does not return a Committed value")
     if isinstance(circuit, bundle.Regions):
-        return _prove_regions(args, circuit, inputs)
+        return _prove_regions(args, circuit, inputs, blindings)
     backend = args.backend
     if backend == "auto":
         with stages.stage("plan"):
@@ -183,23 +221,29 @@ def cmd_prove(args: argparse.Namespace) -> int:
             stages.stage("prove (sigma)"),
             progress.step("proving (sigma)", _expected(circuit, "sigma", "prove_s")),
         ):
-            proof = api.prove_sigma(circuit, inputs)
+            proof = api.prove_sigma(circuit, inputs, blindings=blindings)
     elif isinstance(circuit, api.Template):
         raise circuit.needs_bounds()
     else:
         with stages.stage("load keys"):
             keys = api.Keys.load(args.dir)
         with progress.step("proving (groth16)", _expected(circuit, "groth16", "prove_s")):
-            proof = api.prove(circuit, keys, inputs, stages=stages)
+            proof = api.prove(circuit, keys, inputs, blindings=blindings, stages=stages)
     with stages.stage("write"):
         write_atomic(args.output, proof.to_json() + "\n")
+        _write_opening(args.opening, proof.opening)
     if args.profile:
         print(stages.table(), file=sys.stderr)
     _print_json({"public_inputs": proof.public_inputs, "outputs": proof.outputs})
     return EXIT_OK
 
 
-def _prove_regions(args: argparse.Namespace, regions: bundle.Regions, inputs: Any) -> int:
+def _prove_regions(
+    args: argparse.Namespace,
+    regions: bundle.Regions,
+    inputs: Any,
+    blindings: dict[str, int] | None,
+) -> int:
     """A program in regions: one proof per region (each with `--backend`, or the planner's
     choice per region for `auto`), written as one bundle."""
     backends: dict[str, str] = {}
@@ -214,8 +258,9 @@ def _prove_regions(args: argparse.Namespace, regions: bundle.Regions, inputs: An
             keys[name] = api.Keys.load(where)
         backends[name] = backend
     with progress.step("proving the regions", None):
-        proved = bundle.prove(regions, inputs, backends, keys)
+        proved = bundle.prove(regions, inputs, backends, keys, blindings=blindings)
     write_atomic(args.output, proved.to_json() + "\n")
+    _write_opening(args.opening, proved.opening)
     _print_json({"public_inputs": proved.public_inputs, "outputs": proved.outputs})
     return EXIT_OK
 
@@ -408,6 +453,17 @@ def _parser() -> argparse.ArgumentParser:
         "--profile",
         action="store_true",
         help="print the time of each stage (loading, witness, synthesis, FFT, MSM) on stderr",
+    )
+    s.add_argument(
+        "--blindings",
+        metavar="BL.json",
+        help="the blindings of the program's own Committed parameters: {param: integer}",
+    )
+    s.add_argument(
+        "--opening",
+        metavar="OPENING.json",
+        help="write the opening of a Committed return ({value, blinding}; secret: mode 0600), "
+        "to pass on to the next proof",
     )
     s.set_defaults(run=cmd_prove)
 

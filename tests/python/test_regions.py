@@ -438,3 +438,51 @@ def test_a_tuple_crosses_as_one_vector_commitment(backends):
     forged.proofs["record_sum"] = swapped.proofs["record_sum"]
     with pytest.raises(ProofRejected):
         bundle.verify(regions, vks(keys), received(forged))
+
+
+def test_cli_passes_a_committed_value_from_one_proof_to_the_next(tmp_path):
+    """`zeenot prove --opening` keeps a Committed return's opening (the prover's alone, mode
+    0600); `--blindings` gives it to the next proof, whose public input is then the very
+    commitment the first proof published (examples/split by hand, on both back ends)."""
+    import os
+    import stat
+
+    from .conftest import EXAMPLES
+    from .test_cli import zeenot
+
+    app = EXAMPLES / "split" / "app.py"
+    km, prem = tmp_path / "km", tmp_path / "premium"
+    zeenot("compile", f"{app}:monthly_km", "-o", str(km))
+    zeenot("compile", f"{app}:premium", "-o", str(prem))
+    zeenot("setup", str(km))
+    opening, first = tmp_path / "opening.json", tmp_path / "km.json"
+    inputs = str(EXAMPLES / "split" / "inputs.json")
+    zeenot("prove", str(km), "--inputs", inputs, "-o", str(first), "--opening", str(opening))
+    assert stat.S_IMODE(os.stat(opening).st_mode) == 0o600
+    kept = json.loads(opening.read_text())
+    assert kept["value"] == sum(json.loads(open(inputs).read())["daily_km"])
+    (tmp_path / "in.json").write_text(
+        json.dumps({"total_km": kept["value"], "cents_per_km": 7, "cap_cents": 10_000})
+    )
+    (tmp_path / "bl.json").write_text(json.dumps({"total_km": kept["blinding"]}))
+    second = tmp_path / "premium.json"
+    zeenot(
+        "prove", str(prem), "--backend", "sigma", "--inputs", str(tmp_path / "in.json"),
+        "--blindings", str(tmp_path / "bl.json"), "-o", str(second),
+    )  # fmt: skip
+    sent = json.loads(first.read_text())["outputs"]
+    assert json.loads(second.read_text())["public_inputs"]["total_km"] == sent
+    assert zeenot("verify", str(prem), str(second)).stdout.strip() == "valid"
+    # malformed blindings and an opening of a program without a Committed return: exit 2
+    (tmp_path / "bad.json").write_text(json.dumps({"total_km": -1}))
+    bad = zeenot(
+        "prove", str(prem), "--backend", "sigma", "--inputs", str(tmp_path / "in.json"),
+        "--blindings", str(tmp_path / "bad.json"), "-o", str(second), check=2,
+    )  # fmt: skip
+    assert "[0, l)" in bad.stderr
+    none = zeenot(
+        "prove", str(prem), "--backend", "sigma", "--inputs", str(tmp_path / "in.json"),
+        "--blindings", str(tmp_path / "bl.json"), "-o", str(second),
+        "--opening", str(tmp_path / "o2.json"), check=2,
+    )  # fmt: skip
+    assert "does not return a Committed value" in none.stderr

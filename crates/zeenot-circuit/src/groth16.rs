@@ -52,6 +52,22 @@ pub fn stats(p: &Program) -> Result<Stats, Error> {
     })
 }
 
+/// The R1CS matrices' non-zero entries (A, B and C together) and the variables that appear in
+/// B: setup pays a G2 multiplication for each of the latter and evaluates every entry at `τ`
+/// (what the planner's setup model reads beside the constraint count).
+pub fn density(p: &Program) -> Result<(usize, usize), Error> {
+    let cs = ConstraintSystem::<Fr>::new_ref();
+    cs.set_optimization_goal(OptimizationGoal::Constraints);
+    cs.set_mode(SynthesisMode::Setup);
+    ProgramCircuit { program: p, inputs: None, blindings: None }
+        .generate_constraints(cs.clone())
+        .map_err(synthesis)?;
+    cs.finalize();
+    let m = cs.to_matrices().ok_or_else(|| Error::Synthesis("internal error: no matrices".into()))?;
+    let b_columns: std::collections::HashSet<usize> = m.b.iter().flatten().map(|&(_, v)| v).collect();
+    Ok((m.a_num_non_zero + m.b_num_non_zero + m.c_num_non_zero, b_columns.len()))
+}
+
 /// Witness variables of `p` on these inputs that are wider than 64 bits (inverses, hashes,
 /// curve coordinates, blindings). The prover's multi-exponentiations handle narrow scalars
 /// (bits, integers) on fast paths and pay for every window of a wide one, so the planner's

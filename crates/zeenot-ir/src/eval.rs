@@ -263,8 +263,7 @@ pub fn step(
         Op::PointAddX | Op::PointAddY => {
             let p = (a(0).to_fr(), a(1).to_fr());
             let q = (a(2).to_fr(), a(3).to_fr());
-            let (x, y) = point_add(p, q);
-            Value::Field(if inst.op == Op::PointAddX { x } else { y })
+            Value::Field(point_add_coordinate(p, q, inst.op == Op::PointAddX))
         }
         Op::PointMulX | Op::PointMulY => {
             // k·P for P in the prime-order subgroup: k read as its integer (a field element's
@@ -305,18 +304,29 @@ pub fn step(
     Ok(Some(v))
 }
 
-/// The complete twisted Edwards sum of two Baby Jubjub points (circomlib's model). Its
-/// denominators `1 ± d·x1x2y1y2` never vanish for points on the curve; for other inputs (which
-/// the front end never produces) they may, and the result is then `(0, 0)` here while the
-/// circuit has no witness.
-fn point_add(p: native::Affine, q: native::Affine) -> native::Affine {
+/// One coordinate (`x` if `want_x`) of the complete twisted Edwards sum of two Baby Jubjub
+/// points (circomlib's model). Its denominators `1 ± d·x1x2y1y2` never vanish for points on the
+/// curve; for other inputs (which the front end never produces) they may, and both coordinates
+/// are then `0` here while the circuit has no witness. One inversion per coordinate, and none
+/// when either point is the identity `(0, 1)`, for which the formula gives the other point
+/// exactly (a list's padding is the identity).
+fn point_add_coordinate(p: native::Affine, q: native::Affine, want_x: bool) -> Fr {
     use ark_ff::Field;
+    let identity = native::identity();
+    if q == identity || p == identity {
+        let r = if q == identity { p } else { q };
+        return if want_x { r.0 } else { r.1 };
+    }
     let (a, d) = (Fr::from(native::COEFF_A), Fr::from(native::COEFF_D));
     let t = d * p.0 * q.0 * p.1 * q.1;
     let (dx, dy) = (Fr::one() + t, Fr::one() - t);
-    match (dx.inverse(), dy.inverse()) {
-        (Some(ix), Some(iy)) => ((p.0 * q.1 + p.1 * q.0) * ix, (p.1 * q.1 - a * p.0 * q.0) * iy),
-        _ => (Fr::zero(), Fr::zero()),
+    if dx.is_zero() || dy.is_zero() {
+        return Fr::zero();
+    }
+    if want_x {
+        (p.0 * q.1 + p.1 * q.0) * dx.inverse().expect("non-zero")
+    } else {
+        (p.1 * q.1 - a * p.0 * q.0) * dy.inverse().expect("non-zero")
     }
 }
 
@@ -382,5 +392,42 @@ mod tests {
         assert_eq!(floor_divmod(-7, 2), (-4, 1));
         assert_eq!(floor_divmod(7, -2), (-4, -1));
         assert_eq!(floor_divmod(-7, -2), (3, -1));
+    }
+}
+
+#[cfg(test)]
+mod point_tests {
+    use super::*;
+    use ark_ff::{Field, UniformRand};
+    use rand::SeedableRng;
+
+    /// The sum as the formula defines it, both inversions taken.
+    fn reference(p: native::Affine, q: native::Affine) -> native::Affine {
+        let (a, d) = (Fr::from(native::COEFF_A), Fr::from(native::COEFF_D));
+        let t = d * p.0 * q.0 * p.1 * q.1;
+        match ((Fr::one() + t).inverse(), (Fr::one() - t).inverse()) {
+            (Some(ix), Some(iy)) => ((p.0 * q.1 + p.1 * q.0) * ix, (p.1 * q.1 - a * p.0 * q.0) * iy),
+            _ => (Fr::zero(), Fr::zero()),
+        }
+    }
+
+    #[test]
+    fn one_coordinate_at_a_time_is_the_sum() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let b = native::base8();
+        let mut pairs = vec![(b, native::identity()), (native::identity(), b), (b, native::neg(&b))];
+        pairs.extend((0..8).map(|_| {
+            let k = Fr::rand(&mut rng);
+            (native::mul(&b, &k), native::mul(&b, &Fr::rand(&mut rng)))
+        }));
+        // off the curve, and a pair whose x denominator vanishes: t = -1
+        pairs.push(((Fr::from(2u64), Fr::from(3u64)), (Fr::from(5u64), Fr::from(7u64))));
+        let d = Fr::from(native::COEFF_D);
+        let x = -(d.inverse().unwrap());
+        pairs.push(((x, Fr::one()), (Fr::one(), Fr::one())));
+        for (p, q) in pairs {
+            let want = reference(p, q);
+            assert_eq!((point_add_coordinate(p, q, true), point_add_coordinate(p, q, false)), want);
+        }
     }
 }

@@ -300,6 +300,14 @@ fn stats<'py>(py: Python<'py>, ir: ProgramArg<'_>) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
+/// `(non-zero entries of A, B and C, variables in B)` of the program's R1CS (for the planner's
+/// Groth16 setup model).
+#[pyfunction]
+fn r1cs_density(py: Python<'_>, ir: ProgramArg<'_>) -> PyResult<(usize, usize)> {
+    let p = ir.get()?;
+    detached(py, || Ok(groth16::density(&p)?))
+}
+
 /// Witness variables wider than 64 bits on these input leaves (for the planner's Groth16
 /// model). Errors as `prove`'s when the program fails on the inputs.
 #[pyfunction]
@@ -522,6 +530,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<LoadedProgram>()?;
     m.add_function(wrap_pyfunction!(load_program, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
+    m.add_function(wrap_pyfunction!(r1cs_density, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_partial, m)?)?;
     m.add_function(wrap_pyfunction!(wide_witnesses, m)?)?;

@@ -185,7 +185,13 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     ir = circuit.program.ir
     committed = _commitments(ir)
     types = _types(ir)
-    wide_public = sum(1 for i in ir["inputs"] if i["vis"] == "public" and i["ty"] == "field")
+    # a public field element known to fit 64 bits (a list's padding: 0 and 1) is narrow
+    known = public_leaves(circuit, inputs)
+    wide_public = sum(
+        1
+        for i, v in zip(ir["inputs"], known, strict=True)
+        if i["vis"] == "public" and i["ty"] == "field" and (v is None or int(v) >= 1 << 64)
+    )
     wide_public += sum(
         1 for o in ir["outputs"] if o.get("vis") != "committed" and types.get(o["value"]) == "field"
     )
@@ -194,6 +200,8 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     out["public_narrow"] = float(stats["public_inputs"] - wide_public)
     out["pedersen"] = float(committed)
     out["public_point_inputs"] = float(_public_point_inputs(circuit, inputs))
+    # setup multiplies a G2 point for every variable that appears in B
+    out["b_columns"] = float(_native.r1cs_density(circuit.native)[1])
     # the IR as the prover holds it (Python's dict, Rust's program): memory
     out["instructions"] = float(len(ir["body"]))
     out["input_leaves"] = float(len(ir["inputs"]))
@@ -202,8 +210,8 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     wide = wide_witnesses(circuit, inputs)
     # without the inputs, an estimate from the instructions (docs/planner.md)
     out["wide_witnesses"] = static_wide(circuit) if wide is None else wide
-    # a multi-exponentiation walks every window of its widest scalar: one wide witness among
-    # bits costs about as much as many
-    out["wide_domain"] = out["domain"] if out["wide_witnesses"] > 0 else 0.0
+    # the wide scalars' share of the multi-exponentiations: a few cost nearly a scalar
+    # multiplication each, many amortise (Pippenger)
+    out["wide_msm"] = _pippenger(out["wide_witnesses"])
     out["inputs_known"] = 0.0 if wide is None else 1.0
     return out

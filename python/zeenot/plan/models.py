@@ -4,19 +4,20 @@ squares (scipy's bounded least squares: a cost never has a negative part), with 
 The model forms, per back end and measure (n: R1CS constraints):
 
 * groth16 prove_s: 1, n (the multi-exponentiations), the FFT domain (n rounded up to a power
-  of two), witness values wider than 64 bits, the domain again when there is any (a
-  multi-exponentiation walks every window of its widest scalar: one wide witness among
-  bits costs the whole MSM's windows), in-circuit Pedersen commitments, public points (each
-  checked when the instance is read);
+  of two), witness values wider than 64 bits (and `w / log2 w` of them: the multi-
+  exponentiations take the wide scalars apart, where a few cost nearly a full scalar
+  multiplication each and many amortise as Pippenger's do), in-circuit Pedersen commitments,
+  public points (each checked when the instance is read);
 * groth16 setup_s: 1, n, the domain, Poseidon hashes (dense constraints), public values (a key
-  point each), instructions (the synthesis); key_bytes: 1, n; proof_bytes: a constant (three
-  points);
+  point each), instructions (the synthesis), the variables in B (a G2 multiplication each);
+  key_bytes: 1, n; proof_bytes: a constant (three points);
 * groth16 verify_s: 1, public integers, public field elements (and commitment coordinates),
   commitments and public points (each checked to be in the prime-order subgroup);
 * sigma prove_s, verify_s, proof_bytes: 1 and the proof's shape as the back end counts it
   (fresh commitments, the statement's secrets and equations, padded range-proof bits, range
   proofs and their rounds); verify_s also `m / log2 m` for the sigma terms and the range bits
-  (the verifier's one Pippenger multi-exponentiation grows slower than its terms);
+  (the verifier's one Pippenger multi-exponentiation grows slower than its terms) and the
+  public values (each parsed, checked and bound into the Fiat–Shamir context);
 * peak_bytes (the proving process's peak memory): groth16 1, n, public field elements (the
   instance and the key's points for it), Poseidon hashes (dense constraints), instructions and
   input leaves (the IR as Python and Rust hold it); sigma its shape and the largest aggregated
@@ -38,7 +39,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
             "constraints",
             "domain",
             "wide_witnesses",
-            "wide_domain",
+            "wide_msm",
             "pedersen",
             "public_point_inputs",
         ),
@@ -52,6 +53,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
             "public_wide",
             "public_narrow",
             "instructions",
+            "b_columns",
         ),
         "key_bytes": ("one", "constraints"),
         "peak_bytes": (
@@ -65,7 +67,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "sigma": {
         "prove_s": SIGMA_FEATURES,
-        "verify_s": (*SIGMA_FEATURES, "sigma_msm", "range_msm"),
+        "verify_s": (*SIGMA_FEATURES, "sigma_msm", "range_msm", "public_wide", "public_narrow"),
         "proof_bytes": SIGMA_FEATURES,
         "peak_bytes": (*SIGMA_FEATURES, "range_largest_bits"),
     },
