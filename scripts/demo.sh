@@ -75,11 +75,11 @@ step "a list of any length: a step trace without MaxSize, proved at its length (
 zeenot compile "$FAPP" -o "$FOUT"
 zeenot prove "$FOUT" --inputs "$FIN" -o "$FOUT/proof.json" --backend sigma
 zeenot verify "$FOUT" "$FOUT/proof.json"
-BAPP=examples/bonus/app.py:encrypted_bonus
-BIN=examples/bonus/inputs.json
-BOUT=out/bonus
+BAPP=examples/survey/app.py:scored
+BIN=examples/survey/inputs.json
+BOUT=out/survey
 rm -rf "$BOUT"
-step "regions: a bonus over private sales (groth16), encrypted to an authority's key (sigma)"
+step "regions: survey responses checked and scored (groth16), the scores encrypted (sigma)"
 zeenot compile "$BAPP" -o "$BOUT"
 zeenot setup "$BOUT"
 zeenot plan "$BAPP" --inputs "$BIN"

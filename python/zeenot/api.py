@@ -212,7 +212,7 @@ class Proof:
     # For a `Template`'s proof: the length of each unbounded list (public; picks the circuit).
     lengths: dict[str, int] | None = None
     # For a region that calls others (docs/ir.md "Regions"): the commitments to the arguments
-    # it sends them, `{send name: {"committed": [[x, y], ...]}}` (public, like the outputs).
+    # it sends them, `{send name: {"committed": [[x, y]]}}` (public, like the outputs).
     sent: dict[str, Any] | None = None
     # The prover's openings of a `Committed` return: secret, never written to the proof file.
     opening: Opening | None = field(default=None, repr=False, compare=False)

@@ -180,6 +180,7 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     out["domain"] = float(
         1 << math.ceil(math.log2(stats["constraints"] + stats["public_inputs"] + 1))
     )
+    out["n_log_n"] = out["constraints"] * math.log2(max(out["constraints"], 2.0))
     # the verifier's multi-exponentiation: a field element or a commitment's coordinate costs
     # every window, a small integer much less
     ir = circuit.program.ir
@@ -213,5 +214,6 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     # the wide scalars' share of the multi-exponentiations: a few cost nearly a scalar
     # multiplication each, many amortise (Pippenger)
     out["wide_msm"] = _pippenger(out["wide_witnesses"])
+    out["any_wide"] = 1.0 if out["wide_witnesses"] > 0 else 0.0
     out["inputs_known"] = 0.0 if wide is None else 1.0
     return out

@@ -4,10 +4,11 @@ squares (scipy's bounded least squares: a cost never has a negative part), with 
 The model forms, per back end and measure (n: R1CS constraints):
 
 * groth16 prove_s: 1, n (the multi-exponentiations), the FFT domain (n rounded up to a power
-  of two), witness values wider than 64 bits (and `w / log2 w` of them: the multi-
-  exponentiations take the wide scalars apart, where a few cost nearly a full scalar
-  multiplication each and many amortise as Pippenger's do), in-circuit Pedersen commitments,
-  public points (each checked when the instance is read);
+  of two), witness values wider than 64 bits (and `w / log2 w` of them, and whether there is
+  any: the multi-exponentiations take the wide scalars apart, where the first costs each MSM a
+  pass of its own, a few cost nearly a full scalar multiplication each and many amortise as
+  Pippenger's do), in-circuit Pedersen commitments, public points (each checked when the
+  instance is read);
 * groth16 setup_s: 1, n, the domain, Poseidon hashes (dense constraints), public values (a key
   point each), instructions (the synthesis), the variables in B (a G2 multiplication each);
   key_bytes: 1, n; proof_bytes: a constant (three points);
@@ -20,8 +21,9 @@ The model forms, per back end and measure (n: R1CS constraints):
   public values (each parsed, checked and bound into the Fiat–Shamir context);
 * peak_bytes (the proving process's peak memory): groth16 1, n, public field elements (the
   instance and the key's points for it), Poseidon hashes (dense constraints), instructions and
-  input leaves (the IR as Python and Rust hold it); sigma its shape and the largest aggregated
-  range proof's bits (the range proofs are made one after the other).
+  input leaves (the IR as Python and Rust hold it), n·log2 n (measured: memory grows faster
+  than n, as vectors grown by doubling and the FFT's buffers do); sigma its shape and the
+  largest aggregated range proof's bits (the range proofs are made one after the other).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
             "domain",
             "wide_witnesses",
             "wide_msm",
+            "any_wide",
             "pedersen",
             "public_point_inputs",
         ),
@@ -63,6 +66,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
             "poseidon",
             "instructions",
             "input_leaves",
+            "n_log_n",
         ),
     },
     "sigma": {
