@@ -8,7 +8,9 @@ use crate::Error;
 use ark_bn254::{Bn254, Fr};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
-use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode};
+use ark_relations::r1cs::{
+    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisMode,
+};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
 use ark_snark::SNARK;
 use ark_std::UniformRand;
@@ -36,14 +38,20 @@ pub struct Stats {
     pub witnesses: usize,
 }
 
-/// Count constraints and variables (no keys, no values).
-pub fn stats(p: &Program) -> Result<Stats, Error> {
+/// The program's constraint system as setup synthesises it (no values).
+fn synthesized(p: &Program) -> Result<ConstraintSystemRef<Fr>, Error> {
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_optimization_goal(OptimizationGoal::Constraints);
     cs.set_mode(SynthesisMode::Setup);
     ProgramCircuit { program: p, inputs: None, blindings: None }
         .generate_constraints(cs.clone())
         .map_err(synthesis)?;
+    Ok(cs)
+}
+
+/// Count constraints and variables (no keys, no values).
+pub fn stats(p: &Program) -> Result<Stats, Error> {
+    let cs = synthesized(p)?;
     Ok(Stats {
         constraints: cs.num_constraints(),
         public_inputs: cs.num_instance_variables() - 1,
@@ -56,12 +64,7 @@ pub fn stats(p: &Program) -> Result<Stats, Error> {
 /// B: setup pays a G2 multiplication for each of the latter and evaluates every entry at `τ`
 /// (what the planner's setup model reads beside the constraint count).
 pub fn density(p: &Program) -> Result<(usize, usize), Error> {
-    let cs = ConstraintSystem::<Fr>::new_ref();
-    cs.set_optimization_goal(OptimizationGoal::Constraints);
-    cs.set_mode(SynthesisMode::Setup);
-    ProgramCircuit { program: p, inputs: None, blindings: None }
-        .generate_constraints(cs.clone())
-        .map_err(synthesis)?;
+    let cs = synthesized(p)?;
     cs.finalize();
     let m = cs.to_matrices().ok_or_else(|| Error::Synthesis("internal error: no matrices".into()))?;
     let b_columns: std::collections::HashSet<usize> = m.b.iter().flatten().map(|&(_, v)| v).collect();

@@ -435,3 +435,22 @@ fn vector_commitments_cost_less() {
     assert_eq!(apart.constraints - together.constraints, 7 * (252 + 379 + 2));
     assert_eq!(apart.public_inputs - together.public_inputs, 7 * 2);
 }
+
+/// The planner's setup feature: every non-zero of A, B and C, and the variables B touches.
+#[test]
+fn density_counts_the_matrices() {
+    let p = affine();
+    let cs = ConstraintSystem::<Fr>::new_ref();
+    cs.set_optimization_goal(ark_relations::r1cs::OptimizationGoal::Constraints);
+    cs.set_mode(ark_relations::r1cs::SynthesisMode::Setup);
+    synth::lower_blinded(&p, None, None, cs.clone()).unwrap();
+    cs.finalize();
+    let m = cs.to_matrices().unwrap();
+    let (nonzeros, b_columns) = groth16::density(&p).unwrap();
+    assert_eq!(nonzeros, m.a_num_non_zero + m.b_num_non_zero + m.c_num_non_zero);
+    let mut cols: Vec<usize> = m.b.iter().flatten().map(|&(_, v)| v).collect();
+    cols.sort_unstable();
+    cols.dedup();
+    assert_eq!(b_columns, cols.len());
+    assert!(b_columns > 0 && b_columns <= p.instance_types().len() + 1 + m.num_witness_variables);
+}

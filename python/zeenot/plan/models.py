@@ -129,7 +129,8 @@ def fit(
     a, b = (x[:, used] / scale) * weight[:, None], y * weight
     solved = lsq_linear(a, b, bounds=(0, np.inf), method="bvls")  # exact for few features
     coefficients = np.zeros(len(names))
-    coefficients[used] = solved.x / scale
+    # bvls can end a hair below its bound (-1e-22): a cost has no negative part
+    coefficients[used] = np.maximum(solved.x, 0.0) / scale
     predicted = x @ coefficients
     residual = float(((y - predicted) ** 2).sum())
     total = float(((y - y.mean()) ** 2).sum())
