@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from zeenot import _native, api, bundle, progress
-from zeenot.babyjub import SUBGROUP_ORDER
 from zeenot.checker import cli as checker_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
@@ -45,34 +44,28 @@ def _read_inputs(path: str) -> dict[str, Any]:
     return value
 
 
-def _read_blindings(path: str | None) -> dict[str, int] | None:
-    """`{param: blinding}` for the program's own `Committed` parameters: an integer in
-    `[0, l)`, as a number or a decimal string (what `--opening` writes)."""
+def _read_blindings(path: str | None) -> dict[str, Any] | None:
+    """`{param: blinding}` for the program's own `Committed` parameters, a blinding as a
+    number or a decimal string (what `--opening` writes); the prover checks each
+    (`Program.blinding_values`)."""
     if path is None:
         return None
     value = read_json(path, "blindings")
     if not isinstance(value, dict):
         raise api.MalformedInput(f"blindings `{path}` must be a JSON object keyed by parameter")
-    out: dict[str, int] = {}
-    for name, r in value.items():
-        if isinstance(r, str) and r.isascii() and r.isdigit():
-            r = int(r)
-        if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < SUBGROUP_ORDER:
-            raise api.MalformedInput(
-                f"blindings `{path}`: `{name}` must be an integer in [0, l), the subgroup order"
-            )
-        out[name] = r
-    return out
+    return {
+        name: int(r) if isinstance(r, str) and r.isascii() and r.isdigit() else r
+        for name, r in value.items()
+    }
 
 
 def _write_opening(path: str | None, opening: api.Opening | None) -> None:
-    """The prover's opening of a `Committed` return (`{"value", "blinding"}`): secret, so the
-    file is the prover's alone (mode 0600)."""
+    """The prover's opening of a `Committed` return (`{"value", "blinding"}`): secret, and the
+    file is the prover's alone (`write_atomic` creates it mode 0600)."""
     if path is None or opening is None:
         return
     doc = {"value": opening.values, "blinding": str(opening.blindings[0])}
     write_atomic(path, json.dumps(doc) + "\n")
-    os.chmod(path, 0o600)
 
 
 def _print_json(value: Any) -> None:
@@ -242,7 +235,7 @@ def _prove_regions(
     args: argparse.Namespace,
     regions: bundle.Regions,
     inputs: Any,
-    blindings: dict[str, int] | None,
+    blindings: dict[str, Any] | None,
 ) -> int:
     """A program in regions: one proof per region (each with `--backend`, or the planner's
     choice per region for `auto`), written as one bundle."""

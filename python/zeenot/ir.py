@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from zeenot.babyjub import SUBGROUP_ORDER
 from zeenot.types import (
     INT_TYPES,
     LEN_TYPE,
@@ -394,8 +395,11 @@ class Program:
             if len(values) != 1:
                 raise ValueError(f"`{p['name']}`: expected one blinding (one commitment)")
             for r in values:
-                if isinstance(r, bool) or not isinstance(r, int) or r < 0:
-                    raise ValueError(f"`{p['name']}`: a blinding is a non-negative integer")
+                if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < SUBGROUP_ORDER:
+                    raise ValueError(
+                        f"`{p['name']}`: a blinding is a non-negative integer below the "
+                        "subgroup order l: in [0, l)"
+                    )
                 out.append(str(r))
         return out
 

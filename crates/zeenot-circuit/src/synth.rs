@@ -284,10 +284,11 @@ fn pedersen_commit(
         1 => vec![bases.g()],
         _ => bases.vector_generators().iter().collect(),
     };
-    let points = ir::commitment_bases(values.len());
-    for ((value, g), point) in values.into_iter().zip(gs).zip(points) {
+    for (value, g) in values.into_iter().zip(gs) {
         let term = match value {
-            ValueBits::Const(v) => PointWire::constant(point.mul_vartime(&ir::value_scalar(v)).xy()),
+            ValueBits::Const(v) => {
+                PointWire::constant(point::native::mul(&g.base(), &scalar_fr(&ir::value_scalar(v))))
+            }
             // `mul_plus` adds `e·G` for the integer `e`: `lo mod l`, so a negative offset counts
             // modulo the group order (the field element of `lo` would be `p + lo`, a different
             // multiple of `G`)

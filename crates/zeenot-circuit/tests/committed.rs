@@ -454,3 +454,25 @@ fn density_counts_the_matrices() {
     assert_eq!(b_columns, cols.len());
     assert!(b_columns > 0 && b_columns <= p.instance_types().len() + 1 + m.num_witness_variables);
 }
+
+/// A constant leaf of a vector commitment is a constant multiple of its own generator `G_i`
+/// (not of `G`): the instance is still `commit_values` of the leaves.
+#[test]
+fn vector_commitments_with_constant_leaves() {
+    let p = program(json!({
+        "version": 1, "name": "k", "source": {"file": "app.py"},
+        "inputs": [{"id": 0, "name": "x", "ty": "u32", "vis": "private", "tier": null}],
+        "body": [{"id": 1, "op": "const", "ty": "u32", "value": "7"},
+                 {"id": 2, "op": "const", "ty": "i8", "value": "-2"}],
+        "outputs": [{"name": "return[0]", "value": 1, "vis": "committed"},
+                    {"name": "return[1]", "value": 0, "vis": "committed", "joint": true},
+                    {"name": "return[2]", "value": 2, "vis": "committed", "joint": true}],
+    }));
+    let (pk, vk) = keys(&p);
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let proven = groth16::prove(&p, &pk, &values(&p, &["5"]), &[], &mut rng).unwrap();
+    assert_eq!(proven.public, decimals(&ir::commit_values(&[7, 5, -2], &proven.blindings[0])).to_vec());
+    assert!(groth16::verify(&p, &vk, &proven.public, &proven.proof).unwrap());
+    let wrong = decimals(&ir::commit_values(&[7, 5, 2], &proven.blindings[0])).to_vec();
+    assert!(!groth16::verify(&p, &vk, &wrong, &proven.proof).unwrap());
+}

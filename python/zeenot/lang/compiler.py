@@ -2025,7 +2025,7 @@ def compile_program(
         wires = []
         for path, leaf_ty in leaves(p.arg, ty):
             leaf = {"id": c.next_id, "name": path, "ty": leaf_ty, "vis": obj.vis, "tier": obj.tier}
-            inputs.append(joint(leaf, wires))
+            inputs.append(joint(leaf, bool(wires)))
             wires.append(Wire(c.next_id, leaf_ty))
             c.next_id += 1
         shapes.append((p, ty, wires))
@@ -2081,7 +2081,7 @@ def compile_program(
             out = {"name": path, "value": w.id}
             if ret_vis == "committed":
                 out["vis"] = "committed"
-            outputs.append(joint(out, range(k)))
+            outputs.append(joint(out, k > 0))
     # A region's calls (lang/regions.py): their results are committed inputs after the
     # parameters, their arguments committed outputs after the return value.
     crossing = c.crossing
@@ -2093,7 +2093,7 @@ def compile_program(
         for k, (path, _) in enumerate(leaves(send["name"], type_from_json(send["ty"])))
     ]
     for (path, k), w in zip(sent, crossing.send_wires, strict=True):
-        outputs.append(joint({"name": path, "value": w.id, "vis": "committed"}, range(k)))
+        outputs.append(joint({"name": path, "value": w.id, "vis": "committed"}, k > 0))
     body = eliminate_dead(inputs, c.body, [o["value"] for o in outputs])
     _check_passed_unused(c, shapes, body, outputs)
     renumber(inputs, body, outputs)

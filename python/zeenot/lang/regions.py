@@ -20,19 +20,17 @@ from zeenot.lang.source import function_source
 from zeenot.types import Ty, leaves, type_from_json, type_to_json
 
 if TYPE_CHECKING:
-    from collections.abc import Sized
-
     from zeenot.lang.values import Wire
 
 MAX_REGIONS = 64  # a call in an unrolled loop makes one region per iteration
 REGIONS_VERSION = 1
 
 
-def joint(leaf: dict[str, Any], before: Sized) -> dict[str, Any]:
-    """Marks a committed leaf that follows others of the same value (`before`) `joint`: a
-    value crosses as one Pedersen vector commitment, whatever its number of leaves
-    (docs/ir.md "Committed values"), so a tuple pays for one blinding."""
-    if leaf.get("vis") == "committed" and len(before) > 0:
+def joint(leaf: dict[str, Any], follows: bool) -> dict[str, Any]:
+    """Marks a committed leaf that follows another of the same value `joint`: a value crosses
+    as one Pedersen vector commitment, whatever its number of leaves (docs/ir.md "Committed
+    values"), so a tuple pays for one blinding."""
+    if leaf.get("vis") == "committed" and follows:
         leaf["joint"] = True
     return leaf
 
@@ -189,7 +187,7 @@ class RegionCalls:
         wires: list[Wire] = []
         for path, leaf_ty in leaves(result, ret_ty):
             leaf = {"id": self.next_id, "name": path, "ty": leaf_ty, "vis": vis, "tier": None}
-            self.crossing.inputs.append(joint(leaf, wires))
+            self.crossing.inputs.append(joint(leaf, bool(wires)))
             wires.append(Wire(self.next_id, leaf_ty))
             self.next_id += 1
         self.crossing.params.append({"name": result, "ty": ret_json, "vis": vis})
