@@ -36,11 +36,12 @@ declare -A MAX_LEN=(
     [bulletproof]=4096
     [sigma_wire]=4096
     [ir_program]=4096
+    [ir_binary]=4096
     [babyjubjub]=256
     [public_values]=2048
 )
 ALL_TARGETS=(groth16_proving_key groth16_verifying_key groth16_proof sigma_proof sigma_program_proof
-    bulletproof sigma_wire ir_program babyjubjub public_values)
+    bulletproof sigma_wire ir_program ir_binary babyjubjub public_values)
 if [[ $# -gt 0 ]]; then TARGETS=("$@"); else TARGETS=("${ALL_TARGETS[@]}"); fi
 
 if ! cargo fuzz --version >/dev/null 2>&1; then

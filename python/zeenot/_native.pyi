@@ -60,6 +60,16 @@ class LoadedProgram:
 def load_program(ir_json: str) -> LoadedProgram:
     """Parse and validate an IR document; raise `IrError` if it breaks any rule of docs/ir.md."""
 
+def encode_program_binary(ir_json: str, source_sha256: str) -> bytes:
+    """The binary form of an IR document (docs/ir.md, "Binary form"), recording the SHA-256
+    (hex) of the JSON file it is written beside. Raises `IrError` for an invalid document or
+    one the binary form cannot hold exactly."""
+
+def load_program_binary(data: bytes) -> tuple[LoadedProgram, str, str]:
+    """Read a program's binary form, every rule of docs/ir.md checked and the program hash
+    recomputed from what it holds: the program, the head (the document's JSON without `body`)
+    and the SHA-256 (hex) of the JSON file it was written from. Raises `IrError`."""
+
 def stats(ir: LoadedProgram | str) -> dict[str, int]:
     """Constraint-system size: `constraints`, `public_inputs` (Groth16 instance length: public
     input leaves plus outputs), `private_inputs` (private input leaves) and `witnesses` (all

@@ -3,6 +3,8 @@
 A *circuit directory* holds everything a prover and a verifier share::
 
     program.ir.json   the IR (docs/ir.md), canonical JSON
+    program.ir.bin    the same program's binary form (docs/ir.md, "Binary form"): what a
+                      prover loads, without parsing JSON, while it names this JSON file's hash
     circuit.json      program hash and constraint statistics
     verifier.json     name, hash, signature and public-value layout: all a verifier reads
                       besides the verifying key (`zeenot.verifier`)
@@ -45,6 +47,7 @@ PROOF_FORMAT = 1
 BACKENDS = ("groth16", "sigma")
 
 IR_FILE = "program.ir.json"
+IR_BINARY_FILE = "program.ir.bin"
 CIRCUIT_FILE = "circuit.json"
 PROVING_KEY_FILE = "proving.key"
 VERIFYING_KEY_FILE = "verifying.key"
@@ -91,7 +94,15 @@ class Circuit:
     def save(self, directory: str | Path) -> Path:
         out = make_dir(_path(directory, "directory"))
         (out / TEMPLATE_FILE).unlink(missing_ok=True)  # a directory holds one program
-        write_atomic(out / IR_FILE, self.ir_json + "\n")
+        (out / IR_BINARY_FILE).unlink(missing_ok=True)  # names the old JSON until rewritten
+        text = (self.ir_json + "\n").encode()
+        write_atomic(out / IR_FILE, text)
+        try:
+            binary = _native.encode_program_binary(self.ir_json, _sha256(text))
+        except _native.IrError:
+            pass  # a document the binary form cannot hold exactly: the JSON serves alone
+        else:
+            write_atomic(out / IR_BINARY_FILE, binary)
         write_atomic(out / CIRCUIT_FILE, json.dumps(self.summary(), indent=2) + "\n")
         from zeenot.verifier import save_layout
 
@@ -113,14 +124,33 @@ class Circuit:
             )
         path = Path(directory) / IR_FILE
         text = read_text(path, "the program")
+        loaded = _load_binary(Path(directory) / IR_BINARY_FILE, path, text)
         try:
-            native = _native.load_program(text)
-            program = Program.from_json(text)
+            native, program = loaded or (_native.load_program(text), Program.from_json(text))
         except (ValueError, _native.ZeenotError) as exc:
             raise MalformedInput(f"`{path}` is not a valid zeenot IR: {exc}") from None
         circuit = cls(program)
         circuit.__dict__["native"] = native  # the cached_property, filled: parsed once
         return circuit
+
+
+def _load_binary(
+    path: Path, json_path: Path, text: str
+) -> tuple[_native.LoadedProgram, Program] | None:
+    """The program from its binary form, if `path` holds one written from this very JSON text
+    (a JSON file edited since, or a binary form this build cannot read, leaves the JSON to
+    serve). The binary form is checked by every rule of the IR, its hash recomputed."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        native, head, source = _native.load_program_binary(data)
+        if source != _sha256(text.encode()):
+            return None
+        return native, Program.from_head(head, json_path)
+    except (ValueError, _native.ZeenotError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -389,10 +419,10 @@ class Template:
     def predicted_size(self, lengths: dict[str, int]) -> int:
         """IR instructions at `lengths`, extrapolated linearly from lengths 1 and 2."""
         ones = dict.fromkeys(self.unbounded, 1)
-        base = len(self.at(ones).program.ir["body"])
+        base = len(self.at(ones).program.body)
         total = base
         for name in self.unbounded:
-            step = len(self.at({**ones, name: 2}).program.ir["body"]) - base
+            step = len(self.at({**ones, name: 2}).program.body) - base
             total += max(step, 0) * (lengths[name] - 1)
         return total
 

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from zeenot.babyjub import SUBGROUP_ORDER
@@ -218,28 +219,47 @@ def to_json_value(value: Any) -> Any:
 
 @dataclass
 class Program:
-    """A compiled IR v1 document (`ir` is the JSON object of docs/ir.md)."""
+    """A compiled IR v1 document (`ir` is the JSON object of docs/ir.md).
+
+    A program read from its binary form holds only the head in `ir` (everything but `body`):
+    what a prover's Python side reads. `body` reads the instructions from `source` (the JSON
+    file) the first time something asks for them."""
 
     ir: dict[str, Any]
+    source: Path | None = None
 
     # -- serialisation -----------------------------------------------------------------------
 
     def to_json(self) -> str:
         """Canonical JSON: sorted keys, no whitespace. (The program hash is computed by the Rust
         core, `_native.load_program(text).hash`, over its own canonical form of this document.)"""
+        self.body  # noqa: B018 (a head-only program reads its body first)
         return json.dumps(self.ir, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def body(self) -> list[dict[str, Any]]:
+        """The instructions."""
+        if "body" not in self.ir:
+            if self.source is None:
+                raise ValueError("this program holds no instructions")
+            self.ir["body"] = Program.from_json(self.source.read_bytes()).ir["body"]
+        body: list[dict[str, Any]] = self.ir["body"]
+        return body
+
+    @classmethod
+    def from_head(cls, text: str | bytes, source: Path) -> Program:
+        """A program from the head of its binary form (`_native.load_program_binary`); its body
+        is read from `source`, the JSON file, when asked for."""
+        return cls._from_doc(_parse(text), source)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Program:
-        try:
-            doc = json.loads(text)
-        except ValueError as exc:
-            raise ValueError(f"not JSON: {exc}") from None
-        if not isinstance(doc, dict):
-            raise ValueError("an IR document must be a JSON object")
-        if doc.get("version") != IR_VERSION:
-            raise ValueError(f"unsupported IR version {doc.get('version')!r} (expected 1)")
-        for key in ("inputs", "body", "outputs"):
+        return cls._from_doc(_parse(text), None)
+
+    @classmethod
+    def _from_doc(cls, doc: dict[str, Any], source: Path | None) -> Program:
+        lists = ("inputs", "outputs") if source is not None else ("inputs", "body", "outputs")
+        for key in lists:
             if not isinstance(doc.get(key), list):
                 raise ValueError(f"`{key}` must be a list")
         sig = doc.get("signature")
@@ -260,7 +280,7 @@ class Program:
             raise ValueError("`signature.sends` must be a list of {name, ty}")
         for x in sends:
             value_type_from_json(x["ty"])
-        prog = cls(doc)
+        prog = cls(doc, source)
         for p in prog.params:
             if _unbounded(p["ty"]):
                 raise ValueError(f"parameter `{p['name']}`: a list without a maximum size")
@@ -467,6 +487,18 @@ class Program:
         if self.returns_committed:
             return self.commitments_from_json("outputs", value)
         return _flatten(t, check_value("outputs", t, value))
+
+
+def _parse(text: str | bytes) -> dict[str, Any]:
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+    if not isinstance(doc, dict):
+        raise ValueError("an IR document must be a JSON object")
+    if doc.get("version") != IR_VERSION:
+        raise ValueError(f"unsupported IR version {doc.get('version')!r} (expected 1)")
+    return doc
 
 
 def _unbounded(t: Ty | None) -> bool:

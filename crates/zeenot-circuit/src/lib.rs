@@ -18,7 +18,7 @@ pub mod soundness;
 pub mod synth;
 pub mod verifier;
 
-pub use zeenot_ir::{eval, ir};
+pub use zeenot_ir::{binary, eval, ir};
 pub use zeenot_ir::{FailureKind, IrError, Program, Ty, Unsatisfied, Value};
 
 impl From<zeenot_ir::RunError> for Error {

@@ -27,6 +27,9 @@ pub enum IrError {
     /// `version` is not [`IR_VERSION`].
     #[error("unsupported IR version {0} (this build reads version {IR_VERSION})")]
     Version(u64),
+    /// The binary form (`crate::binary`) is malformed.
+    #[error("malformed binary IR: {0}")]
+    Binary(String),
     /// The program exceeds [`MAX_SIZE`].
     #[error("program too large: {0} inputs and instructions (limit {MAX_SIZE})")]
     TooLarge(usize),
@@ -399,7 +402,8 @@ pub enum Op {
 }
 
 impl Op {
-    fn parse(s: &str) -> Option<Op> {
+    /// The operation of an IR name (`"add"`, `"point_mul_x"`, …).
+    pub fn parse(s: &str) -> Option<Op> {
         Some(match s {
             "const" => Op::Const,
             "add" => Op::Add,
@@ -606,9 +610,10 @@ fn group_joint(leaves: impl Iterator<Item = (usize, bool)>) -> Vec<Vec<usize>> {
     groups
 }
 
-/// The document's top level. `inputs` and `body` are only checked to be arrays here: their
-/// elements are read one by one from the parsed document (by reference, so a large program is
-/// held in memory once, and each element's error names its place).
+/// The document's top level. `inputs` is only checked to be an array here: its elements, and
+/// the body's, are read one by one (by reference, so a large program is held in memory once,
+/// and each element's error names its place). The body is the form's own: a JSON array, or the
+/// binary form's instruction records (`crate::binary`).
 #[derive(Deserialize)]
 struct RawProgram {
     version: u64,
@@ -616,7 +621,6 @@ struct RawProgram {
     #[serde(default)]
     source: Option<serde_json::Value>,
     inputs: Vec<serde::de::IgnoredAny>,
-    body: Vec<serde::de::IgnoredAny>,
     outputs: Vec<RawOutput>,
     #[serde(default)]
     signature: Option<serde_json::Value>,
@@ -656,13 +660,61 @@ fn check_arity(op: Op, got: usize) -> Result<(), String> {
     Ok(())
 }
 
-impl Program {
-    /// Parse and validate an IR document.
-    pub fn from_json(text: &str) -> Result<Program, IrError> {
-        let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| IrError::Json(e.to_string()))?;
-        // Size limit before any per-element work.
+/// One instruction as a document states it, before validation: what the JSON form and the
+/// binary form (`crate::binary`) both decode to. Ids are the document's, not dense indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct InstFields {
+    pub op: Op,
+    pub id: Option<u64>,
+    pub ty: Option<Ty>,
+    pub args: Vec<u64>,
+    pub guard: Option<u64>,
+    pub value: Option<String>,
+    pub loc: Option<(u32, u32)>,
+    pub msg: Option<String>,
+}
+
+impl InstFields {
+    /// Instruction `i` of a JSON body.
+    pub(crate) fn from_json(i: usize, v: &serde_json::Value) -> Result<InstFields, IrError> {
+        let place = || format!("instruction {i}");
+        let r = RawInst::deserialize(v).map_err(|e| invalid(place(), e.to_string()))?;
+        let op = Op::parse(&r.op).ok_or_else(|| invalid(place(), format!("unknown op `{}`", r.op)))?;
+        let ty = match &r.ty {
+            Some(t) => Some(Ty::parse(t).ok_or_else(|| invalid(place(), format!("unknown type `{t}`")))?),
+            None => None,
+        };
+        Ok(InstFields {
+            op,
+            id: r.id,
+            ty,
+            args: r.args,
+            guard: r.guard,
+            value: r.value,
+            loc: r.loc,
+            msg: r.msg,
+        })
+    }
+}
+
+/// Validates a program piece by piece, whichever form it comes from: the document's top level
+/// and inputs ([`Builder::begin`]), each instruction ([`Builder::push`]), then the outputs
+/// ([`Builder::finish`]). Every rule of docs/ir.md is checked here, once for both forms.
+pub(crate) struct Builder {
+    raw: RawProgram,
+    source_file: Option<String>,
+    index: HashMap<u64, usize>,
+    types: Vec<Ty>,
+    inputs: Vec<Input>,
+    body: Vec<Inst>,
+}
+
+impl Builder {
+    /// Checks the top level of `doc` (its `body`, if any, is not read) for a program of
+    /// `n_body` instructions: the size limit first, then the version, then every input.
+    pub(crate) fn begin(doc: &serde_json::Value, n_body: usize) -> Result<Builder, IrError> {
         let size = |k: &str| doc.get(k).and_then(|v| v.as_array()).map_or(0, Vec::len);
-        let total = size("inputs") + size("body") + size("outputs");
+        let total = size("inputs") + n_body + size("outputs");
         if total > MAX_SIZE {
             return Err(IrError::TooLarge(total));
         }
@@ -673,116 +725,124 @@ impl Program {
                 None => return Err(IrError::Json("`version` must be an integer".into())),
             }
         }
-        let raw = RawProgram::deserialize(&doc).map_err(|e| IrError::Json(e.to_string()))?;
-        let elements = |k: &str| doc.get(k).and_then(|v| v.as_array()).map_or(&[][..], Vec::as_slice);
+        let raw = RawProgram::deserialize(doc).map_err(|e| IrError::Json(e.to_string()))?;
         if raw.version != IR_VERSION {
             return Err(IrError::Version(raw.version));
         }
-        let hash = hex::encode(Sha256::digest(canonical_json(&doc).as_bytes()));
         let source_file =
             raw.source.as_ref().and_then(|s| s.get("file")).and_then(|f| f.as_str()).map(str::to_owned);
-
-        let mut index: HashMap<u64, usize> = HashMap::new();
-        let mut types: Vec<Ty> = Vec::new();
-        let mut inputs = Vec::with_capacity(raw.inputs.len());
-        for (i, v) in elements("inputs").iter().enumerate() {
-            let place = format!("input {i}");
-            let r = RawInput::deserialize(v).map_err(|e| invalid(&place, e.to_string()))?;
-            let ty = Ty::parse(&r.ty).ok_or_else(|| invalid(&place, format!("unknown type `{}`", r.ty)))?;
-            let vis = match r.vis.as_str() {
-                "private" => Visibility::Private,
-                "public" => Visibility::Public,
-                "committed" => Visibility::Committed,
-                other => return Err(invalid(&place, format!("unknown visibility `{other}`"))),
-            };
-            if vis == Visibility::Committed && !committable(ty) {
-                return Err(invalid(
-                    &place,
-                    format!("a committed value must be an integer or bool, not `{ty}`"),
-                ));
-            }
-            if index.insert(r.id, types.len()).is_some() {
-                return Err(invalid(&place, format!("duplicate id {}", r.id)));
-            }
-            let before = inputs.last().map(|p: &Input| p.vis);
-            let joint_leaves = |inputs: &[Input]| 1 + inputs.iter().rev().take_while(|p| p.joint).count();
-            check_joint(r.joint, vis, before, || joint_leaves(&inputs)).map_err(|m| invalid(&place, m))?;
-            types.push(ty);
-            inputs.push(Input { name: r.name, ty, vis, joint: r.joint });
+        let mut b = Builder {
+            source_file,
+            index: HashMap::new(),
+            types: Vec::new(),
+            inputs: Vec::with_capacity(raw.inputs.len()),
+            body: Vec::with_capacity(n_body),
+            raw,
+        };
+        let elements = doc.get("inputs").and_then(|v| v.as_array()).map_or(&[][..], Vec::as_slice);
+        for (i, v) in elements.iter().enumerate() {
+            b.push_input(i, v)?;
         }
+        Ok(b)
+    }
 
-        let mut body = Vec::with_capacity(raw.body.len());
-        for (i, v) in elements("body").iter().enumerate() {
-            let place = format!("instruction {i}");
-            let r = RawInst::deserialize(v).map_err(|e| invalid(&place, e.to_string()))?;
-            let op = Op::parse(&r.op).ok_or_else(|| invalid(&place, format!("unknown op `{}`", r.op)))?;
-            let lookup = |id: u64| {
-                index
-                    .get(&id)
-                    .copied()
-                    .ok_or_else(|| invalid(&place, format!("`{}` uses undefined id {id}", op.name())))
-            };
-            check_arity(op, r.args.len()).map_err(|m| invalid(&place, m))?;
-            let args = r.args.iter().map(|&a| lookup(a)).collect::<Result<Vec<_>, _>>()?;
-            let guard = r.guard.map(lookup).transpose()?;
-            if let Some(g) = guard {
-                if types[g] != Ty::Bool {
-                    return Err(invalid(&place, "guard must be a bool"));
-                }
-            }
-            let at: Vec<Ty> = args.iter().map(|&a| types[a]).collect();
-            let declared = match &r.ty {
-                Some(t) => Some(Ty::parse(t).ok_or_else(|| invalid(&place, format!("unknown type `{t}`")))?),
-                None => None,
-            };
-            let ty = if op == Op::Check {
-                if at[0] != Ty::Bool {
-                    return Err(invalid(&place, "`check` needs a bool"));
-                }
-                if r.id.is_some() {
-                    return Err(invalid(&place, "`check` defines no value"));
-                }
-                Ty::Bool
-            } else if op == Op::EddsaCheck {
-                if at.iter().any(|&t| t != Ty::Field) {
-                    return Err(invalid(&place, "`eddsa_check` takes six field elements"));
-                }
-                if r.id.is_some() {
-                    return Err(invalid(&place, "`eddsa_check` defines no value"));
-                }
-                Ty::Bool
-            } else if op == Op::PointCheck {
-                if at.iter().any(|&t| t != Ty::Field) {
-                    return Err(invalid(&place, "`point_check` takes two field coordinates"));
-                }
-                if r.id.is_some() || guard.is_some() {
-                    return Err(invalid(&place, "`point_check` defines no value and takes no guard"));
-                }
-                Ty::Bool
-            } else {
-                let ty = declared.ok_or_else(|| invalid(&place, format!("`{}` needs a `ty`", op.name())))?;
-                check_types(op, ty, &at).map_err(|m| invalid(&place, m))?;
-                ty
-            };
-            let konst = if op == Op::Const {
-                let text = r.value.as_deref().ok_or_else(|| invalid(&place, "`const` needs a `value`"))?;
-                Some(Value::parse(ty, text).map_err(|m| invalid(&place, m))?)
-            } else {
-                None
-            };
-            let dst = if matches!(op, Op::Check | Op::PointCheck | Op::EddsaCheck) {
-                None
-            } else {
-                let id = r.id.ok_or_else(|| invalid(&place, format!("`{}` needs an `id`", op.name())))?;
-                if index.insert(id, types.len()).is_some() {
-                    return Err(invalid(&place, format!("duplicate id {id}")));
-                }
-                types.push(ty);
-                Some(types.len() - 1)
-            };
-            body.push(Inst { op, dst, ty, args, guard, konst, loc: r.loc, msg: r.msg });
+    fn push_input(&mut self, i: usize, v: &serde_json::Value) -> Result<(), IrError> {
+        let place = format!("input {i}");
+        let r = RawInput::deserialize(v).map_err(|e| invalid(&place, e.to_string()))?;
+        let ty = Ty::parse(&r.ty).ok_or_else(|| invalid(&place, format!("unknown type `{}`", r.ty)))?;
+        let vis = match r.vis.as_str() {
+            "private" => Visibility::Private,
+            "public" => Visibility::Public,
+            "committed" => Visibility::Committed,
+            other => return Err(invalid(&place, format!("unknown visibility `{other}`"))),
+        };
+        if vis == Visibility::Committed && !committable(ty) {
+            return Err(invalid(&place, format!("a committed value must be an integer or bool, not `{ty}`")));
         }
+        if self.index.insert(r.id, self.types.len()).is_some() {
+            return Err(invalid(&place, format!("duplicate id {}", r.id)));
+        }
+        let before = self.inputs.last().map(|p: &Input| p.vis);
+        let joint_leaves = |inputs: &[Input]| 1 + inputs.iter().rev().take_while(|p| p.joint).count();
+        check_joint(r.joint, vis, before, || joint_leaves(&self.inputs)).map_err(|m| invalid(&place, m))?;
+        self.types.push(ty);
+        self.inputs.push(Input { name: r.name, ty, vis, joint: r.joint });
+        Ok(())
+    }
 
+    /// Checks instruction `i` and appends it.
+    pub(crate) fn push(&mut self, i: usize, r: InstFields) -> Result<(), IrError> {
+        let place = format!("instruction {i}");
+        let op = r.op;
+        let index = &self.index;
+        let lookup = |id: u64| {
+            index
+                .get(&id)
+                .copied()
+                .ok_or_else(|| invalid(&place, format!("`{}` uses undefined id {id}", op.name())))
+        };
+        check_arity(op, r.args.len()).map_err(|m| invalid(&place, m))?;
+        let args = r.args.iter().map(|&a| lookup(a)).collect::<Result<Vec<_>, _>>()?;
+        let guard = r.guard.map(lookup).transpose()?;
+        let types = &self.types;
+        if let Some(g) = guard {
+            if types[g] != Ty::Bool {
+                return Err(invalid(&place, "guard must be a bool"));
+            }
+        }
+        let at: Vec<Ty> = args.iter().map(|&a| types[a]).collect();
+        let ty = if op == Op::Check {
+            if at[0] != Ty::Bool {
+                return Err(invalid(&place, "`check` needs a bool"));
+            }
+            if r.id.is_some() {
+                return Err(invalid(&place, "`check` defines no value"));
+            }
+            Ty::Bool
+        } else if op == Op::EddsaCheck {
+            if at.iter().any(|&t| t != Ty::Field) {
+                return Err(invalid(&place, "`eddsa_check` takes six field elements"));
+            }
+            if r.id.is_some() {
+                return Err(invalid(&place, "`eddsa_check` defines no value"));
+            }
+            Ty::Bool
+        } else if op == Op::PointCheck {
+            if at.iter().any(|&t| t != Ty::Field) {
+                return Err(invalid(&place, "`point_check` takes two field coordinates"));
+            }
+            if r.id.is_some() || guard.is_some() {
+                return Err(invalid(&place, "`point_check` defines no value and takes no guard"));
+            }
+            Ty::Bool
+        } else {
+            let ty = r.ty.ok_or_else(|| invalid(&place, format!("`{}` needs a `ty`", op.name())))?;
+            check_types(op, ty, &at).map_err(|m| invalid(&place, m))?;
+            ty
+        };
+        let konst = if op == Op::Const {
+            let text = r.value.as_deref().ok_or_else(|| invalid(&place, "`const` needs a `value`"))?;
+            Some(Value::parse(ty, text).map_err(|m| invalid(&place, m))?)
+        } else {
+            None
+        };
+        let dst = if matches!(op, Op::Check | Op::PointCheck | Op::EddsaCheck) {
+            None
+        } else {
+            let id = r.id.ok_or_else(|| invalid(&place, format!("`{}` needs an `id`", op.name())))?;
+            if self.index.insert(id, self.types.len()).is_some() {
+                return Err(invalid(&place, format!("duplicate id {id}")));
+            }
+            self.types.push(ty);
+            Some(self.types.len() - 1)
+        };
+        self.body.push(Inst { op, dst, ty, args, guard, konst, loc: r.loc, msg: r.msg });
+        Ok(())
+    }
+
+    /// Checks the outputs and returns the program, known by `hash`.
+    pub(crate) fn finish(self, hash: String) -> Result<Program, IrError> {
+        let Builder { raw, source_file, index, types, inputs, body } = self;
         let mut outputs = Vec::with_capacity(raw.outputs.len());
         let mut output_names = Vec::with_capacity(raw.outputs.len());
         let mut output_vis = Vec::with_capacity(raw.outputs.len());
@@ -825,6 +885,32 @@ impl Program {
             signature: raw.signature,
             hash,
         })
+    }
+}
+
+impl Program {
+    /// Parse and validate an IR document.
+    pub fn from_json(text: &str) -> Result<Program, IrError> {
+        let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| IrError::Json(e.to_string()))?;
+        Program::from_document(&doc)
+    }
+
+    /// Validate a parsed IR document.
+    pub(crate) fn from_document(doc: &serde_json::Value) -> Result<Program, IrError> {
+        let body = match doc.get("body") {
+            Some(serde_json::Value::Array(body)) => body.as_slice(),
+            // the size limit comes first, whatever else is wrong
+            _ => &[],
+        };
+        let mut b = Builder::begin(doc, body.len())?;
+        if !matches!(doc.get("body"), Some(serde_json::Value::Array(_))) {
+            return Err(IrError::Json("`body` must be an array of instructions".into()));
+        }
+        let hash = hex::encode(Sha256::digest(canonical_json(doc).as_bytes()));
+        for (i, v) in body.iter().enumerate() {
+            b.push(i, InstFields::from_json(i, v)?)?;
+        }
+        b.finish(hash)
     }
 
     /// Validate an IR document without keeping it (the checks of [`Program::from_json`]).

@@ -1,6 +1,7 @@
 //! zeenot's intermediate representation, shared by both back ends (`docs/ir.md`).
 //!
 //! * [`ir`] parses and validates programs (never trusts them) and hashes them;
+//! * [`binary`] is their compact form, read without JSON parsing under the same rules;
 //! * [`eval`] gives them their meaning (Python semantics) and finds failures with locations;
 //! * [`babyjub`] is the native Baby Jubjub arithmetic the point instructions mean.
 //!
@@ -12,6 +13,7 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod babyjub;
+pub mod binary;
 pub mod eval;
 pub mod ir;
 

@@ -88,6 +88,33 @@ fn load_program(py: Python<'_>, ir_json: &str) -> PyResult<LoadedProgram> {
     Ok(LoadedProgram { program: Arc::new(program) })
 }
 
+/// The binary form of an IR document (docs/ir.md, "Binary form"), recording `source_sha256`
+/// (hex): the SHA-256 of the JSON file it is written beside. Raises IrError for an invalid
+/// document or one the binary form cannot hold exactly.
+#[pyfunction]
+fn encode_program_binary<'py>(
+    py: Python<'py>,
+    ir_json: &str,
+    source_sha256: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let digest: [u8; 32] = hex::decode(source_sha256)
+        .ok()
+        .and_then(|d| d.try_into().ok())
+        .ok_or_else(|| PyValueError::new_err("source_sha256 must be 64 hex digits"))?;
+    let text = ir_json.to_owned();
+    let bytes = detached(py, || Ok(zeenot_circuit::binary::encode(&text, digest).map_err(Error::from)?))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// Read a program's binary form (every IR rule checked, the program hash recomputed): the
+/// program, the head (the document's JSON without `body`) and the recorded source SHA-256 (hex).
+#[pyfunction]
+fn load_program_binary(py: Python<'_>, data: &[u8]) -> PyResult<(LoadedProgram, String, String)> {
+    let data = data.to_vec();
+    let d = detached(py, || Ok(zeenot_circuit::binary::decode(&data).map_err(Error::from)?))?;
+    Ok((LoadedProgram { program: Arc::new(d.program) }, d.head, hex::encode(d.source_digest)))
+}
+
 /// What the functions below accept as a program: a [`LoadedProgram`] or IR text (parsed on each
 /// call).
 #[derive(FromPyObject)]
@@ -529,6 +556,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_shape, m)?)?;
     m.add_class::<LoadedProgram>()?;
     m.add_function(wrap_pyfunction!(load_program, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_program_binary, m)?)?;
+    m.add_function(wrap_pyfunction!(load_program_binary, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(r1cs_density, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;

@@ -24,6 +24,7 @@ from typing import Any
 
 from zeenot import _native
 from zeenot.api import Circuit
+from zeenot.ir import Program
 from zeenot.types import int_range
 
 SIGMA_FEATURES = (
@@ -121,10 +122,10 @@ _WIDE_FIELD_SCALAR = 1414
 _WIDE_PER_COMMITMENT = 435  # an in-circuit Pedersen commitment (Committed input or output)
 
 
-def _types(ir: dict[str, Any]) -> dict[int, str]:
+def _types(program: Program) -> dict[int, str]:
     """Every value's type, by id."""
-    types = {i["id"]: i["ty"] for i in ir["inputs"]}
-    types.update((i["id"], i["ty"]) for i in ir["body"] if "id" in i)
+    types = {i["id"]: i["ty"] for i in program.ir["inputs"]}
+    types.update((i["id"], i["ty"]) for i in program.body if "id" in i)
     return types
 
 
@@ -146,9 +147,9 @@ def _pippenger(m: float) -> float:
 def static_wide(circuit: Circuit) -> float:
     """An estimate of the wide witness values from the instructions alone (no inputs)."""
     ir = circuit.program.ir
-    types = _types(ir)
+    types = _types(circuit.program)
     total = 0.0
-    for ins in ir["body"]:
+    for ins in circuit.program.body:
         op = ins["op"]
         if op == "poseidon":
             total += _WIDE_PER_OP[op] + 20 * max(len(ins["args"]) - 2, 0)
@@ -185,7 +186,7 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     # every window, a small integer much less
     ir = circuit.program.ir
     committed = _commitments(ir)
-    types = _types(ir)
+    types = _types(circuit.program)
     # a public field element known to fit 64 bits (a list's padding: 0 and 1) is narrow
     known = public_leaves(circuit, inputs)
     wide_public = sum(
@@ -204,10 +205,10 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     # setup multiplies a G2 point for every variable that appears in B
     out["b_columns"] = float(_native.r1cs_density(circuit.native)[1])
     # the IR as the prover holds it (Python's dict, Rust's program): memory
-    out["instructions"] = float(len(ir["body"]))
+    out["instructions"] = float(len(circuit.program.body))
     out["input_leaves"] = float(len(ir["inputs"]))
     # Poseidon's constraints are dense (its partial rounds): more memory per constraint
-    out["poseidon"] = float(sum(1 for ins in ir["body"] if ins["op"] == "poseidon"))
+    out["poseidon"] = float(sum(1 for ins in circuit.program.body if ins["op"] == "poseidon"))
     wide = wide_witnesses(circuit, inputs)
     # without the inputs, an estimate from the instructions (docs/planner.md)
     out["wide_witnesses"] = static_wide(circuit) if wide is None else wide
