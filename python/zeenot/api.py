@@ -179,12 +179,25 @@ class Keys:
             keycache.record(digest)
         return prepared
 
+    def for_proving(self) -> Keys:
+        """These keys with the proving key decoded and validated (`prepared`) and its bytes let
+        go: what a prover holds while it proves (the encoded key is 0.4 kB per constraint, as
+        large again as the decoded one). Such keys prove and verify; they cannot be saved."""
+        keys = replace(self, proving_key=b"")
+        keys.__dict__["prepared"] = self.prepared  # the cached_property, filled
+        return keys
+
     def save(self, directory: str | Path, *, overwrite: bool = False) -> None:
         """Write the keys into a circuit directory. Keys already there are replaced only with
         `overwrite=True`: proofs made with them would no longer verify. Each file is replaced
         atomically and `keys.json`, which pins both keys, last: a reader sees either the old
         set or the new one, or a hash mismatch it reports, never half a key."""
         out = _path(directory, "directory")
+        if not self.proving_key:
+            raise UsageError(
+                "these keys hold no proving key (loaded with proving=False, or for_proving()): "
+                "save the keys setup returned"
+            )
         if not out.is_dir():
             raise MalformedInput(f"`{out}` is not a circuit directory (run `zeenot compile`)")
         existing = [
@@ -691,8 +704,11 @@ def _prove_leaves(
         raise UsageError(f"prove needs the circuit's `Keys` (from `setup`), not {_kind(keys)}")
     if keys.program_hash != circuit.hash:
         raise MalformedInput("the keys were made for a different program: run `zeenot setup`")
-    with stages.stage("proving key"):
+    if "prepared" in keys.__dict__:  # decoded before (`for_proving`): nothing to time
         prepared = keys.prepared
+    else:
+        with stages.stage("proving key"):
+            prepared = keys.prepared
     try:
         proof, public, out, timed = _native.prove_prepared(
             circuit.native, prepared, leaves_in, seed, blinds

@@ -220,6 +220,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
     else:
         with stages.stage("load keys"):
             keys = api.Keys.load(args.dir)
+        with stages.stage("proving key"):
+            keys = keys.for_proving()  # the encoded key's bytes let go before proving
         with progress.step("proving (groth16)", _expected(circuit, "groth16", "prove_s")):
             proof = api.prove(circuit, keys, inputs, blindings=blindings, stages=stages)
     with stages.stage("write"):
@@ -248,7 +250,7 @@ def _prove_regions(
             print(f"{name}: ", end="", file=sys.stderr, flush=True)
             backend = _auto_backend(where, circuit, inputs if name == regions.name else None)
         if backend == "groth16":
-            keys[name] = api.Keys.load(where)
+            keys[name] = api.Keys.load(where).for_proving()
         backends[name] = backend
     with progress.step("proving the regions", None):
         proved = bundle.prove(regions, inputs, backends, keys, blindings=blindings)

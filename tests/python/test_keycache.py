@@ -9,6 +9,7 @@ import os
 import pytest
 
 from zeenot import _native, api, keycache
+from zeenot.errors import ZeenotError
 
 from .conftest import EXAMPLES
 
@@ -93,3 +94,19 @@ def test_cli_prove_uses_the_record(tmp_path, monkeypatch):
     assert len(os.listdir(tmp_path / "validated")) == 1
     assert cli.main(["prove", str(d), "--inputs", inputs, "-o", str(d / "p.json")]) == 0
     assert json.loads((d / "p.json").read_text())["outputs"] == [2603, False]
+
+
+def test_keys_for_proving_let_the_encoded_key_go(cache, payd, tmp_path):
+    _, calls = cache
+    circuit, keys, inputs = payd
+    lean = fresh(keys).for_proving()
+    assert lean.proving_key == b"" and lean.verifying_key == keys.verifying_key
+    assert len(calls) == 1  # decoded once, when made
+    proof = api.prove(circuit, lean, inputs, seed=1)
+    api.verify(circuit, lean.verifying_key, proof)
+    assert len(calls) == 1  # proving reads the decoded key
+    assert proof.proof == api.prove(circuit, keys, inputs, seed=1).proof
+    (tmp_path / "c").mkdir()
+    with pytest.raises(ZeenotError, match="no proving key"):
+        lean.save(tmp_path / "c")
+    assert not list((tmp_path / "c").iterdir())

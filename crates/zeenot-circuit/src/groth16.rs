@@ -221,17 +221,17 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
         None => p.output_commitments().iter().map(|_| Scalar::rand(rng)).collect(),
     };
     let all: Vec<Scalar> = blindings.iter().chain(&out_blindings).copied().collect();
-    // One synthesis, as setup does it (same optimisation goal, so the same matrices), used for
-    // the witness check and for the proof itself.
+    // One synthesis, setup's lowering with values: the same variables in the same order. The
+    // prover keeps no constraint, only each one's sides evaluated at the assignment (96 bytes a
+    // constraint, where arkworks' constraint system and matrices held ~1.7 kB).
     let cs = ConstraintSystem::<Fr>::new_ref();
-    cs.set_optimization_goal(OptimizationGoal::Constraints);
-    synth::lower_blinded(p, Some(inputs), Some(&all), cs.clone()).map_err(synthesis)?;
+    cs.set_mode(SynthesisMode::Prove { construct_matrices: false });
+    let evaluations = synth::lower_evaluated(p, inputs, &all, cs.clone()).map_err(synthesis)?;
     stages.lap("synthesis", &mut clock);
     // The witness must satisfy the circuit (a failure here is a zeenot bug, never the user's).
-    if !cs.is_satisfied().map_err(synthesis)? {
-        let which = cs.which_is_unsatisfied().ok().flatten().unwrap_or_default();
+    if let Some(i) = evaluations.first_unsatisfied() {
         return Err(Error::Synthesis(format!(
-            "internal error: witness does not satisfy the circuit ({which})"
+            "internal error: witness does not satisfy the circuit (constraint {i})"
         )));
     }
     check_key_shape(pk, cs.num_instance_variables(), cs.num_witness_variables())?;
@@ -265,14 +265,16 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
         ));
     }
     stages.lap("check", &mut clock);
-    cs.finalize();
-    let matrices = cs.to_matrices().ok_or_else(|| Error::Synthesis("internal error: no matrices".into()))?;
+    let (num_instance, num_constraints) = (cs.num_instance_variables(), cs.num_constraints());
     let full_assignment = {
         let inner = cs.borrow().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
         [inner.instance_assignment.as_slice(), inner.witness_assignment.as_slice()].concat()
     };
-    let (num_instance, num_constraints) = (cs.num_instance_variables(), cs.num_constraints());
-    drop(cs); // its linear combinations are in `matrices` now: free them before the FFTs and MSMs
+    drop(cs);
+    if evaluations.a.len() != num_constraints {
+        return Err(Error::Synthesis("internal error: a constraint was not evaluated".into()));
+    }
+    let matrices = evaluated_matrices(evaluations, num_instance, full_assignment.len() - num_instance);
     stages.lap("matrices", &mut clock);
     let (r, s) = (Fr::rand(rng), Fr::rand(rng));
     FFT_TIME.with(|t| t.set(std::time::Duration::ZERO));
@@ -290,6 +292,31 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
     stages.0.push(("fft", fft));
     stages.0.push(("msm", clock.elapsed().saturating_sub(fft)));
     Ok(Proven { proof, public, blindings: out_blindings })
+}
+
+/// The R1CS whose constraint `i` reads `A_i·z`, `B_i·z`, `C_i·z` as constants (one term each, on
+/// the variable `1`): arkworks' prover computes the quotient polynomial from exactly these
+/// values (`LibsnarkReduction::witness_map_from_matrices` evaluates each row at the full
+/// assignment), and reads the matrices for nothing else, so its proof is the proof of the
+/// program's own constraints, from 72 bytes a row instead of the rows' linear combinations.
+fn evaluated_matrices(
+    e: crate::gadgets::Evaluations,
+    num_instance: usize,
+    num_witness: usize,
+) -> ark_relations::r1cs::ConstraintMatrices<Fr> {
+    let rows = |v: Vec<Fr>| -> Vec<Vec<(Fr, usize)>> { v.into_iter().map(|x| vec![(x, 0)]).collect() };
+    let n = e.a.len();
+    ark_relations::r1cs::ConstraintMatrices {
+        num_instance_variables: num_instance,
+        num_witness_variables: num_witness,
+        num_constraints: n,
+        a_num_non_zero: n,
+        b_num_non_zero: n,
+        c_num_non_zero: n,
+        a: rows(e.a),
+        b: rows(e.b),
+        c: rows(e.c),
+    }
 }
 
 /// A proving key that decodes may still be shaped for another circuit: arkworks' prover indexes

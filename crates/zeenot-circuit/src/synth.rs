@@ -15,7 +15,7 @@ use crate::gadgets::babyjub::pedersen::PedersenBases;
 use crate::gadgets::babyjub::point::{self, PointWire};
 use crate::gadgets::babyjub::poseidon;
 use crate::gadgets::babyjub::{eddsa, fixed_base, scalar_bits, variable_base, SCALAR_BITS};
-use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, Builder, Wire};
+use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, Builder, Evaluations, Wire};
 use crate::ir::{self, Inst, Op, Program, Ty, Value, Visibility};
 use ark_bn254::Fr;
 use ark_ff::{BigInteger, One, PrimeField, Zero};
@@ -400,7 +400,32 @@ pub fn lower_with_roles(
     cs: ConstraintSystemRef<Fr>,
     roles: &mut Roles,
 ) -> Result<Vec<Wire>, SynthesisError> {
-    let b = Builder::new(cs);
+    lower_into(p, inputs, blindings, &Builder::new(cs), roles)
+}
+
+/// The prover's lowering: assigns every variable of `cs` (which should not construct matrices)
+/// and returns each constraint's sides evaluated at the assignment instead of the constraints
+/// themselves (see [`Evaluations`]): a proof needs nothing more of the constraint system.
+pub fn lower_evaluated(
+    p: &Program,
+    inputs: &[Value],
+    blindings: &[Scalar],
+    cs: ConstraintSystemRef<Fr>,
+) -> Result<Evaluations, SynthesisError> {
+    let (b, evaluations) = Builder::evaluating(cs);
+    lower_into(p, Some(inputs), Some(blindings), &b, &mut Roles::default())?;
+    drop(b);
+    Ok(std::rc::Rc::try_unwrap(evaluations).map(|e| e.into_inner()).unwrap_or_else(|rc| rc.take()))
+}
+
+fn lower_into(
+    p: &Program,
+    inputs: Option<&[Value]>,
+    blindings: Option<&[Scalar]>,
+    builder: &Builder,
+    roles: &mut Roles,
+) -> Result<Vec<Wire>, SynthesisError> {
+    let b = builder.clone(); // a handle (the constraint system and evaluations are shared)
     let mut w: Vec<Wire> = Vec::with_capacity(p.types.len());
     // Allocate every input before any range-check bit, so that private (and committed) inputs
     // are the first witness variables (the mutation checker exempts exactly those).

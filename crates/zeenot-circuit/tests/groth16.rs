@@ -258,3 +258,40 @@ fn private_lookup_proves_and_fails_out_of_range() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The prover keeps no constraint, only each one's sides evaluated as it is enforced
+/// (`synth::lower_evaluated`): they are exactly setup's matrices times the assignment, over the
+/// same variables, and a wrong evaluation is caught.
+#[test]
+fn the_prover_evaluates_exactly_setups_constraints() {
+    use ark_bn254::Fr;
+    use ark_relations::r1cs::{ConstraintSystem, OptimizationGoal, SynthesisMode};
+    use zeenot_circuit::synth;
+    let p = program();
+    let vals = inputs(&p, "999", "3");
+    let cs = ConstraintSystem::<Fr>::new_ref();
+    cs.set_optimization_goal(OptimizationGoal::Constraints);
+    synth::lower_blinded(&p, Some(&vals), Some(&[]), cs.clone()).unwrap();
+    cs.finalize();
+    let m = cs.to_matrices().unwrap();
+    let z = {
+        let inner = cs.borrow().unwrap();
+        [inner.instance_assignment.as_slice(), inner.witness_assignment.as_slice()].concat()
+    };
+    let lean = ConstraintSystem::<Fr>::new_ref();
+    lean.set_mode(SynthesisMode::Prove { construct_matrices: false });
+    let mut e = synth::lower_evaluated(&p, &vals, &[], lean.clone()).unwrap();
+    let lean_z = {
+        let inner = lean.borrow().unwrap();
+        [inner.instance_assignment.as_slice(), inner.witness_assignment.as_slice()].concat()
+    };
+    assert_eq!(lean_z, z);
+    assert_eq!((e.a.len(), lean.num_constraints()), (m.num_constraints, m.num_constraints));
+    let row = |r: &[(Fr, usize)]| r.iter().map(|&(k, j)| k * z[j]).sum::<Fr>();
+    for i in 0..m.num_constraints {
+        assert_eq!((e.a[i], e.b[i], e.c[i]), (row(&m.a[i]), row(&m.b[i]), row(&m.c[i])), "constraint {i}");
+    }
+    assert_eq!(e.first_unsatisfied(), None);
+    e.c[1] += Fr::from(1u64);
+    assert_eq!(e.first_unsatisfied(), Some(1));
+}

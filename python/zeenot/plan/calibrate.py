@@ -69,7 +69,7 @@ d, backend = sys.argv[1], sys.argv[2]
 circuit = api.Circuit.load(d)
 run = json.load(open(d + "/run.json"))
 if backend == "groth16":
-    api.prove(circuit, api.Keys.load(d), run["inputs"], blindings=run["blindings"])
+    api.prove(circuit, api.Keys.load(d).for_proving(), run["inputs"], blindings=run["blindings"])
 else:
     api.prove_sigma(circuit, run["inputs"], blindings=run["blindings"])
 status = open("/proc/self/status").read()
