@@ -51,12 +51,12 @@ fn synthesized(p: &Program) -> Result<ConstraintSystemRef<Fr>, Error> {
 
 /// Count constraints and variables (no keys, no values).
 pub fn stats(p: &Program) -> Result<Stats, Error> {
-    let cs = synthesized(p)?;
+    let (constraints, instance, witnesses) = synth::count(p).map_err(synthesis)?;
     Ok(Stats {
-        constraints: cs.num_constraints(),
-        public_inputs: cs.num_instance_variables() - 1,
+        constraints,
+        public_inputs: instance - 1,
         private_inputs: p.inputs.len() - p.public_inputs().count(),
-        witnesses: cs.num_witness_variables(),
+        witnesses,
     })
 }
 
@@ -84,8 +84,8 @@ pub fn wide_witnesses(p: &Program, inputs: &[Value]) -> Result<usize, Error> {
     let n_blind = p.input_commitments().len() + p.output_commitments().len();
     let stand_in = vec![-Scalar::from(1u64); n_blind];
     let cs = ConstraintSystem::<Fr>::new_ref();
-    cs.set_optimization_goal(OptimizationGoal::Constraints);
-    synth::lower_blinded(p, Some(inputs), Some(&stand_in), cs.clone()).map_err(synthesis)?;
+    cs.set_mode(SynthesisMode::Prove { construct_matrices: false });
+    synth::lower_evaluated(p, inputs, &stand_in, cs.clone()).map_err(synthesis)?;
     let inner = cs.borrow().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
     Ok(inner.witness_assignment.iter().filter(|x| x.into_bigint().num_bits() > 64).count())
 }
@@ -265,15 +265,12 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
         ));
     }
     stages.lap("check", &mut clock);
-    let (num_instance, num_constraints) = (cs.num_instance_variables(), cs.num_constraints());
+    let (num_instance, num_constraints) = (cs.num_instance_variables(), evaluations.a.len());
     let full_assignment = {
         let inner = cs.borrow().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
         [inner.instance_assignment.as_slice(), inner.witness_assignment.as_slice()].concat()
     };
     drop(cs);
-    if evaluations.a.len() != num_constraints {
-        return Err(Error::Synthesis("internal error: a constraint was not evaluated".into()));
-    }
     let matrices = evaluated_matrices(evaluations, num_instance, full_assignment.len() - num_instance);
     stages.lap("matrices", &mut clock);
     let (r, s) = (Fr::rand(rng), Fr::rand(rng));

@@ -418,6 +418,16 @@ pub fn lower_evaluated(
     Ok(std::rc::Rc::try_unwrap(evaluations).map(|e| e.into_inner()).unwrap_or_else(|rc| rc.take()))
 }
 
+/// The program's size as setup would build it, without holding its constraints: constraints,
+/// instance variables (the constant `1` included) and witness variables.
+pub fn count(p: &Program) -> Result<(usize, usize, usize), SynthesisError> {
+    let cs = ark_relations::r1cs::ConstraintSystem::<Fr>::new_ref();
+    cs.set_mode(ark_relations::r1cs::SynthesisMode::Setup);
+    let (b, constraints) = Builder::counting(cs.clone());
+    lower_into(p, None, None, &b, &mut Roles::default())?;
+    Ok((constraints.get(), cs.num_instance_variables(), cs.num_witness_variables()))
+}
+
 fn lower_into(
     p: &Program,
     inputs: Option<&[Value]>,

@@ -99,30 +99,47 @@ impl Evaluations {
     }
 }
 
+/// Where a [`Builder`]'s constraints go.
+#[derive(Clone)]
+enum Sink {
+    /// Into the constraint system (setup, tests, the checkers).
+    Constraints,
+    /// Evaluated at the assignment ([`Builder::evaluating`]): a prover's.
+    Evaluations(std::rc::Rc<std::cell::RefCell<Evaluations>>),
+    /// Counted only ([`Builder::counting`]).
+    Count(std::rc::Rc<std::cell::Cell<usize>>),
+}
+
 /// Allocation and constraint helpers over a constraint system.
 #[derive(Clone)]
 pub struct Builder {
-    /// The constraint system.
+    /// The constraint system: its variables, and its constraints unless the builder evaluates
+    /// or counts them instead.
     pub cs: ConstraintSystemRef<Fr>,
-    /// Where each constraint's sides go, evaluated, when proving (see [`Builder::evaluating`]).
-    evaluations: Option<std::rc::Rc<std::cell::RefCell<Evaluations>>>,
+    sink: Sink,
 }
 
 impl Builder {
     /// Wrap a constraint system.
     pub fn new(cs: ConstraintSystemRef<Fr>) -> Builder {
-        Builder { cs, evaluations: None }
+        Builder { cs, sink: Sink::Constraints }
     }
 
-    /// Wrap a constraint system being assigned, evaluating each constraint as it is enforced:
-    /// a prover's system need not keep the constraints (`SynthesisMode::Prove` without
-    /// matrices), only these evaluations. Every variable a constraint reads is assigned before
-    /// it (gadgets allocate, then constrain).
+    /// Wrap a constraint system being assigned, evaluating each constraint as it is enforced
+    /// instead of keeping it: all a prover needs of the constraints. Every variable a
+    /// constraint reads is assigned before it (gadgets allocate, then constrain).
     pub fn evaluating(
         cs: ConstraintSystemRef<Fr>,
     ) -> (Builder, std::rc::Rc<std::cell::RefCell<Evaluations>>) {
         let evaluations = std::rc::Rc::default();
-        (Builder { cs, evaluations: Some(std::rc::Rc::clone(&evaluations)) }, evaluations)
+        (Builder { cs, sink: Sink::Evaluations(std::rc::Rc::clone(&evaluations)) }, evaluations)
+    }
+
+    /// Wrap a constraint system (in setup mode: no values) whose constraints are only counted:
+    /// a program's size without holding its constraints.
+    pub fn counting(cs: ConstraintSystemRef<Fr>) -> (Builder, std::rc::Rc<std::cell::Cell<usize>>) {
+        let count = std::rc::Rc::default();
+        (Builder { cs, sink: Sink::Count(std::rc::Rc::clone(&count)) }, count)
     }
 
     /// The value of `lc` at the current assignment.
@@ -158,14 +175,21 @@ impl Builder {
         b: LinearCombination<Fr>,
         c: LinearCombination<Fr>,
     ) -> Result<()> {
-        if let Some(evaluations) = &self.evaluations {
-            let (x, y, z) = (self.evaluate(&a)?, self.evaluate(&b)?, self.evaluate(&c)?);
-            let mut e = evaluations.borrow_mut();
-            e.a.push(x);
-            e.b.push(y);
-            e.c.push(z);
+        match &self.sink {
+            Sink::Constraints => self.cs.enforce_constraint(a, b, c),
+            Sink::Evaluations(evaluations) => {
+                let (x, y, z) = (self.evaluate(&a)?, self.evaluate(&b)?, self.evaluate(&c)?);
+                let mut e = evaluations.borrow_mut();
+                e.a.push(x);
+                e.b.push(y);
+                e.c.push(z);
+                Ok(())
+            }
+            Sink::Count(n) => {
+                n.set(n.get() + 1);
+                Ok(())
+            }
         }
-        self.cs.enforce_constraint(a, b, c)
     }
 
     /// Enforce `a = b` (one constraint, or none when both are the same constant).
