@@ -1,7 +1,7 @@
 """Where a command's time goes: named stages, measured in wall time, printed by `--profile`.
 
 Stages come from Python (reading files, preparing keys, writing the proof) and from the Rust
-prover (`witness`, `synthesis`, `check`, `matrices`, `fft`, `msm`: `groth16::Stages`)."""
+prover (`witness`, `synthesis`, `check`, `fft`, `msm`: `groth16::Stages`)."""
 
 from __future__ import annotations
 

@@ -2,11 +2,11 @@
 
 use crate::eval;
 use crate::ir::{self, Program, Value, Visibility};
+use crate::prover;
 use crate::synth::{self, ProgramCircuit};
 use crate::verifier::{Layout, Verifier};
 use crate::Error;
 use ark_bn254::{Bn254, Fr};
-use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_relations::r1cs::{
     ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisMode,
@@ -150,49 +150,6 @@ impl Stages {
     }
 }
 
-std::thread_local! {
-    static FFT_TIME: std::cell::Cell<std::time::Duration> = const { std::cell::Cell::new(std::time::Duration::ZERO) };
-}
-
-/// arkworks' own R1CS-to-QAP reduction, timed: the prover calls it once per proof on the calling
-/// thread, so the stage split costs nothing and computes nothing twice.
-struct TimedReduction;
-
-impl R1CSToQAP for TimedReduction {
-    fn instance_map_with_evaluation<F: ark_ff::PrimeField, D: ark_poly::EvaluationDomain<F>>(
-        cs: ark_relations::r1cs::ConstraintSystemRef<F>,
-        t: &F,
-    ) -> Result<(Vec<F>, Vec<F>, Vec<F>, F, usize, usize), ark_relations::r1cs::SynthesisError> {
-        LibsnarkReduction::instance_map_with_evaluation::<F, D>(cs, t)
-    }
-
-    fn witness_map_from_matrices<F: ark_ff::PrimeField, D: ark_poly::EvaluationDomain<F>>(
-        matrices: &ark_relations::r1cs::ConstraintMatrices<F>,
-        num_inputs: usize,
-        num_constraints: usize,
-        full_assignment: &[F],
-    ) -> ark_relations::r1cs::Result<Vec<F>> {
-        let start = std::time::Instant::now();
-        let h = LibsnarkReduction::witness_map_from_matrices::<F, D>(
-            matrices,
-            num_inputs,
-            num_constraints,
-            full_assignment,
-        );
-        FFT_TIME.with(|t| t.set(start.elapsed()));
-        h
-    }
-
-    fn h_query_scalars<F: ark_ff::PrimeField, D: ark_poly::EvaluationDomain<F>>(
-        max_power: usize,
-        t: F,
-        zt: F,
-        delta_inverse: F,
-    ) -> Result<Vec<F>, ark_relations::r1cs::SynthesisError> {
-        LibsnarkReduction::h_query_scalars::<F, D>(max_power, t, zt, delta_inverse)
-    }
-}
-
 /// [`prove`], recording the wall time of each stage in `stages` (for `zeenot prove --profile`).
 pub fn prove_timed<R: RngCore + CryptoRng>(
     p: &Program,
@@ -265,55 +222,21 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
         ));
     }
     stages.lap("check", &mut clock);
-    let (num_instance, num_constraints) = (cs.num_instance_variables(), evaluations.a.len());
-    let full_assignment = {
-        let inner = cs.borrow().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
-        [inner.instance_assignment.as_slice(), inner.witness_assignment.as_slice()].concat()
+    let num_instance = cs.num_instance_variables();
+    let assignment = {
+        let mut inner =
+            cs.borrow_mut().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
+        let mut z = std::mem::take(&mut inner.instance_assignment);
+        z.append(&mut inner.witness_assignment);
+        z
     };
     drop(cs);
-    let matrices = evaluated_matrices(evaluations, num_instance, full_assignment.len() - num_instance);
-    stages.lap("matrices", &mut clock);
     let (r, s) = (Fr::rand(rng), Fr::rand(rng));
-    FFT_TIME.with(|t| t.set(std::time::Duration::ZERO));
-    let proof = Groth16::<Bn254, TimedReduction>::create_proof_with_reduction_and_matrices(
-        pk,
-        r,
-        s,
-        &matrices,
-        num_instance,
-        num_constraints,
-        &full_assignment,
-    )
-    .map_err(synthesis)?;
-    let fft = FFT_TIME.with(|t| t.get());
-    stages.0.push(("fft", fft));
-    stages.0.push(("msm", clock.elapsed().saturating_sub(fft)));
+    let h = prover::quotient(evaluations, num_instance, &assignment)?;
+    stages.lap("fft", &mut clock);
+    let proof = prover::assemble(pk, r, s, h, &assignment, num_instance);
+    stages.lap("msm", &mut clock);
     Ok(Proven { proof, public, blindings: out_blindings })
-}
-
-/// The R1CS whose constraint `i` reads `A_i·z`, `B_i·z`, `C_i·z` as constants (one term each, on
-/// the variable `1`): arkworks' prover computes the quotient polynomial from exactly these
-/// values (`LibsnarkReduction::witness_map_from_matrices` evaluates each row at the full
-/// assignment), and reads the matrices for nothing else, so its proof is the proof of the
-/// program's own constraints, from 72 bytes a row instead of the rows' linear combinations.
-fn evaluated_matrices(
-    e: crate::gadgets::Evaluations,
-    num_instance: usize,
-    num_witness: usize,
-) -> ark_relations::r1cs::ConstraintMatrices<Fr> {
-    let rows = |v: Vec<Fr>| -> Vec<Vec<(Fr, usize)>> { v.into_iter().map(|x| vec![(x, 0)]).collect() };
-    let n = e.a.len();
-    ark_relations::r1cs::ConstraintMatrices {
-        num_instance_variables: num_instance,
-        num_witness_variables: num_witness,
-        num_constraints: n,
-        a_num_non_zero: n,
-        b_num_non_zero: n,
-        c_num_non_zero: n,
-        a: rows(e.a),
-        b: rows(e.b),
-        c: rows(e.c),
-    }
 }
 
 /// A proving key that decodes may still be shaped for another circuit: arkworks' prover indexes

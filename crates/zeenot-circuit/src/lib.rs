@@ -4,7 +4,8 @@
 //!   re-exported: programs parsed and validated, and their meaning;
 //! * [`gadgets`] and [`synth`] lower them to constraints, with every witness determined by the
 //!   inputs, checked by [`soundness`];
-//! * [`groth16`] sets up, proves and verifies; [`verifier`] verifies (one proof or a batch) from
+//! * [`groth16`] sets up, proves and verifies (its prover computing from the constraints'
+//!   evaluations, `prover`); [`verifier`] verifies (one proof or a batch) from
 //!   the verifying key and the layout of the public values only; [`snarkjs`] exports for snarkjs.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -12,6 +13,7 @@
 
 pub mod gadgets;
 pub mod groth16;
+mod prover;
 pub mod r1cs;
 pub mod snarkjs;
 pub mod soundness;
