@@ -19,7 +19,7 @@ use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, Builder, Evaluat
 use crate::ir::{self, Inst, Op, Program, Ty, Value, Visibility};
 use ark_bn254::Fr;
 use ark_ff::{BigInteger, One, PrimeField, Zero};
-use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
+use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystemRef, LinearCombination, SynthesisError};
 use std::collections::HashMap;
 use zeenot_crypto::Scalar;
 
@@ -158,6 +158,29 @@ fn narrow_after_check(defs: &[Option<&Inst>], inst: &Inst, w: &mut [Wire]) {
     if lo <= hi {
         w[var].range = Some((lo, hi));
     }
+}
+
+/// The last instruction that reads each value's linear combination (`usize::MAX` for the
+/// outputs, read after the body): its arguments and guard, and for a deferred `add`
+/// ([`chain_adds`]) also its guard where its user settles it.
+fn last_uses(p: &Program, chain: &[bool]) -> Vec<usize> {
+    let mut last = vec![0usize; p.types.len()];
+    for (k, inst) in p.body.iter().enumerate() {
+        for &a in inst.args.iter().chain(&inst.guard) {
+            last[a] = k;
+        }
+    }
+    for inst in &p.body {
+        if let (Some(d), Some(g)) = (inst.dst, inst.guard) {
+            if chain[d] {
+                last[g] = last[g].max(last[d]);
+            }
+        }
+    }
+    for &o in &p.outputs {
+        last[o] = usize::MAX;
+    }
+    last
 }
 
 /// Which values are unsigned `add`s whose own range check is *deferred* to their only user: the
@@ -515,9 +538,10 @@ fn lower_into(
     }
     let mut selectors = Selectors::default();
     let chain = chain_adds(p);
+    let last_use = last_uses(p, &chain);
     // values lowered without their range check whose (only) user has not been lowered yet
     let mut pending = vec![false; p.types.len()];
-    for inst in &p.body {
+    for (k, inst) in p.body.iter().enumerate() {
         settle_deferred(&b, &defs, inst, &mut w, &mut pending)?;
         let deferred = inst.dst.filter(|&d| chain[d]).and_then(|_| unchecked_sum(inst, &w));
         let out = match deferred {
@@ -533,6 +557,14 @@ fn lower_into(
         let unguarded = inst.guard.is_none_or(|g| w[g].konst == Some(Fr::one()));
         if inst.op == Op::Check && unguarded {
             narrow_after_check(&defs, inst, &mut w);
+        }
+        // A value no later instruction reads lets its linear combination go (its interval and
+        // value stay, for `narrow_after_check`): a sum built by free additions grows one term
+        // per step, and keeping every step's copy would hold quadratic memory.
+        for &a in inst.args.iter().chain(&inst.guard) {
+            if last_use[a] == k {
+                w[a].lc = LinearCombination::zero();
+            }
         }
     }
     // every deferred value was consumed by the `add` whose check covers it (`chain_adds`)
