@@ -19,11 +19,11 @@ The model forms, per back end and measure (n: R1CS constraints):
   proofs and their rounds); verify_s also `m / log2 m` for the sigma terms and the range bits
   (the verifier's one Pippenger multi-exponentiation grows slower than its terms) and the
   public values (each parsed, checked and bound into the Fiat–Shamir context);
-* peak_bytes (the proving process's peak memory): groth16 1, n, public field elements (the
-  instance and the key's points for it), Poseidon hashes (dense constraints), instructions and
-  input leaves (the IR as Python and Rust hold it), n·log2 n (measured: memory grows faster
-  than n, as vectors grown by doubling and the FFT's buffers do); sigma its shape and the
-  largest aggregated range proof's bits (the range proofs are made one after the other).
+* peak_bytes (the proving process's peak memory): groth16 1, n, the FFT domain (the quotient's
+  vectors), Poseidon hashes and point operations (their gadgets' long linear combinations while
+  lowering), input leaves, n·log2 n (measured: memory grows faster than n, as vectors grown by
+  doubling do); sigma its shape and the largest aggregated range proof's bits (the range proofs
+  are made one after the other).
 """
 
 from __future__ import annotations
@@ -62,11 +62,11 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "peak_bytes": (
             "one",
             "constraints",
-            "public_wide",
+            "domain",
             "poseidon",
-            "instructions",
             "input_leaves",
             "n_log_n",
+            "point_terms",
         ),
     },
     "sigma": {
