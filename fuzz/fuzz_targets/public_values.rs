@@ -13,18 +13,7 @@ use zeenot_circuit::verifier::Layout;
 use zeenot_circuit::{groth16, ir, Program, Ty, Value};
 use zeenot_fuzz::{layout_ir, layout_public_seed, write_seeds};
 
-const TYPES: [Ty; 10] = [
-    Ty::Bool,
-    Ty::Field,
-    Ty::U(8),
-    Ty::U(16),
-    Ty::U(32),
-    Ty::U(64),
-    Ty::I(8),
-    Ty::I(16),
-    Ty::I(32),
-    Ty::I(64),
-];
+const TYPES: [Ty; 10] = Ty::ALL;
 
 fn program() -> &'static Program {
     static P: OnceLock<Program> = OnceLock::new();

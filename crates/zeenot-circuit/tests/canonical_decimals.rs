@@ -7,18 +7,7 @@ use zeenot_circuit::ir::{blinding_decimal, parse_blinding};
 use zeenot_circuit::verifier::Layout;
 use zeenot_circuit::{Ty, Value};
 
-const TYPES: [Ty; 10] = [
-    Ty::Bool,
-    Ty::Field,
-    Ty::U(8),
-    Ty::U(16),
-    Ty::U(32),
-    Ty::U(64),
-    Ty::I(8),
-    Ty::I(16),
-    Ty::I(32),
-    Ty::I(64),
-];
+const TYPES: [Ty; 10] = Ty::ALL;
 
 #[test]
 fn only_canonical_decimals_are_values() {

@@ -72,19 +72,8 @@ const OPS: [Op; 27] = [
     Op::EddsaCheck,
 ];
 
-/// Type codes: the position in this table. Part of the format: append only.
-const TYS: [Ty; 10] = [
-    Ty::Bool,
-    Ty::Field,
-    Ty::U(8),
-    Ty::U(16),
-    Ty::U(32),
-    Ty::U(64),
-    Ty::I(8),
-    Ty::I(16),
-    Ty::I(32),
-    Ty::I(64),
-];
+/// Type codes: the position in [`Ty::ALL`].
+const TYS: [Ty; 10] = Ty::ALL;
 
 fn code<T: PartialEq>(table: &[T], x: T) -> u8 {
     // every Op and Ty is in its table (tested), and the tables are shorter than 256

@@ -61,6 +61,21 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// Every scalar type. The binary form's type codes are positions in this list
+    /// (`crate::binary`): append only.
+    pub const ALL: [Ty; 10] = [
+        Ty::Bool,
+        Ty::Field,
+        Ty::U(8),
+        Ty::U(16),
+        Ty::U(32),
+        Ty::U(64),
+        Ty::I(8),
+        Ty::I(16),
+        Ty::I(32),
+        Ty::I(64),
+    ];
+
     /// Parse a type name (`"u32"`, `"bool"`, `"field"`, …).
     pub fn parse(s: &str) -> Option<Ty> {
         Some(match s {
