@@ -233,8 +233,7 @@ class Program:
     def to_json(self) -> str:
         """Canonical JSON: sorted keys, no whitespace. (The program hash is computed by the Rust
         core, `_native.load_program(text).hash`, over its own canonical form of this document.)"""
-        self.body  # noqa: B018 (a head-only program reads its body first)
-        return json.dumps(self.ir, sort_keys=True, separators=(",", ":"))
+        return json.dumps({**self.ir, "body": self.body}, sort_keys=True, separators=(",", ":"))
 
     @property
     def body(self) -> list[dict[str, Any]]:

@@ -85,7 +85,7 @@ pub fn wide_witnesses(p: &Program, inputs: &[Value]) -> Result<usize, Error> {
     let stand_in = vec![-Scalar::from(1u64); n_blind];
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_mode(SynthesisMode::Prove { construct_matrices: false });
-    synth::lower_evaluated(p, inputs, &stand_in, cs.clone()).map_err(synthesis)?;
+    synth::count_into(p, Some((inputs, &stand_in)), cs.clone()).map_err(synthesis)?;
     let inner = cs.borrow().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
     Ok(inner.witness_assignment.iter().filter(|x| x.into_bigint().num_bits() > 64).count())
 }

@@ -437,8 +437,20 @@ pub fn lower_evaluated(
 ) -> Result<Evaluations, SynthesisError> {
     let (b, evaluations) = Builder::evaluating(cs);
     lower_into(p, Some(inputs), Some(blindings), &b, &mut Roles::default())?;
-    drop(b);
-    Ok(std::rc::Rc::try_unwrap(evaluations).map(|e| e.into_inner()).unwrap_or_else(|rc| rc.take()))
+    Ok(evaluations.take())
+}
+
+/// Lowers `p` into `cs` counting its constraints instead of keeping them: with `values` (the
+/// inputs and blindings; `cs` in prove mode) `cs` gets its assignment, without them only its
+/// variables. Returns the constraint count.
+pub fn count_into(
+    p: &Program,
+    values: Option<(&[Value], &[Scalar])>,
+    cs: ConstraintSystemRef<Fr>,
+) -> Result<usize, SynthesisError> {
+    let (b, constraints) = Builder::counting(cs);
+    lower_into(p, values.map(|v| v.0), values.map(|v| v.1), &b, &mut Roles::default())?;
+    Ok(constraints.get())
 }
 
 /// The program's size as setup would build it, without holding its constraints: constraints,
@@ -446,9 +458,8 @@ pub fn lower_evaluated(
 pub fn count(p: &Program) -> Result<(usize, usize, usize), SynthesisError> {
     let cs = ark_relations::r1cs::ConstraintSystem::<Fr>::new_ref();
     cs.set_mode(ark_relations::r1cs::SynthesisMode::Setup);
-    let (b, constraints) = Builder::counting(cs.clone());
-    lower_into(p, None, None, &b, &mut Roles::default())?;
-    Ok((constraints.get(), cs.num_instance_variables(), cs.num_witness_variables()))
+    let constraints = count_into(p, None, cs.clone())?;
+    Ok((constraints, cs.num_instance_variables(), cs.num_witness_variables()))
 }
 
 fn lower_into(

@@ -99,12 +99,12 @@ pub struct Decoded {
 
 /// Writes the binary form of an IR document (`text`, JSON), recording `source_digest` (the
 /// SHA-256 of the file `text` came from). The document is validated first; one the binary form
-/// cannot hold exactly (an instruction key it does not know, a `null`) is refused, so that
-/// [`decode`] always gives back the program hash of `text`.
+/// cannot hold exactly (an instruction key it does not know) is refused, so that [`decode`]
+/// always gives back the program hash of `text`.
 pub fn encode(text: &str, source_digest: [u8; 32]) -> Result<Vec<u8>, IrError> {
     let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| IrError::Json(e.to_string()))?;
     let program = Program::from_document(&doc)?;
-    let mut head = doc.clone();
+    let mut head = doc; // the document without its body
     let body = match head.as_object_mut().and_then(|m| m.remove("body")) {
         Some(serde_json::Value::Array(body)) => body,
         _ => return Err(IrError::Json("`body` must be an array of instructions".into())),

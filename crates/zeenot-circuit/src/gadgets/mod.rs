@@ -135,8 +135,8 @@ impl Builder {
         (Builder { cs, sink: Sink::Evaluations(std::rc::Rc::clone(&evaluations)) }, evaluations)
     }
 
-    /// Wrap a constraint system (in setup mode: no values) whose constraints are only counted:
-    /// a program's size without holding its constraints.
+    /// Wrap a constraint system whose constraints are only counted: a program's size (or, in
+    /// prove mode, its assignment) without holding its constraints.
     pub fn counting(cs: ConstraintSystemRef<Fr>) -> (Builder, std::rc::Rc<std::cell::Cell<usize>>) {
         let count = std::rc::Rc::default();
         (Builder { cs, sink: Sink::Count(std::rc::Rc::clone(&count)) }, count)
