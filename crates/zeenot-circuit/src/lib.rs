@@ -13,6 +13,7 @@
 
 pub mod gadgets;
 pub mod groth16;
+pub mod msm;
 mod prover;
 pub mod r1cs;
 pub mod snarkjs;
