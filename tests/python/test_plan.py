@@ -85,6 +85,23 @@ def test_fit_never_gives_a_cost_a_negative_part():
     assert m.r2 < 0.5  # and it is reported as a bad fit, not hidden
 
 
+def test_a_floored_fit_keeps_the_floor_and_fits_what_outgrows_it():
+    """Peak memory: small programs sit at the interpreter's floor, large ones grow linearly.
+    One line through both misses; the floored fit is exact on both, and round-trips."""
+    names = ("one", "constraints")
+    sizes = (10, 100, 1000, 5000, 10000, 20000, 40000, 80000)
+    rows = [{"one": 1.0, "constraints": n} for n in sizes]
+    y = [max(30e6, 25e6 + 1000.0 * n) for n in sizes]
+    plain, floored = fit(names, rows, y), fit(names, rows, y, floored=True)
+    assert floored.floor == 30e6 and floored.r2 > 0.999999 and floored.max_error < 1e-6
+    assert plain.floor == 0.0 and plain.max_error > 0.05
+    assert floored.predict({"one": 1.0, "constraints": 50}) == 30e6
+    assert floored.predict({"one": 1.0, "constraints": 1e5}) == pytest.approx(125e6)
+    assert Model.from_json(floored.to_json()) == floored
+    # too few samples above the floor to fit apart: one line, no floor
+    assert fit(names, rows[:3], y[:3], floored=True).floor == 0.0
+
+
 def test_sigma_features_are_the_proofs_shape():
     """The back end counts a proof's shape without proving: its commitments are the proof's
     (the encoding's first field); public values not given are counted as private."""

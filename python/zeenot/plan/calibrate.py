@@ -25,9 +25,9 @@ from zeenot import api
 from zeenot.errors import MalformedInput
 from zeenot.files import read_json
 from zeenot.plan.features import features, sigma_supports
-from zeenot.plan.models import FORMS, Model, fit
+from zeenot.plan.models import FLOORED, FORMS, Model, fit
 from zeenot.plan.profile import Profile
-from zeenot.plan.programs import SOURCES, program
+from zeenot.plan.programs import SIGMA_ONLY, SOURCES, program
 from zeenot.verifier import Verifier
 
 SIZES = (2, 4, 8, 16, 32, 64)
@@ -163,7 +163,9 @@ def calibrate(
             cal = program(family, n)
             circuit = api.compile(cal.fn)
             assert isinstance(circuit, api.Circuit)
-            backends = ["groth16", "sigma"] if sigma_supports(circuit, cal.inputs) else ["groth16"]
+            backends = ["sigma"] if sigma_supports(circuit, cal.inputs) else []
+            if family not in SIGMA_ONLY:
+                backends.insert(0, "groth16")
             measured = measure(circuit, cal.inputs, reps, backends=backends)
             samples.append(
                 {"program": f"{family}[{n}]", "features": features(circuit, cal.inputs), **measured}
@@ -189,6 +191,7 @@ def fit_models(samples: list[dict[str, Any]]) -> dict[str, dict[str, Model]]:
                 names,
                 [s["features"] for s in samples if backend in s],
                 [s[backend][what] for s in samples if backend in s],
+                floored=what in FLOORED,
             )
             for what, names in forms.items()
         }

@@ -70,12 +70,18 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         ),
     },
     "sigma": {
-        "prove_s": SIGMA_FEATURES,
-        "verify_s": (*SIGMA_FEATURES, "sigma_msm", "range_msm", "public_wide", "public_narrow"),
+        # both sides lower every instruction, the public ones in the clear
+        "prove_s": (*SIGMA_FEATURES, "instructions"),
+        "verify_s": (*SIGMA_FEATURES, "sigma_msm", "range_msm", "instructions"),
         "proof_bytes": SIGMA_FEATURES,
         "peak_bytes": (*SIGMA_FEATURES, "range_largest_bits"),
     },
 }
+
+
+# Measures with a floor: a proving process's peak memory is at least the interpreter's, and
+# the prover's own memory shows only once it outgrows what loading left free (`fit`).
+FLOORED = frozenset({"peak_bytes"})
 
 
 @dataclass(frozen=True)
@@ -85,13 +91,13 @@ class Model:
     r2: float
     samples: int
     max_error: float = 0.0  # the largest relative error on the calibration samples
+    floor: float = 0.0  # the prediction is at least this
 
     def predict(self, f: dict[str, float]) -> float:
-        return float(
-            sum(
-                c * float(f[name]) for name, c in zip(self.features, self.coefficients, strict=True)
-            )
+        linear = sum(
+            c * float(f[name]) for name, c in zip(self.features, self.coefficients, strict=True)
         )
+        return float(max(self.floor, linear))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -100,6 +106,7 @@ class Model:
             "r2": self.r2,
             "samples": self.samples,
             "max_error": self.max_error,
+            "floor": self.floor,
         }
 
     @classmethod
@@ -110,30 +117,45 @@ class Model:
             float(doc["r2"]),
             int(doc["samples"]),
             float(doc.get("max_error", 0.0)),
+            float(doc.get("floor", 0.0)),
         )
 
 
 def fit(
-    names: tuple[str, ...], rows: Sequence[dict[str, float]], targets: Sequence[float]
+    names: tuple[str, ...],
+    rows: Sequence[dict[str, float]],
+    targets: Sequence[float],
+    *,
+    floored: bool = False,
 ) -> Model:
     """The non-negative least-squares fit of `targets` on the named features, weighted so that
-    each sample counts by its relative error (costs span orders of magnitude)."""
+    each sample counts by its relative error (costs span orders of magnitude).
+
+    `floored`: the measure has a floor, the smallest sample (peak memory: the interpreter's).
+    Samples within 2 % of it say only that the floor was not outgrown, so the linear part is
+    fitted on the others (when there are enough of them) and the prediction is the larger of
+    the two. R² and the largest error are those of that prediction on every sample."""
     import numpy as np  # only calibration needs numpy and scipy, not planning
     from scipy.optimize import lsq_linear
 
     x = np.array([[float(r[n]) for n in names] for r in rows])
     y = np.array(targets, dtype=float)
-    weight = 1.0 / np.maximum(y, 1e-12)
-    used = np.abs(x).max(axis=0) > 0  # a feature no sample has gets no coefficient
-    scale = np.abs(x[:, used]).max(axis=0)  # conditioning: columns to unit range
-    a, b = (x[:, used] / scale) * weight[:, None], y * weight
+    floor = float(y.min()) if floored and len(y) else 0.0
+    above = y > floor * 1.02 if floored else np.ones(len(y), dtype=bool)
+    if above.sum() < 2 * len(names):
+        floor, above = 0.0, np.ones(len(y), dtype=bool)  # too few to fit apart: one line
+    xa, ya = x[above], y[above]
+    weight = 1.0 / np.maximum(ya, 1e-12)
+    used = np.abs(xa).max(axis=0) > 0  # a feature no sample has gets no coefficient
+    scale = np.abs(xa[:, used]).max(axis=0)  # conditioning: columns to unit range
+    a, b = (xa[:, used] / scale) * weight[:, None], ya * weight
     solved = lsq_linear(a, b, bounds=(0, np.inf), method="bvls")  # exact for few features
     coefficients = np.zeros(len(names))
     # bvls can end a hair below its bound (-1e-22): a cost has no negative part
     coefficients[used] = np.maximum(solved.x, 0.0) / scale
-    predicted = x @ coefficients
+    predicted = np.maximum(x @ coefficients, floor)
     residual = float(((y - predicted) ** 2).sum())
     total = float(((y - y.mean()) ** 2).sum())
     r2 = 1.0 - residual / total if total > 0 else (1.0 if residual < 1e-18 else 0.0)
     max_error = float((np.abs(predicted - y) / np.maximum(np.abs(y), 1e-12)).max())
-    return Model(names, tuple(float(c) for c in coefficients), r2, len(y), max_error)
+    return Model(names, tuple(float(c) for c in coefficients), r2, len(y), max_error, floor)
