@@ -7,12 +7,10 @@ use crate::synth::{self, ProgramCircuit};
 use crate::verifier::{Layout, Verifier};
 use crate::Error;
 use ark_bn254::{Bn254, Fr};
-use ark_groth16::Groth16;
 use ark_relations::r1cs::{
     ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisMode,
 };
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
-use ark_snark::SNARK;
 use ark_std::UniformRand;
 use rand::{CryptoRng, RngCore};
 use zeenot_crypto::Scalar;
@@ -90,7 +88,7 @@ pub fn wide_witnesses(p: &Program, inputs: &[Value]) -> Result<usize, Error> {
     Ok(inner.witness_assignment.iter().filter(|x| x.into_bigint().num_bits() > 64).count())
 }
 
-fn synthesis(e: ark_relations::r1cs::SynthesisError) -> Error {
+pub(crate) fn synthesis(e: ark_relations::r1cs::SynthesisError) -> Error {
     match e {
         ark_relations::r1cs::SynthesisError::Unsatisfiable => {
             Error::Synthesis("the program fails on every input (a constant check or overflow)".into())
@@ -99,13 +97,10 @@ fn synthesis(e: ark_relations::r1cs::SynthesisError) -> Error {
     }
 }
 
-/// Circuit-specific Groth16 setup.
+/// Circuit-specific Groth16 setup: arkworks' keys for the same random generator, computed without
+/// the constraint matrices (`crate::setup`).
 pub fn setup<R: RngCore + CryptoRng>(p: &Program, rng: &mut R) -> Result<(ProvingKey, VerifyingKey), Error> {
-    Groth16::<Bn254>::circuit_specific_setup(
-        ProgramCircuit { program: p, inputs: None, blindings: None },
-        rng,
-    )
-    .map_err(synthesis)
+    crate::setup::setup(p, rng)
 }
 
 /// A Groth16 proof with its public values and output blindings.
@@ -288,6 +283,37 @@ pub fn encode_proving_key(pk: &ProvingKey) -> Vec<u8> {
     let mut out = Vec::with_capacity(pk.uncompressed_size());
     pk.serialize_uncompressed(&mut out).expect("writing to a Vec cannot fail");
     out
+}
+
+/// The length of [`encode_proving_key`]'s bytes.
+pub fn encoded_proving_key_len(pk: &ProvingKey) -> usize {
+    pk.uncompressed_size()
+}
+
+/// [`encode_proving_key`]'s bytes written into `out` (exactly the key's uncompressed size),
+/// letting each of the key's vectors go once it is written: the key and its encoding are never
+/// both held whole (setup's peak memory; the key is most of it).
+pub fn encode_proving_key_into(pk: ProvingKey, mut out: &mut [u8]) -> Result<(), Error> {
+    let wrong = |e: ark_serialize::SerializationError| Error::Key(format!("encoding the proving key: {e}"));
+    let ProvingKey { vk, beta_g1, delta_g1, a_query, b_g1_query, b_g2_query, h_query, l_query } = pk;
+    // the fields in the order of `ProvingKey`'s derived serialisation
+    vk.serialize_uncompressed(&mut out).map_err(wrong)?;
+    beta_g1.serialize_uncompressed(&mut out).map_err(wrong)?;
+    delta_g1.serialize_uncompressed(&mut out).map_err(wrong)?;
+    a_query.serialize_uncompressed(&mut out).map_err(wrong)?;
+    drop(a_query);
+    b_g1_query.serialize_uncompressed(&mut out).map_err(wrong)?;
+    drop(b_g1_query);
+    b_g2_query.serialize_uncompressed(&mut out).map_err(wrong)?;
+    drop(b_g2_query);
+    h_query.serialize_uncompressed(&mut out).map_err(wrong)?;
+    drop(h_query);
+    l_query.serialize_uncompressed(&mut out).map_err(wrong)?;
+    if out.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Key(format!("encoding the proving key left {} bytes unwritten", out.len())))
+    }
 }
 
 /// Checked decoding of a proving key written by [`encode_proving_key`]: see [`decode`] for the

@@ -4,8 +4,9 @@
 //!   re-exported: programs parsed and validated, and their meaning;
 //! * [`gadgets`] and [`synth`] lower them to constraints, with every witness determined by the
 //!   inputs, checked by [`soundness`];
-//! * [`groth16`] sets up, proves and verifies (its prover computing from the constraints'
-//!   evaluations, `prover`); [`verifier`] verifies (one proof or a batch) from
+//! * [`groth16`] sets up, proves and verifies (its setup and prover computing from the
+//!   constraints' evaluations at `τ` and at the assignment, `setup` and `prover`, with
+//!   [`msm`]'s multi-scalar multiplications); [`verifier`] verifies (one proof or a batch) from
 //!   the verifying key and the layout of the public values only; [`snarkjs`] exports for snarkjs.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -16,6 +17,7 @@ pub mod groth16;
 pub mod msm;
 mod prover;
 pub mod r1cs;
+mod setup;
 pub mod snarkjs;
 pub mod soundness;
 pub mod synth;

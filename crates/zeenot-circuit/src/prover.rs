@@ -2,8 +2,9 @@
 //! each constraint's sides evaluated at the assignment ([`Evaluations`]) and the assignment
 //! itself. arkworks' prover reads the constraints as matrices, which a prover would have to
 //! hold (~1.7 kB per constraint with arkworks' constraint system); this one holds 96 bytes per
-//! constraint. Setup and verification stay arkworks' (`ark-groth16`), and the proof is the
-//! same group elements arkworks would compute for the same `r`, `s` (tested).
+//! constraint. Verification stays arkworks' (`ark-groth16`); setup is `crate::setup` (arkworks'
+//! keys, also without the matrices), and the proof is the same group elements arkworks would
+//! compute for the same `r`, `s` (tested).
 //!
 //! Its five multi-scalar multiplications are [`crate::msm`]'s (batched affine buckets: 1.3–1.5×
 //! arkworks' at 2^16).

@@ -15,7 +15,7 @@ use crate::gadgets::babyjub::pedersen::PedersenBases;
 use crate::gadgets::babyjub::point::{self, PointWire};
 use crate::gadgets::babyjub::poseidon;
 use crate::gadgets::babyjub::{eddsa, fixed_base, scalar_bits, variable_base, SCALAR_BITS};
-use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, Builder, Evaluations, Wire};
+use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, AtTau, Builder, Evaluations, Wire};
 use crate::ir::{self, Inst, Op, Program, Ty, Value, Visibility};
 use ark_bn254::Fr;
 use ark_ff::{BigInteger, One, PrimeField, Zero};
@@ -451,6 +451,17 @@ pub fn count_into(
     let (b, constraints) = Builder::counting(cs);
     lower_into(p, values.map(|v| v.0), values.map(|v| v.1), &b, &mut Roles::default())?;
     Ok(constraints.get())
+}
+
+/// Lowers `p` (no inputs: setup's) accumulating its constraints at setup's secret point into
+/// `at` instead of keeping them (see [`AtTau`]).
+pub fn lower_at_tau(p: &Program, at: AtTau) -> Result<AtTau, SynthesisError> {
+    let cs = ark_relations::r1cs::ConstraintSystem::<Fr>::new_ref();
+    cs.set_mode(ark_relations::r1cs::SynthesisMode::Setup);
+    let (b, at) = Builder::at_tau(cs, at);
+    lower_into(p, None, None, &b, &mut Roles::default())?;
+    drop(b);
+    std::rc::Rc::try_unwrap(at).map(|cell| cell.into_inner()).map_err(|_| SynthesisError::MissingCS)
 }
 
 /// The program's size as setup would build it, without holding its constraints: constraints,

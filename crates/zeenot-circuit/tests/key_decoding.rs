@@ -200,3 +200,18 @@ fn a_proving_key_of_the_wrong_shape_is_a_key_error() {
         assert!(matches!(&err, Error::Key(m) if m.contains(field)), "{field}: {err}");
     }
 }
+
+#[test]
+fn a_key_written_in_place_is_the_same_bytes() {
+    let (pk, _) = keys();
+    let bytes = groth16::encode_proving_key(&pk);
+    assert_eq!(groth16::encoded_proving_key_len(&pk), bytes.len());
+    let mut out = vec![0u8; bytes.len()];
+    groth16::encode_proving_key_into(pk.clone(), &mut out).unwrap();
+    assert_eq!(out, bytes);
+    // a buffer of the wrong size is an error, not a panic or a silent truncation
+    for len in [bytes.len() - 1, bytes.len() + 1] {
+        let mut out = vec![0u8; len];
+        assert!(matches!(groth16::encode_proving_key_into(pk.clone(), &mut out), Err(Error::Key(_))));
+    }
+}

@@ -86,3 +86,33 @@ proptest! {
         run(seed)?;
     }
 }
+
+/// zeenot's setup (no constraint matrices) gives arkworks' keys for the same random generator.
+fn same_keys(seed: u64) -> Result<(), TestCaseError> {
+    use ark_groth16::Groth16;
+    use ark_snark::SNARK;
+    use rand::SeedableRng;
+    let (doc, _) = program(seed);
+    let p = Program::from_json(&doc).map_err(|e| TestCaseError::fail(format!("{e}\n{doc}")))?;
+    let ours = zeenot_circuit::groth16::setup(&p, &mut rand_chacha::ChaCha20Rng::seed_from_u64(seed));
+    let theirs = Groth16::<ark_bn254::Bn254>::circuit_specific_setup(
+        synth::ProgramCircuit { program: &p, inputs: None, blindings: None },
+        &mut rand_chacha::ChaCha20Rng::seed_from_u64(seed),
+    );
+    match (ours, theirs) {
+        (Ok(ours), Ok(theirs)) => prop_assert!(ours == theirs, "keys differ\n{}", doc),
+        (Err(_), Err(_)) => {}
+        (ours, theirs) => {
+            prop_assert!(false, "one setup failed: {:?} / {:?}\n{}", ours.err(), theirs.err(), doc)
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn setup_gives_arkworks_keys(seed in any::<u64>()) {
+        same_keys(seed)?;
+    }
+}

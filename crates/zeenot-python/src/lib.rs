@@ -387,11 +387,13 @@ fn setup<'py>(
     seed: Option<u64>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let p = ir.get()?;
-    let (pk, vk) = detached(py, || {
-        let (pk, vk) = groth16::setup(&p, &mut rng(seed))?;
-        Ok((groth16::encode_proving_key(&pk), groth16::encode(&vk)))
-    })?;
-    Ok((PyBytes::new(py, &pk), PyBytes::new(py, &vk)))
+    let (pk, vk) = detached(py, || Ok(groth16::setup(&p, &mut rng(seed))?))?;
+    let vk = PyBytes::new(py, &groth16::encode(&vk));
+    // written straight into the bytes object, the key let go as it is written: setup's peak
+    // memory is the key's size once, not three times (the key, a Vec, its copy)
+    let size = groth16::encoded_proving_key_len(&pk);
+    let pk = PyBytes::new_with(py, size, |out| groth16::encode_proving_key_into(pk, out).map_err(py_err))?;
+    Ok((pk, vk))
 }
 
 /// A proving key decoded and validated once (every point on the curve and in the subgroup),

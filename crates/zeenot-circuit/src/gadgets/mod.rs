@@ -99,6 +99,46 @@ impl Evaluations {
     }
 }
 
+/// The constraints evaluated at setup's secret point `τ`, per variable: `a_k = Σ_i u_i(τ)·A_ik`
+/// over the constraints `i` (`u_i` the Lagrange basis of the QAP's domain), and the same for
+/// `B` and `C`: all Groth16's setup reads of the constraints (`crate::setup`), at 96 bytes per
+/// variable instead of the constraint matrices.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AtTau {
+    /// `u_i(τ)` for every row of the domain (the constraints', then the instance's rows).
+    pub lagrange: Vec<Fr>,
+    /// `A`, `B`, `C` per instance variable (the constant `1` first).
+    pub instance: [Vec<Fr>; 3],
+    /// `A`, `B`, `C` per witness variable.
+    pub witness: [Vec<Fr>; 3],
+    /// The constraints accumulated so far.
+    pub constraints: usize,
+}
+
+impl AtTau {
+    /// Adds `u_i(τ)` times each side of constraint `i` (the next one) to its variables.
+    fn add(&mut self, sides: [&LinearCombination<Fr>; 3]) -> Result<()> {
+        let u = *self.lagrange.get(self.constraints).ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+        self.constraints += 1;
+        for (side, lc) in sides.into_iter().enumerate() {
+            for &(k, v) in lc.0.iter() {
+                let (column, at) = match v {
+                    Variable::Zero => continue,
+                    Variable::One => (&mut self.instance[side], 0),
+                    Variable::Instance(i) => (&mut self.instance[side], i),
+                    Variable::Witness(j) => (&mut self.witness[side], j),
+                    Variable::SymbolicLc(_) => return Err(SynthesisError::AssignmentMissing),
+                };
+                if column.len() <= at {
+                    column.resize(at + 1, Fr::zero());
+                }
+                column[at] += u * k;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Where a [`Builder`]'s constraints go.
 #[derive(Clone)]
 enum Sink {
@@ -108,6 +148,8 @@ enum Sink {
     Evaluations(std::rc::Rc<std::cell::RefCell<Evaluations>>),
     /// Counted only ([`Builder::counting`]).
     Count(std::rc::Rc<std::cell::Cell<usize>>),
+    /// Evaluated at setup's secret point ([`Builder::at_tau`]).
+    AtTau(std::rc::Rc<std::cell::RefCell<AtTau>>),
 }
 
 /// Allocation and constraint helpers over a constraint system.
@@ -140,6 +182,16 @@ impl Builder {
     pub fn counting(cs: ConstraintSystemRef<Fr>) -> (Builder, std::rc::Rc<std::cell::Cell<usize>>) {
         let count = std::rc::Rc::default();
         (Builder { cs, sink: Sink::Count(std::rc::Rc::clone(&count)) }, count)
+    }
+
+    /// Wrap a constraint system in setup mode, accumulating each constraint into `at` (whose
+    /// `lagrange` holds the domain's Lagrange basis at `τ`) instead of keeping it.
+    pub fn at_tau(
+        cs: ConstraintSystemRef<Fr>,
+        at: AtTau,
+    ) -> (Builder, std::rc::Rc<std::cell::RefCell<AtTau>>) {
+        let at = std::rc::Rc::new(std::cell::RefCell::new(at));
+        (Builder { cs, sink: Sink::AtTau(std::rc::Rc::clone(&at)) }, at)
     }
 
     /// The value of `lc` at the current assignment.
@@ -189,6 +241,7 @@ impl Builder {
                 n.set(n.get() + 1);
                 Ok(())
             }
+            Sink::AtTau(at) => at.borrow_mut().add([&a, &b, &c]),
         }
     }
 
