@@ -164,6 +164,15 @@ def scale(
 
 
 @zk
+def encrypts_nonzero(
+    m: Private[u32], r: Private[Field], pk: Public[Point], ct: Public[Ciphertext]
+) -> bool:
+    check(r != 0, "the randomness is zero")  # r read beyond the encryption: canonical bits
+    check(encrypt(m, pk, r) == ct, "ct does not encrypt m")
+    return True
+
+
+@zk
 def keys(sk: Private[Field]) -> Point:
     return sk * BASE8 + -1 * BASE8
 
@@ -206,6 +215,35 @@ def test_proof_of_correct_encryption(enc_app):
         with pytest.raises(_native.UnsatisfiedError):
             api.prove(circuit, keys, {**inputs, **bad})
     assert circuit.stats["constraints"] < 5000
+
+
+def test_scalar_only_randomness_costs_what_the_gadget_costs(enc_app):
+    """A private `Field` read only as a scalar enters as 251 bits (the gadget's randomness)
+    instead of a canonical decomposition; read anywhere else, it keeps the canonical one. Both
+    prove, verify, reject another ciphertext and pass the mutation check."""
+    sk, pk = keygen()
+    r = (
+        random_scalar() + 5 * SUBGROUP_ORDER
+    )  # not reduced: the circuit reduces it (x·P = (x mod l)·P)
+    ct = encrypt(2, pk, r % SUBGROUP_ORDER)
+    inputs = {"m": 2, "r": str(r), "pk": to_json_value(pk), "ct": to_json_value(ct)}
+    counts = {}
+    for name in ("encrypts", "encrypts_nonzero"):
+        circuit = api.compile(load_function(enc_app, name))
+        counts[name] = circuit.stats["constraints"]
+        _native.check_mutations(circuit.ir_json, circuit.program.flatten_inputs(inputs))
+        keys = api.setup(circuit, seed=5)
+        api.verify(circuit, keys.verifying_key, api.prove(circuit, keys, inputs, seed=6))
+        with pytest.raises(_native.UnsatisfiedError):
+            api.prove(
+                circuit,
+                keys,
+                {**inputs, "ct": to_json_value(encrypt(2, pk, r % SUBGROUP_ORDER + 1))},
+            )
+    # the gadget's 2,241 (pk an input), the identity case the language defines for a variable
+    # pk (43), m <= 2 and the equality with ct (48)
+    assert counts["encrypts"] <= 2_241 + 100, counts
+    assert counts["encrypts_nonzero"] > counts["encrypts"] + 380, counts
 
 
 def test_point_negation_and_subtraction(enc_app):

@@ -106,13 +106,14 @@ pub fn check_mutations_blinded(
     p.check_values(inputs)?;
     eval::evaluate(p, inputs).map_err(|e| e.to_string())?;
     let cs = ConstraintSystem::<Fr>::new_ref();
-    synth::lower_blinded(p, Some(inputs), Some(blindings), cs.clone())
+    let mut roles = synth::Roles::default();
+    synth::lower_with_roles(p, Some(inputs), Some(blindings), cs.clone(), &mut roles)
         .map_err(|e| format!("synthesis failed: {e}"))?;
     let n_pub = p.inputs.iter().filter(|i| i.vis == Visibility::Public).count();
-    // private and committed input leaves: the first witness variables
-    let n_priv = p.inputs.len() - n_pub;
+    // the private and committed input leaves (a scalar-only input is its bits)
+    let inputs: std::collections::HashSet<usize> = roles.input_witnesses.into_iter().collect();
     check_cs_mutations(&cs, &|v| match v {
         Var::Instance(i) => i <= n_pub,
-        Var::Witness(j) => j < n_priv,
+        Var::Witness(j) => inputs.contains(&j),
     })
 }

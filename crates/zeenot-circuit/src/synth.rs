@@ -18,7 +18,7 @@ use crate::gadgets::babyjub::{eddsa, fixed_base, scalar_bits, variable_base, SCA
 use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, AtTau, Builder, Evaluations, Wire};
 use crate::ir::{self, Inst, Op, Program, Ty, Value, Visibility};
 use ark_bn254::Fr;
-use ark_ff::{BigInteger, One, PrimeField, Zero};
+use ark_ff::{AdditiveGroup, BigInteger, Field, One, PrimeField, Zero};
 use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystemRef, LinearCombination, SynthesisError};
 use std::collections::HashMap;
 use zeenot_crypto::Scalar;
@@ -33,6 +33,8 @@ struct Selectors {
     lookups: HashMap<(usize, usize, Option<usize>), lookup::Selector>,
     points: HashMap<[usize; 4], PointWire>,
     products: HashMap<[usize; 3], PointWire>,
+    /// A field scalar's bits `s`, which the multiplications offset (`(s + 2^(n−1))·P`, `n` bits):
+    /// the canonical bits of `k + c` for a field value `k`, or a scalar-only input's 251.
     scalar_bits: HashMap<usize, Vec<Wire>>,
 }
 
@@ -183,6 +185,49 @@ fn last_uses(p: &Program, chain: &[bool]) -> Vec<usize> {
     last
 }
 
+/// Which inputs are *scalar-only*: private `field` inputs read only as the scalar of point
+/// multiplications (`point_mul_x`, `point_mul_y`; an encryption's randomness, a secret key),
+/// by at least one, and by nothing else: no other instruction's argument, no guard, no output.
+///
+/// Such an input enters the circuit as 251 bits `s` that the multiplications read as
+/// `(s + 2^250)·P`, as the encryption gadget takes its randomness, instead of as a field
+/// element with the canonical decomposition a field scalar otherwise needs (387 constraints
+/// more): the language's `encrypt` then costs what the gadget costs. The bits are the input
+/// (the mutation checker and `zeenot check` treat them as such: [`Roles`]). Sound because
+/// nothing else reads the input: any bits make every product `(s + 2^250)·P`, which is what
+/// the program computes for the private input `(s + 2^250) mod l` (a field element); the
+/// prover's own `x` gives `s = (x − 2^250) mod l`, and `x·P` is the same point for `P` in the
+/// prime-order subgroup (the only points `point_mul` takes, docs/ir.md). See docs/circuits.md,
+/// "Scalar-only inputs".
+pub fn scalar_only_inputs(p: &Program) -> Vec<bool> {
+    let mut only: Vec<bool> =
+        p.inputs.iter().map(|i| i.vis == Visibility::Private && i.ty == Ty::Field).collect();
+    let mut multiplied = vec![false; only.len()];
+    let n = only.len();
+    let input = |v: usize| (v < n).then_some(v);
+    for inst in &p.body {
+        let scalar = matches!(inst.op, Op::PointMulX | Op::PointMulY);
+        for (pos, &a) in inst.args.iter().enumerate() {
+            if let Some(i) = input(a) {
+                if scalar && pos == 0 {
+                    multiplied[i] = true;
+                } else {
+                    only[i] = false;
+                }
+            }
+        }
+        if let Some(i) = inst.guard.and_then(input) {
+            only[i] = false;
+        }
+    }
+    for &o in &p.outputs {
+        if let Some(i) = input(o) {
+            only[i] = false;
+        }
+    }
+    only.iter().zip(&multiplied).map(|(&o, &m)| o && m).collect()
+}
+
 /// Which values are unsigned `add`s whose own range check is *deferred* to their only user: the
 /// structural part of the rule (indexed by value id; inputs and other instructions are `false`).
 ///
@@ -320,6 +365,26 @@ fn pedersen_commit(
         acc = point::add(b, &term, &acc)?;
     }
     Ok(acc)
+}
+
+/// A scalar-only input's bits ([`scalar_only_inputs`]): 251 boolean witnesses holding
+/// `s = (x − 2^250) mod l`, so that the offset multiplications' `(s + 2^250)·P` is `x·P` for
+/// `P` in the subgroup (as the encryption gadget's randomness), recorded as the input in
+/// `roles`.
+fn scalar_input_bits(b: &Builder, x: Option<Fr>, roles: &mut Roles) -> Result<Vec<Wire>, SynthesisError> {
+    let offset = Scalar::from(2u64).pow([u64::from(SCALAR_BITS) - 1]);
+    let reduced =
+        x.map(|x| (Scalar::from_le_bytes_mod_order(&x.into_bigint().to_bytes_le()) - offset).into_bigint());
+    (0..SCALAR_BITS as usize)
+        .map(|k| {
+            let bit = reduced.map(|r| r.get_bit(k));
+            let wire = b.boolean(bit)?;
+            if let Some(v) = wire.lc.0.first().map(|t| t.1) {
+                roles.input_witnesses.push(witness_index(v));
+            }
+            Ok(wire)
+        })
+        .collect()
 }
 
 /// Two instance variables holding a point (a commitment; constrained by the caller).
@@ -482,10 +547,22 @@ fn lower_into(
 ) -> Result<Vec<Wire>, SynthesisError> {
     let b = builder.clone(); // a handle (the constraint system and evaluations are shared)
     let mut w: Vec<Wire> = Vec::with_capacity(p.types.len());
+    let mut selectors = Selectors::default();
+    let scalar_only = scalar_only_inputs(p);
     // Allocate every input before any range-check bit, so that private (and committed) inputs
-    // are the first witness variables (the mutation checker exempts exactly those).
+    // are the first witness variables; `roles` records which (a scalar-only input is 251).
     for (i, inp) in p.inputs.iter().enumerate() {
         let value = inputs.map(|v| v[i].to_fr());
+        if scalar_only[i] {
+            let bits = scalar_input_bits(&b, value, roles)?;
+            // the bits' integer: read by nothing (scalar-only), kept for uniformity
+            let (lc, _) = bits.iter().fold((LinearCombination::zero(), Fr::one()), |(lc, two_k), bit| {
+                (lc + (two_k, &bit.lc), two_k.double())
+            });
+            w.push(Wire { lc, value: None, konst: None, range: None });
+            selectors.scalar_bits.insert(i, bits);
+            continue;
+        }
         let var = match inp.vis {
             Visibility::Public => b.input(value)?,
             Visibility::Private | Visibility::Committed => {
@@ -558,7 +635,6 @@ fn lower_into(
             defs[d] = Some(inst);
         }
     }
-    let mut selectors = Selectors::default();
     let chain = chain_adds(p);
     let last_use = last_uses(p, &chain);
     // values lowered without their range check whose (only) user has not been lowered yet
