@@ -100,7 +100,7 @@ pub(crate) fn assemble(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::{groth16, synth, Program};
     use ark_bn254::Bn254;
@@ -111,7 +111,7 @@ mod tests {
     use rand_chacha::ChaCha20Rng;
 
     /// Private `a`, public `b`: `check(a < 1000)`, a Poseidon hash and a product, public.
-    fn program() -> Program {
+    pub(crate) fn program() -> Program {
         let doc = serde_json::json!({
             "version": 1, "name": "f",
             "inputs": [{"id": 0, "name": "a", "ty": "u32", "vis": "private"},

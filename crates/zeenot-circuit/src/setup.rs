@@ -117,19 +117,7 @@ mod tests {
     /// inputs, a comparison, a product and a Poseidon hash, and one with a committed input.
     #[test]
     fn same_keys_as_arkworks() {
-        let plain = program(
-            serde_json::json!([
-                {"id": 2, "op": "const", "ty": "u32", "value": "1000"},
-                {"id": 3, "op": "lt", "ty": "bool", "args": [0, 2]},
-                {"op": "check", "args": [3]},
-                {"id": 4, "op": "mul", "ty": "u32", "args": [0, 1]},
-                {"id": 5, "op": "cast", "ty": "field", "args": [4]},
-                {"id": 6, "op": "poseidon", "ty": "field", "args": [5, 5]},
-            ]),
-            serde_json::json!([{"id": 0, "name": "a", "ty": "u32", "vis": "private"},
-                               {"id": 1, "name": "b", "ty": "u32", "vis": "public"}]),
-            serde_json::json!([{"name": "p", "value": 4}, {"name": "h", "value": 6}]),
-        );
+        let plain = crate::prover::tests::program();
         let committed = program(
             serde_json::json!([{"id": 1, "op": "add", "ty": "u32", "args": [0, 0]}]),
             serde_json::json!([{"id": 0, "name": "x", "ty": "u32", "vis": "committed"}]),
