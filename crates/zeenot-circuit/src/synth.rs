@@ -18,7 +18,7 @@ use crate::gadgets::babyjub::{eddsa, fixed_base, scalar_bits, variable_base, SCA
 use crate::gadgets::{bits, cmp, divmod, eq, fr, lookup, select, AtTau, Builder, Evaluations, Wire};
 use crate::ir::{self, Inst, Op, Program, Ty, Value, Visibility};
 use ark_bn254::Fr;
-use ark_ff::{AdditiveGroup, BigInteger, Field, One, PrimeField, Zero};
+use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
 use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystemRef, LinearCombination, SynthesisError};
 use std::collections::HashMap;
 use zeenot_crypto::Scalar;
@@ -555,11 +555,8 @@ fn lower_into(
         let value = inputs.map(|v| v[i].to_fr());
         if scalar_only[i] {
             let bits = scalar_input_bits(&b, value, roles)?;
-            // the bits' integer: read by nothing (scalar-only), kept for uniformity
-            let (lc, _) = bits.iter().fold((LinearCombination::zero(), Fr::one()), |(lc, two_k), bit| {
-                (lc + (two_k, &bit.lc), two_k.double())
-            });
-            w.push(Wire { lc, value: None, konst: None, range: None });
+            // no wire reads the input (scalar-only): its products read `scalar_bits`
+            w.push(Wire { lc: LinearCombination::zero(), value: None, konst: None, range: None });
             selectors.scalar_bits.insert(i, bits);
             continue;
         }

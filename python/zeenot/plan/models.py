@@ -10,20 +10,22 @@ The model forms, per back end and measure (n: R1CS constraints):
   Pippenger's do), in-circuit Pedersen commitments, public points (each checked when the
   instance is read);
 * groth16 setup_s: 1, n, the domain, Poseidon hashes (dense constraints), public values (a key
-  point each), instructions (the synthesis), the variables in B (a G2 multiplication each);
+  point each), instructions (the synthesis), the variables in B (a G2 multiplication each),
+  in-circuit commitments (their generator tables, built in each of setup's two lowerings);
   key_bytes: 1, n; proof_bytes: a constant (three points);
 * groth16 verify_s: 1, public integers, public field elements (and commitment coordinates),
   commitments and public points (each checked to be in the prime-order subgroup);
 * sigma prove_s, verify_s, proof_bytes: 1 and the proof's shape as the back end counts it
   (fresh commitments, the statement's secrets and equations, padded range-proof bits, range
-  proofs and their rounds); verify_s also `m / log2 m` for the sigma terms and the range bits
-  (the verifier's one Pippenger multi-exponentiation grows slower than its terms) and the
-  public values (each parsed, checked and bound into the Fiat–Shamir context);
-* peak_bytes (the proving process's peak memory): groth16 1, n, the FFT domain (the quotient's
-  vectors), Poseidon hashes and point operations (their gadgets' long linear combinations while
-  lowering), input leaves, n·log2 n (measured: memory grows faster than n, as vectors grown by
-  doubling do); sigma its shape and the largest aggregated range proof's bits (the range proofs
-  are made one after the other).
+  proofs and their rounds); prove_s and verify_s also the instructions (both sides lower every
+  one, the public ones in the clear: a public value costs through what reads it); verify_s
+  also `m / log2 m` for the sigma terms and the range bits (the verifier's one Pippenger
+  multi-exponentiation grows slower than its terms);
+* peak_bytes (the proving process's peak memory, fitted with a floor: `fit`): groth16 1, n,
+  the FFT domain (the quotient's vectors), Poseidon hashes and point operations (their
+  gadgets' long linear combinations while lowering), input leaves, n·log2 n (measured: memory
+  grows faster than n, as vectors grown by doubling do); sigma its shape and the largest
+  aggregated range proof's bits (the range proofs are made one after the other).
 """
 
 from __future__ import annotations

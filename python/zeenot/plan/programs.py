@@ -2,9 +2,9 @@
 the IR operations the back ends price differently (comparisons, arithmetic with overflow checks,
 Boolean logic, division, private lookups, many public integers and field elements, Poseidon
 hashing, a committed output, ElGamal sums and encryptions, a padded public list of ciphertexts)
-at several widths. `zeenot calibrate`
-measures both back ends on them; the case studies are left out, so that the models can be
-checked on programs they were not fitted on."""
+at several widths. `zeenot calibrate` measures both back ends on them (`SIGMA_ONLY` families the
+sigma back end only); the case studies are left out, so that the models can be checked on
+programs they were not fitted on."""
 
 from __future__ import annotations
 
@@ -138,9 +138,10 @@ def wide(xs: Private[tuple[(u64,) * N]], limit: Public[u64]) -> u64:
 }
 
 # Families measured on the sigma back end only. `tally`'s public padded lists are what the
-# sigma verifier evaluates in the clear (instructions no equation reads); its programs are small
-# for Groth16, whose peak memory there is the process's floor (a maximum, not the sum a linear
-# model fits: R² 0.974 with them), and Groth16's costs are covered by `elgamal`.
+# sigma verifier evaluates in the clear (instructions no equation reads); Groth16's costs of
+# such programs are covered by `elgamal`, and its peak memory on them is the interpreter's floor
+# (they took the Groth16 peak model to R² 0.974 when it was still one line, before `fit` had a
+# floor; not measured with the floor since).
 SIGMA_ONLY = frozenset({"tally"})
 
 # inputs on which each family's checks hold, for a size n

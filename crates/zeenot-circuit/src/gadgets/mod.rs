@@ -116,23 +116,21 @@ pub struct AtTau {
 }
 
 impl AtTau {
-    /// Adds `u_i(τ)` times each side of constraint `i` (the next one) to its variables.
+    /// Adds `u_i(τ)` times each side of constraint `i` (the next one) to its variables. The
+    /// columns are sized by a count of the same lowering: a variable past them is an error.
     fn add(&mut self, sides: [&LinearCombination<Fr>; 3]) -> Result<()> {
         let u = *self.lagrange.get(self.constraints).ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
         self.constraints += 1;
         for (side, lc) in sides.into_iter().enumerate() {
             for &(k, v) in lc.0.iter() {
-                let (column, at) = match v {
+                let slot = match v {
                     Variable::Zero => continue,
-                    Variable::One => (&mut self.instance[side], 0),
-                    Variable::Instance(i) => (&mut self.instance[side], i),
-                    Variable::Witness(j) => (&mut self.witness[side], j),
+                    Variable::One => self.instance[side].get_mut(0),
+                    Variable::Instance(i) => self.instance[side].get_mut(i),
+                    Variable::Witness(j) => self.witness[side].get_mut(j),
                     Variable::SymbolicLc(_) => return Err(SynthesisError::AssignmentMissing),
                 };
-                if column.len() <= at {
-                    column.resize(at + 1, Fr::zero());
-                }
-                column[at] += u * k;
+                *slot.ok_or(SynthesisError::PolynomialDegreeTooLarge)? += u * k;
             }
         }
         Ok(())
