@@ -14,11 +14,13 @@ example's independent reference (`data.reference`). Then constraints, groth16 pr
 and sigma prove / verify time and proof size ≈ a + b·N are fitted by least squares, with R².
 
     .venv/bin/python benchmarks/lists.py [--sizes 8 16 32 64 128] [--reps 3] [--examples fitbit]
-                                         [--backends groth16 sigma]
+                                         [--backends groth16 sigma] [-o RESULTS.json]
+                                         [--markdown BACKENDS.md]
     .venv/bin/python benchmarks/lists.py --quick      # sizes 4 8 16 32, one rep
 
-Prints Markdown tables, writes benchmarks/results/lists.json (lists-quick.json with --quick) and
-the back-end comparison with its fits to benchmarks/results/backends.md (backends-quick.md).
+Prints Markdown tables; writes the figures and fits as JSON only with -o, and the back-end
+comparison with its fits as Markdown only with --markdown (the README's commands pass
+-o benchmarks/results/lists.json or backends.json and --markdown benchmarks/results/backends.md).
 """
 
 from __future__ import annotations
@@ -46,7 +48,6 @@ from zeenot.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES_DIR = ROOT / "examples"
-RESULTS = ROOT / "benchmarks" / "results"
 
 # example: (@zk function, the module constant that bounds its main list)
 EXAMPLES: dict[str, tuple[str, str]] = {
@@ -333,13 +334,11 @@ def main() -> None:
         help="proof back ends to measure (default both)",
     )
     ap.add_argument("--quick", action="store_true", help=f"sizes {QUICK_SIZES}, one rep")
-    ap.add_argument("-o", "--output", type=Path, help="results file")
-    ap.add_argument("--markdown", type=Path, help="back-end comparison file (Markdown)")
+    ap.add_argument("-o", "--output", type=Path, help="write the figures and fits as JSON here")
+    ap.add_argument("--markdown", type=Path, help="write the back-end comparison (Markdown) here")
     args = ap.parse_args()
     sizes = args.sizes or (QUICK_SIZES if args.quick else SIZES)
     reps = args.reps or (1 if args.quick else 3)
-    output = args.output or RESULTS / ("lists-quick.json" if args.quick else "lists.json")
-    markdown = args.markdown or RESULTS / ("backends-quick.md" if args.quick else "backends.md")
     backends = [b for b in BACKENDS if b in args.backends]
     if min(sizes) < 1 or reps < 1:
         ap.error("sizes and reps must be positive")
@@ -376,27 +375,32 @@ def main() -> None:
         "rows": rows,
         "fits": fitted,
     }
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(doc, indent=2) + "\n")
-    table = backends_markdown(rows, fitted)
-    markdown.parent.mkdir(parents=True, exist_ok=True)
-    markdown.write_text(
-        "# The list case studies on both proof back ends\n\n"
-        f"Command: `{command}`  \n"
-        f"Date: {date}  \n"
-        f"Machine: {machine['nproc']} cores (nproc), {machine['cpu_model']}, "
-        f"{machine['platform']}, Python {machine['python']}  \n"
-        f"Back ends: {', '.join(backends)}; sizes {sizes}; input seed {args.seed}; "
-        f"prove and verify times are "
-        + ("a single run each (--reps 1)" if reps == 1 else f"the median of {reps} runs")
-        + ".\n\n"
-        "Same compiled circuit and same generated inputs (full length N) for both back ends; "
-        "every proof's outputs equal `simulate`'s, the other back end's and the example's "
-        "independent reference. groth16 proof and verify exclude the one-off setup and "
-        "proving-key validation (in lists.json); sigma needs neither.\n\n" + table + "\n"
-    )
+    written: list[Path] = []
+    if args.output:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(json.dumps(doc, indent=2) + "\n")
+        written.append(args.output)
+    if args.markdown:
+        table = backends_markdown(rows, fitted)
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text(
+            "# The list case studies on both proof back ends\n\n"
+            f"Command: `{command}`  \n"
+            f"Date: {date}  \n"
+            f"Machine: {machine['nproc']} cores (nproc), {machine['cpu_model']}, "
+            f"{machine['platform']}, Python {machine['python']}  \n"
+            f"Back ends: {', '.join(backends)}; sizes {sizes}; input seed {args.seed}; "
+            f"prove and verify times are "
+            + ("a single run each (--reps 1)" if reps == 1 else f"the median of {reps} runs")
+            + ".\n\n"
+            "Same compiled circuit and same generated inputs (full length N) for both back ends; "
+            "every proof's outputs equal `simulate`'s, the other back end's and the example's "
+            "independent reference. groth16 proof and verify exclude the one-off setup and "
+            "proving-key validation (in lists.json); sigma needs neither.\n\n" + table + "\n"
+        )
+        written.append(args.markdown)
     print_tables(rows, fitted)
-    for path in (output, markdown):
+    for path in written:
         print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
     if any("error" in r for r in rows):
         sys.exit(1)

@@ -6,8 +6,9 @@ time side by side with snarkjs's verifier on the very same exported proof
 (`snarkjs.groth16.verify` timed inside one Node process).
 
     .venv/bin/python benchmarks/payd.py [--days 7 30 90] [--reps 5]
+                                        [-o benchmarks/results/payd.json]
 
-Prints a Markdown table (the README's performance table) and writes benchmarks/results/payd.json.
+Prints a Markdown table (the README's performance table); writes the figures as JSON only with -o.
 """
 
 from __future__ import annotations
@@ -71,9 +72,10 @@ def snarkjs_verify_ms(circuit, keys, proof, workdir: Path, reps: int) -> float |
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--days", type=int, nargs="+", default=[7, 30, 90])
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("-o", "--output", type=Path, help="write the figures as JSON here")
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -106,8 +108,8 @@ def main() -> None:
                     "proving_key_bytes": len(keys.proving_key),
                 }
             )
-    (ROOT / "benchmarks" / "results").mkdir(exist_ok=True)
-    (ROOT / "benchmarks" / "results" / "payd.json").write_text(json.dumps(rows, indent=2) + "\n")
+    if args.output:
+        args.output.write_text(json.dumps(rows, indent=2) + "\n")
     print(
         "| days | constraints | compile | setup | key validation | prove | verify | snarkjs verify "
         "| verify ratio | proof | proving key |"

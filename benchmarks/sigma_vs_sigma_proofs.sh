@@ -4,13 +4,40 @@
 # Runs crates/zeenot-sigma/benches/vs_sigma_proofs.rs RUNS times (default 7) with short
 # criterion windows (MEASURE seconds, default 1.5), so that zeenot and sigma-proofs are measured
 # a few seconds apart; takes each run's zeenot/sigma-proofs ratio and reports the median over
-# runs (and the times' medians), in benchmarks/results/sigma_vs_sigma_proofs.md.
+# runs (and the times' medians) as Markdown on stdout; writes it to a file only with -o PATH
+# (the README's command: -o benchmarks/results/sigma_vs_sigma_proofs.md).
 #
-#   benchmarks/sigma_vs_sigma_proofs.sh            # 7 runs, about 8 minutes
-#   RUNS=1 MEASURE=3 benchmarks/...                # one longer run
-#   RAYON_NUM_THREADS=2 benchmarks/...             # let arkworks use rayon (default: 1)
-#   NO_RUN=1 benchmarks/...                        # only re-render from the last run's JSON
+#   benchmarks/sigma_vs_sigma_proofs.sh [-o FILE.md]   # 7 runs, about 8 minutes
+#   RUNS=1 MEASURE=3 benchmarks/...                    # one longer run
+#   RAYON_NUM_THREADS=2 benchmarks/...                 # let arkworks use rayon (default: 1)
+#   NO_RUN=1 benchmarks/...                            # only re-render from the last run's JSON
 set -euo pipefail
+
+usage() {
+    sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
+}
+OUT=
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        -o | --output)
+            [[ $# -ge 2 ]] || { echo "$0: $1 needs a path" >&2; exit 2; }
+            OUT=$2
+            shift 2
+            ;;
+        -h | --help)
+            usage
+            exit 0
+            ;;
+        *)
+            echo "$0: unknown argument $1 (see --help)" >&2
+            exit 2
+            ;;
+    esac
+done
+# -o is relative to where the script was started, not to the repository root it moves to
+if [[ -n $OUT && $OUT != /* ]]; then
+    OUT=$PWD/$OUT
+fi
 
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -19,7 +46,6 @@ MEASURE=${MEASURE:-1.5}
 # sigma-proofs/curve25519-dalek are single-threaded; arkworks' `parallel` feature (pulled in
 # through zeenot-circuit) would otherwise hand small batch normalisations to a rayon pool.
 export RAYON_NUM_THREADS=${RAYON_NUM_THREADS:-1}
-OUT=benchmarks/results/sigma_vs_sigma_proofs.md
 TARGET=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 CRIT=$TARGET/criterion
 SAVE=$TARGET/sigma_vs_sigma_proofs_runs
@@ -166,7 +192,8 @@ lines += [
     "sessions; read the range column before a single ratio.",
     "",
 ]
-with open(out, "w") as f:
-    f.write("\n".join(lines))
+if out:
+    with open(out, "w") as f:
+        f.write("\n".join(lines))
 print("\n".join(lines))
 PY

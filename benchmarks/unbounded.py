@@ -11,9 +11,12 @@ Reported: prove and verify wall time (median of --reps; the template's verify in
 verifier's compile of the source at the proof's lengths, its prove the prover's), proof size,
 and template / bounded ratios. Outputs are checked equal to each other and to `simulate`.
 
-    .venv/bin/python benchmarks/unbounded.py [--sizes 4 8 16 32 64] [--reps 1]
+    .venv/bin/python benchmarks/unbounded.py [--sizes 4 8 16 32 64] [--reps 1] [-o RESULTS.json]
+                                             [--markdown RESULTS.md]
 
-Writes benchmarks/results/unbounded.json and unbounded.md.
+Prints a Markdown table; writes the figures as JSON only with -o and the table only with
+--markdown (the README's command passes -o benchmarks/results/unbounded.json and
+--markdown benchmarks/results/unbounded.md).
 """
 
 from __future__ import annotations
@@ -30,7 +33,6 @@ from zeenot.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 FITBIT = ROOT / "examples" / "fitbit"
-RESULTS = ROOT / "benchmarks" / "results"
 SIZES = [4, 8, 16, 32, 64]
 
 
@@ -89,16 +91,20 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=SIZES)
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("-o", "--output", type=Path, help="write the figures as JSON here")
+    ap.add_argument("--markdown", type=Path, help="write the Markdown table here")
     args = ap.parse_args()
     rows = []
     for n in args.sizes:
         rows.append(measure(n, args.reps, args.seed))
         print(markdown(rows[-1:]).splitlines()[-1], flush=True)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    doc = {"command": "benchmarks/unbounded.py", "args": vars(args), "rows": rows}
-    (RESULTS / "unbounded.json").write_text(json.dumps(doc, indent=2) + "\n")
-    (RESULTS / "unbounded.md").write_text(markdown(rows))
     print(markdown(rows))
+    if args.output:
+        params = {"sizes": args.sizes, "reps": args.reps, "seed": args.seed}
+        doc = {"command": "benchmarks/unbounded.py", "args": params, "rows": rows}
+        args.output.write_text(json.dumps(doc, indent=2) + "\n")
+    if args.markdown:
+        args.markdown.write_text(markdown(rows))
 
 
 if __name__ == "__main__":
