@@ -130,6 +130,8 @@ pub(crate) fn sigma_program_shape(
         ("commitments", shape.commitments),
         ("secrets", shape.secrets),
         ("equations", shape.equations),
+        ("sigma_generators", shape.sigma_generators),
+        ("sigma_rounds", shape.sigma_rounds),
         ("range_obligations", shape.range_obligations),
         ("range_bits", shape.range_bits),
         ("range_proofs", shape.range_proofs),

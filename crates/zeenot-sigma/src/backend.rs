@@ -8,14 +8,14 @@
 //! | IR | proof |
 //! |---|---|
 //! | `add`, `sub`, `neg`, `cast`, a product with a public value, `not` | none: commitments are homomorphic |
-//! | `mul`, `and`, `or`, `select` | a product proof: fresh `C_c`, `C_a = a·G + r_a·H ∧ C_c = a·C_b + t·H` |
+//! | `mul`, `and`, `or`, `select` | a product proof: fresh `C_c`, `C_a = a·G + r_a·H ∧ C_c = a·C_b + t·H` (once per pair of commitments) |
 //! | result that may leave its type | a range proof on the result |
 //! | `lt`, `le`, `gt`, `ge` | a bit `c`, the product `c·δ`, and a range proof that `c·δ + (1−c)·(−δ−1) ≥ 0` |
 //! | `eq`, `ne` | `c·(a−b) = 0 ∧ u·(a−b) = 1−c` (two linear equations, no range proof) |
 //! | `floordiv`, `mod` | commitments to `q` and `r`, `a = q·b + r`, `b ≠ 0`, range proofs on `r`, `b − 1 − r` and `q` (signs handled) |
-//! | `index` (ZØ's lookups, `First`) | a membership proof: an OR over the table of `(i = j ∧ y = x_j)` |
+//! | `index` (ZØ's lookups, `First`) | a one-hot vector of the index (fresh bits `b_j`, `Σ b_j = 1`, `Σ j·b_j = i`; one per index), then `y = Σ x_j·b_j` (public table, no proof) or a fresh `y` with `b_j·(y − x_j) = 0` (private table) |
 //! | `check` | the commitment opens to 1 |
-//! | private input | a range proof for its type (a bit proof for `bool`) |
+//! | private input | a range proof for its type (`b·(1 − b) = 0` for `bool`) |
 //! | committed input (one leaf) | the public `C` is the value's commitment; a range proof for its type |
 //! | committed input (`k ≥ 2` joint leaves) | a fresh `C_i` per leaf, range-proved, and `C = Σ v_i·G_i + ρ·H` over the leaves' value secrets |
 //! | output | the commitment opens to the claimed public value |
@@ -39,10 +39,10 @@
 //! obligations are grouped by `n` into a few logarithmic proofs.
 //!
 //! **What crosses.** The proof carries the auxiliary commitments (inputs, products, bits) in the
-//! order lowering creates them, then one sigma proof of the conjunction of everything above,
-//! then the range proofs. The
-//! Fiat–Shamir context binds the program hash and every public value; the statement binds every
-//! commitment.
+//! order lowering creates them, then one compressed sigma proof ([`crate::compressed`]) of the
+//! conjunction of everything above (an AND of linear equations: the lowering emits no OR), then
+//! the range proofs. The Fiat–Shamir context binds the program hash and every public value; the
+//! statement binds every commitment.
 //!
 //! **Committed values** cross between proofs as Pedersen commitments in the instance
 //! ([`zeenot_ir::ir::commit_values`]): one leaf is `v·G + r·H`, exactly the commitment this back
@@ -77,25 +77,26 @@ use zeenot_ir::ir::{
 };
 
 use crate::bulletproofs::{BulletproofGens, MsmTerms, RangeProof, SUPPORTED_BITS};
+use crate::compressed::{self, CompressedProof};
 use crate::error::{Error, Result};
-use crate::proof::{self, Proof};
+use crate::proof;
 use crate::statement::{Builder, Element, Node, Secret, Statement};
 
 mod points;
 use points::{is_point_op, Points};
 
 /// The domain of the back end's Fiat–Shamir context.
-pub const BACKEND_DOMAIN: &[u8] = b"zeenot/sigma-backend/v1";
+pub const BACKEND_DOMAIN: &[u8] = b"zeenot/sigma-backend/v2";
 
-/// A proof that a program ran: the auxiliary commitments, one sigma proof, and the aggregated
-/// Bulletproofs of its range obligations.
+/// A proof that a program ran: the auxiliary commitments, one compressed sigma proof of the
+/// lowered statement, and the aggregated Bulletproofs of its range obligations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgramProof {
     /// Commitments to private inputs, to the leaves of input vector commitments and to
     /// intermediate values, in lowering order.
     pub aux: Vec<Point>,
-    /// The sigma proof of the lowered statement.
-    pub proof: Proof,
+    /// The compressed sigma proof of the lowered statement (an AND of equations).
+    pub proof: CompressedProof,
     /// One Bulletproof per chunk of range obligations ([`range_chunks`] order).
     pub ranges: Vec<RangeProof>,
 }
@@ -214,7 +215,7 @@ const SPLIT_COST: usize = 8;
 /// The cheapest way to prove `u ∈ [0, 2^bits)` and its cost in Bulletproof bits: a width the
 /// range proofs support is one obligation; another takes two of the next supported width
 /// (34 bits: 2 × 64) or a split into supported pieces (34 = 32 + 2: 32 + 2 × 8 + a commitment),
-/// whichever is cheaper. A 1-bit rest is a sigma OR proof.
+/// whichever is cheaper. A 1-bit rest is a bit (`b·(1 − b) = 0`).
 fn range_plan(bits: u32) -> (usize, Plan) {
     if bits == 1 {
         return (SPLIT_COST, Plan::Whole(SUPPORTED_BITS[0]));
@@ -323,6 +324,10 @@ struct Lowering<'a> {
     witness: Vec<Option<Scalar>>,
     elements: HashMap<Point, Element>,
     openings: HashMap<Point, (Secret, Secret)>,
+    /// Products already committed to, by their factors' commitments.
+    products: HashMap<(Point, Point), Com>,
+    /// One-hot vectors of lookup indices, by the index's commitment and the table's length.
+    one_hots: HashMap<(Point, usize), Vec<Com>>,
     /// Range obligations proved by aggregated Bulletproofs after the sigma proof.
     ranges: Vec<RangeEntry>,
     /// The output commitments' blindings, when the prover chose them (`ir::split_blindings`).
@@ -367,11 +372,6 @@ impl<'a> Lowering<'a> {
     fn secret(&mut self, name: &str, value: impl FnOnce() -> Scalar) -> Secret {
         let w = if self.prover() { Some(value()) } else { None };
         self.witness.push(w);
-        self.b.secret(name)
-    }
-
-    fn local_secret(&mut self, name: &str, value: Option<Scalar>) -> Secret {
-        self.witness.push(if self.prover() { value } else { None });
         self.b.secret(name)
     }
 
@@ -470,18 +470,39 @@ impl<'a> Lowering<'a> {
         self.require(a.c - mul_small(&self.g, k), &[(r, h)]);
     }
 
-    /// `C` opens to 0 or 1: `C = r₀·H ∨ C − G = r₁·H`.
+    /// `C` opens to 0 or 1: `b·(1 − b) = 0`, a product with `G − C` (two equations in the
+    /// statement's root, no OR: what a compressed proof carries for free).
     fn bit(&mut self, a: Com) -> Result<()> {
         if self.prover() && !(0..=1).contains(&a.v) {
             return Err(Error::Witness("internal: a bit is not 0 or 1".into()));
         }
-        let r0 = self.local_secret("r0", (a.v == 0).then_some(a.r));
-        let r1 = self.local_secret("r1", (a.v == 1).then_some(a.r));
-        let h = self.h;
-        let e0 = self.equation(a.c, &[(r0, h)]);
-        let e1 = self.equation(a.c - self.g, &[(r1, h)]);
-        self.nodes.push(Node::or([e0, e1]));
+        let one_minus = self.sub(self.constant(1), a);
+        self.product_zero(a, one_minus);
         Ok(())
+    }
+
+    /// The one-hot vector of a private index `i < n`: fresh bits `b_j` with `Σ b_j = 1` and
+    /// `Σ j·b_j = i` (so exactly one `b_j` is 1, the `i`-th), shared by every lookup at the same
+    /// index (the same commitment).
+    fn one_hot(&mut self, i: Com, n: usize) -> Result<Vec<Com>> {
+        if let Some(b) = self.one_hots.get(&(i.c, n)) {
+            return Ok(b.clone());
+        }
+        let mut bits = Vec::with_capacity(n);
+        for j in 0..n {
+            let b = self.fresh(i128::from(i.v == j as i128))?;
+            self.bit(b)?;
+            bits.push(b);
+        }
+        let sum = bits.iter().fold(self.constant(0), |s, b| self.add(s, *b));
+        self.opens_to(sum, 1);
+        let weighted = bits
+            .iter()
+            .enumerate()
+            .fold(self.constant(0), |s, (j, b)| self.add(s, self.scale(*b, j as i128)));
+        self.opens_to(self.sub(i, weighted), 0);
+        self.one_hots.insert((i.c, n), bits.clone());
+        Ok(bits)
     }
 
     /// `v − lo ∈ [0, 2^bits)`: Bulletproof obligations, planned by [`range_plan`].
@@ -515,13 +536,18 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    /// A fresh commitment to `a·b` with a product proof.
+    /// A fresh commitment to `a·b` with a product proof, made once per pair of commitments
+    /// (a guard times an index, say, is shared by every lookup it guards).
     fn product(&mut self, a: Com, b: Com) -> Result<Com> {
+        if let Some(c) = self.products.get(&(a.c, b.c)) {
+            return Ok(*c);
+        }
         let (va, _) = self.opening(a);
         let c = self.fresh(a.v * b.v)?;
         let t = self.secret("t", || c.r - sc(a.v) * b.r);
         let h = self.h;
         self.require(c.c, &[(va, b.c), (t, h)]);
+        self.products.insert((a.c, b.c), c);
         Ok(c)
     }
 
@@ -1082,24 +1108,28 @@ fn divide(
 
 /// `y = table[i]` for a committed `i`: `OR_j (C_i − j·G = ρ·H ∧ C_y − X_j = σ·H)`.
 fn lookup(lw: &mut Lowering<'_>, i: Com, table: &[V], n: usize) -> Result<Com> {
-    let hit = usize::try_from(i.v).ok().filter(|&j| j < n);
-    if lw.prover() && hit.is_none() {
+    if lw.prover() && !(0..n as i128).contains(&i.v) {
         return Err(Error::Witness("internal: a lookup index is out of range".into()));
     }
-    let y_val = hit.map_or(0, |j| lw.com(table[j]).v);
-    let y = lw.fresh(y_val)?;
-    let h = lw.h;
-    let mut branches = Vec::with_capacity(n);
-    for (j, x) in table.iter().enumerate() {
-        let xj = lw.com(*x);
-        let here = hit == Some(j);
-        let rho = lw.local_secret("rho", here.then_some(i.r));
-        let sigma = lw.local_secret("sigma", here.then_some(y.r - xj.r));
-        let ei = lw.equation(i.c - lw.g.mul_vartime(&Scalar::from(j as u64)), &[(rho, h)]);
-        let ey = lw.equation(y.c - xj.c, &[(sigma, h)]);
-        branches.push(Node::and([ei, ey]));
+    if n == 1 {
+        lw.opens_to(i, 0);
+        return Ok(lw.com(table[0]));
     }
-    lw.nodes.push(if n == 1 { branches.pop().expect("one") } else { Node::Or(branches) });
+    let bits = lw.one_hot(i, n)?;
+    if table.iter().all(|x| matches!(x, V::Pub(_))) {
+        // `y = Σ x_j·b_j`, homomorphically: no commitment, no equation.
+        return Ok(table
+            .iter()
+            .zip(&bits)
+            .fold(lw.constant(0), |y, (x, b)| lw.add(y, lw.scale(*b, lw.com(*x).v))));
+    }
+    // A private entry: a fresh `y` with `b_j·(y − x_j) = 0` for every `j`.
+    let y_val = usize::try_from(i.v).ok().and_then(|j| table.get(j)).map_or(0, |x| lw.com(*x).v);
+    let y = lw.fresh(y_val)?;
+    for (x, b) in table.iter().zip(&bits) {
+        let d = lw.sub(y, lw.com(*x));
+        lw.product_zero(*b, d);
+    }
     Ok(y)
 }
 
@@ -1124,6 +1154,8 @@ fn new_lowering<'a>(p: &'a Program, rng: Option<&'a mut dyn RngCore>, aux: &'a [
         witness: Vec::new(),
         elements: HashMap::new(),
         openings: HashMap::new(),
+        one_hots: HashMap::new(),
+        products: HashMap::new(),
         ranges: Vec::new(),
         out_blindings: None,
         g: Point::generator(),
@@ -1143,10 +1175,15 @@ pub struct Shape {
     /// Fresh commitments the proof carries (private inputs, leaves of input vector commitments
     /// and intermediate values).
     pub commitments: usize,
-    /// Secrets of the sigma statement (one response each).
+    /// Secrets of the sigma statement.
     pub secrets: usize,
-    /// Equations of the sigma statement (one commitment each).
+    /// Equations of the sigma statement.
     pub equations: usize,
+    /// The compressed proof's vector length (the secrets rounded up to a power of two): the
+    /// prover folds this many generators twice, the verifier's multi-exponentiation has them.
+    pub sigma_generators: usize,
+    /// Its folding rounds (four points each).
+    pub sigma_rounds: usize,
     /// Range obligations.
     pub range_obligations: usize,
     /// Bulletproof bits after padding each aggregated proof's obligations to a power of two
@@ -1199,6 +1236,8 @@ pub fn shape(p: &Program, public: &[Option<Value>]) -> Result<Shape> {
         commitments: lw.fresh_count,
         secrets: lw.witness.len(),
         equations: lw.equation_count,
+        sigma_generators: lw.witness.len().max(1).next_power_of_two(),
+        sigma_rounds: lw.witness.len().max(1).next_power_of_two().trailing_zeros() as usize,
         range_obligations: lw.ranges.len(),
         range_bits: chunks.iter().map(|(n, c)| n * c.len()).sum(),
         range_proofs: chunks.len(),
@@ -1288,7 +1327,21 @@ pub fn prove<R: RngCore + CryptoRng>(
     let entries = std::mem::take(&mut lw.ranges);
     let ctx = context(p, &public);
     let (statement, witness) = finish(lw)?;
-    let proof = proof::prove(&statement, &witness, &ctx, rng)?;
+    let witness = witness
+        .into_iter()
+        .collect::<Option<Vec<Scalar>>>()
+        .ok_or_else(|| Error::Witness("internal: a secret of the lowered statement is missing".into()))?;
+    let generators = gens(compressed::padded_len(&statement));
+    let proof = compressed::prove(&generators, &statement, &witness, &ctx, rng)?;
+    // The proof verifies exactly when every equation holds (one variable-time
+    // multi-exponentiation over public values, cheaper than checking each equation).
+    match compressed::verify(&generators, &statement, &proof, &ctx) {
+        Ok(()) => {}
+        Err(Error::InvalidProof) => {
+            return Err(Error::Witness("the statement does not hold for these secrets".into()))
+        }
+        Err(e) => return Err(e),
+    }
     let ranges = prove_ranges(&entries, &ctx, rng)?;
     Ok(Proven { proof: ProgramProof { aux, proof, ranges }, public, blindings: out_blindings })
 }
@@ -1378,7 +1431,7 @@ pub fn verify_batch<R: RngCore + CryptoRng>(
 /// verification equations need.
 struct DecodedProof {
     statement: Statement,
-    proof: Proof,
+    proof: CompressedProof,
     ranges: Vec<RangeEntry>,
     range_proofs: Vec<RangeProof>,
     context: Vec<u8>,
@@ -1417,19 +1470,18 @@ impl DecodedProof {
         }
         let ranges = std::mem::take(&mut lw.ranges);
         let (statement, _) = finish(lw)?;
-        let proof = Proof::decode(&statement, sigma)?;
+        let proof = CompressedProof::decode(sigma)?;
         Ok(DecodedProof { statement, proof, ranges, range_proofs, context: context(p, public) })
     }
 
     /// This proof's equations, each times a fresh random weight, added to `terms`.
     fn add_terms<R: RngCore + CryptoRng>(&self, rng: &mut R, terms: &mut MsmTerms) -> Result<()> {
-        proof::verification_terms(
+        compressed::verification_terms(
             &self.statement,
             &self.proof,
             &self.context,
             || proof::random_weight(rng),
-            &mut terms.bases,
-            &mut terms.scalars,
+            terms,
         )?;
         let chunks = range_chunks(&self.ranges);
         if chunks.len() != self.range_proofs.len() {

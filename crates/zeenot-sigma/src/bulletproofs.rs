@@ -263,7 +263,7 @@ fn inner_product(a: &[Scalar], b: &[Scalar]) -> Scalar {
 }
 
 /// `1, x, x², …` (`len` terms).
-fn powers(x: Scalar, len: usize) -> Vec<Scalar> {
+pub(crate) fn powers(x: Scalar, len: usize) -> Vec<Scalar> {
     let mut out = Vec::with_capacity(len);
     let mut p = Scalar::one();
     for _ in 0..len {
@@ -389,7 +389,7 @@ fn ipa_prove(
 }
 
 /// `lo_i += k_i·hi_i` for the two halves of `points`, in parallel.
-fn fold(points: &mut [Point], k: &[Scalar]) {
+pub(crate) fn fold(points: &mut [Point], k: &[Scalar]) {
     use rayon::prelude::*;
     let (lo, hi) = points.split_at_mut(k.len());
     // At least 16 multiplications (~1 ms) per task: small proofs' last rounds stay serial.

@@ -5,6 +5,8 @@
 //!   composed with AND and OR; a secret used twice is the same value (equality).
 //! * [`proof`]: Fiat–Shamir proofs (Maurer + CDS), encoding with checked decoding, and batch
 //!   verification with one multi-exponentiation.
+//! * [`compressed`]: compressed proofs of AND statements (Attema–Cramer), logarithmic in
+//!   the secrets and independent of the equations: what program proofs carry.
 //! * [`bulletproofs`]: logarithmic-size (aggregated) range proofs on zeenot's Pedersen
 //!   commitments.
 //! * [`backend`]: the compiler back end — IR programs proved with Pedersen commitments, sigma
@@ -24,6 +26,7 @@
 
 pub mod backend;
 pub mod bulletproofs;
+pub mod compressed;
 mod error;
 pub mod proof;
 pub mod statement;

@@ -10,7 +10,9 @@ estimated from the instructions by `static_wide`) and its in-circuit Pedersen co
 
 The sigma back end's costs follow the shape of its proof, which the back end itself counts
 without proving (`zeenot_sigma::backend::shape`): the fresh commitments, the sigma statement's
-secrets and equations, the Bulletproof range obligations (bits after padding, proofs, and their
+secrets and equations, its compressed proof's generators (the secrets rounded up to a power of
+two: the prover folds them, the verifier's multi-exponentiation reads them) and folding rounds,
+the Bulletproof range obligations (bits after padding, proofs, and their
 rounds), and the point work: the terms of revealed points' equations (an encryption's) and the
 public points checked (keys, published ciphertexts). Counting with the back end's own lowering
 keeps one definition of what a sigma proof contains, so the features cannot drift from the
@@ -32,6 +34,8 @@ SIGMA_FEATURES = (
     "commitments",
     "secrets",
     "equations",
+    "sigma_generators",
+    "sigma_rounds",
     "range_bits",
     "range_proofs",
     "range_rounds",
@@ -173,7 +177,7 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
         shape = []
     out.update({k: float(v) for k, v in shape})
     # the sigma verifier's one Pippenger multi-exponentiation: m terms cost about m / log2 m
-    sigma_terms = out["secrets"] + out["equations"] + out["commitments"]
+    sigma_terms = out["sigma_generators"] + out["equations"] + out["commitments"]
     out["sigma_msm"] = _pippenger(sigma_terms)
     out["range_msm"] = _pippenger(out["range_bits"])
     stats = circuit.stats

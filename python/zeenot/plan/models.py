@@ -16,9 +16,10 @@ The model forms, per back end and measure (n: R1CS constraints):
 * groth16 verify_s: 1, public integers, public field elements (and commitment coordinates),
   commitments and public points (each checked to be in the prime-order subgroup);
 * sigma prove_s, verify_s, proof_bytes: 1 and the proof's shape as the back end counts it
-  (fresh commitments, the statement's secrets and equations, padded range-proof bits, range
-  proofs and their rounds); prove_s and verify_s also the instructions (both sides lower every
-  one, the public ones in the clear: a public value costs through what reads it); verify_s
+  (fresh commitments, the statement's secrets and equations, the compressed proof's generators
+  and folding rounds, padded range-proof bits, range proofs and their rounds); prove_s and
+  verify_s also the instructions (both sides lower every one, the public ones in the clear: a
+  public value costs through what reads it); verify_s
   also `m / log2 m` for the sigma terms and the range bits (the verifier's one Pippenger
   multi-exponentiation grows slower than its terms);
 * peak_bytes (the proving process's peak memory, fitted with a floor: `fit`): groth16 1, n,
