@@ -1503,9 +1503,128 @@ impl DecodedProof {
 
 #[cfg(test)]
 mod tests {
-    use super::{inverse_ct, range_plan, Plan};
+    use super::{compressed, finish, gens, inverse_ct, new_lowering, range_plan, sc, Com, Lowering, Plan};
     use ark_ff::{Field, Zero};
-    use zeenot_crypto::Scalar;
+    use rand::SeedableRng;
+    use zeenot_crypto::{Point, Scalar};
+    use zeenot_ir::Program;
+
+    fn program() -> Program {
+        Program::from_json(
+            r#"{"version":1,"name":"t","inputs":[{"id":0,"name":"a","ty":"u8","vis":"private"}],
+            "body":[],"outputs":[{"name":"x","value":0}]}"#,
+        )
+        .unwrap()
+    }
+
+    /// A commitment to any value, as a cheating prover would make it (no checks).
+    fn commit(lw: &mut Lowering<'_>, v: i128) -> Com {
+        let r = lw.rand();
+        let c = Point::msm_ct(&[lw.g, lw.h], &[sc(v), r]);
+        lw.aux_out.push(c);
+        Com { c, v, r }
+    }
+
+    /// Whether the statement `gadget` lowers, with the values the prover holds, has a
+    /// verifying compressed proof.
+    fn provable(gadget: impl FnOnce(&mut Lowering<'_>)) -> bool {
+        let p = program();
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+        let mut lw = new_lowering(&p, Some(&mut rng), &[]);
+        gadget(&mut lw);
+        let (statement, witness) = finish(lw).unwrap();
+        let witness: Vec<Scalar> = witness.into_iter().map(Option::unwrap).collect();
+        let generators = gens(compressed::padded_len(&statement));
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
+        let proof = compressed::prove(&generators, &statement, &witness, b"", &mut rng).unwrap();
+        compressed::verify(&generators, &statement, &proof, b"").is_ok()
+    }
+
+    #[test]
+    fn a_bit_is_zero_or_one() {
+        for (v, ok) in [(0, true), (1, true), (2, false), (-1, false)] {
+            let proved = provable(|lw| {
+                let b = commit(lw, v);
+                // `bit` refuses a wrong value up front; its equations are what a cheater faces.
+                let one_minus = lw.sub(lw.constant(1), b);
+                lw.product_zero(b, one_minus);
+            });
+            assert_eq!(proved, ok, "bit {v}");
+        }
+    }
+
+    #[test]
+    fn a_one_hot_vector_has_exactly_one_bit_at_the_index() {
+        // (bits, index): only a single 1 at the index is provable.
+        let cases: [(&[i128], i128, bool); 5] = [
+            (&[0, 1, 0], 1, true),
+            (&[0, 1, 0], 2, false),
+            (&[1, 1, 0], 1, false),
+            (&[0, 0, 0], 0, false),
+            // sums and index agree (2 − 1 = 1, 0·2 + 1·(−1) = −1): only bitness fails
+            (&[2, -1, 0], -1, false),
+        ];
+        for (bits, index, ok) in cases {
+            let proved = provable(|lw| {
+                let i = commit(lw, index);
+                let bs: Vec<Com> = bits.iter().map(|&b| commit(lw, b)).collect();
+                for b in &bs {
+                    let one_minus = lw.sub(lw.constant(1), *b);
+                    lw.product_zero(*b, one_minus);
+                }
+                let sum = bs.iter().fold(lw.constant(0), |s, b| lw.add(s, *b));
+                lw.opens_to(sum, 1);
+                let weighted = bs
+                    .iter()
+                    .enumerate()
+                    .fold(lw.constant(0), |s, (j, b)| lw.add(s, lw.scale(*b, j as i128)));
+                lw.opens_to(lw.sub(i, weighted), 0);
+            });
+            assert_eq!(proved, ok, "bits {bits:?} at {index}");
+        }
+    }
+
+    #[test]
+    fn a_private_table_lookup_returns_the_entry_at_the_index() {
+        // One-hot at index 1 of a private table [5, 7, 9]: y must be 7.
+        for (y, ok) in [(7, true), (5, false), (9, false), (8, false)] {
+            let proved = provable(|lw| {
+                let xs: Vec<Com> = [5, 7, 9].iter().map(|&x| commit(lw, x)).collect();
+                let bs: Vec<Com> = [0, 1, 0].iter().map(|&b| commit(lw, b)).collect();
+                let y = commit(lw, y);
+                for (x, b) in xs.iter().zip(&bs) {
+                    let d = lw.sub(y, *x);
+                    lw.product_zero(*b, d);
+                }
+            });
+            assert_eq!(proved, ok, "y = {y}");
+        }
+    }
+
+    #[test]
+    fn a_shared_product_is_the_product() {
+        // `product` twice on the same commitments returns the same commitment; a cheater's
+        // product commitment to a wrong value fails its equation.
+        let p = program();
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+        let mut lw = new_lowering(&p, Some(&mut rng), &[]);
+        let (a, b) = (commit(&mut lw, 3), commit(&mut lw, 4));
+        let c1 = lw.product(a, b).unwrap();
+        let c2 = lw.product(a, b).unwrap();
+        assert_eq!((c1.c, c1.v), (c2.c, c2.v));
+        assert_eq!(c1.v, 12);
+        for (v, ok) in [(12, true), (13, false)] {
+            let proved = provable(|lw| {
+                let (a, b) = (commit(lw, 3), commit(lw, 4));
+                let (va, _) = lw.opening(a);
+                let c = commit(lw, v);
+                let t = lw.secret("t", || c.r - sc(a.v) * b.r);
+                let h = lw.h;
+                lw.require(c.c, &[(va, b.c), (t, h)]);
+            });
+            assert_eq!(proved, ok, "product {v}");
+        }
+    }
 
     #[test]
     fn constant_time_inverse_is_the_inverse() {
