@@ -334,8 +334,9 @@ struct Lowering<'a> {
     out_blindings: Option<std::slice::Iter<'a, Scalar>>,
     g: Point,
     h: Point,
-    /// Counting a proof's size ([`shape`]): the next stand-in for a fresh commitment.
-    stand_in: Option<Point>,
+    /// Counting a proof's size ([`shape`]): the index of the next stand-in for a fresh
+    /// commitment ([`stand_in`]).
+    stand_in: Option<u64>,
     /// Fresh commitments and statement equations made so far (for [`shape`]).
     fresh_count: usize,
     equation_count: usize,
@@ -387,9 +388,9 @@ impl<'a> Lowering<'a> {
     /// A fresh commitment to `v` (prover) or the next one from the proof (verifier).
     fn fresh(&mut self, v: i128) -> Result<Com> {
         self.fresh_count += 1;
-        if let Some(c) = self.stand_in {
-            self.stand_in = Some(c + self.h);
-            return Ok(Com { c, v: 0, r: Scalar::zero() });
+        if let Some(k) = self.stand_in {
+            self.stand_in = Some(k + 1);
+            return Ok(Com { c: stand_in(&self.h, k), v: 0, r: Scalar::zero() });
         }
         if self.prover() {
             let r = self.rand();
@@ -1225,11 +1226,10 @@ pub fn shape(p: &Program, public: &[Option<Value>]) -> Result<Shape> {
     }
     let (p, public) = (&p, &public[..]);
     let mut lw = new_lowering(p, None, &[]);
-    let start = mul_small(&lw.g, 7919) + mul_small(&lw.h, 104_729);
     let committed: Vec<(Point, Scalar)> = (0..p.input_commitments().len())
-        .map(|k| (start - mul_small(&lw.h, k as i128 + 1), Scalar::zero()))
+        .map(|k| (stand_in(&lw.h, u64::MAX - k as u64), Scalar::zero()))
         .collect();
-    lw.stand_in = Some(start);
+    lw.stand_in = Some(0);
     lower(&mut lw, public, &committed, None)?;
     let chunks = range_chunks(&lw.ranges);
     Ok(Shape {
@@ -1246,6 +1246,18 @@ pub fn shape(p: &Program, public: &[Option<Value>]) -> Result<Shape> {
         point_terms: lw.point_terms,
         public_points: lw.public_points,
     })
+}
+
+/// The `k`-th stand-in commitment for counting: a pseudo-random multiple of `H`, so that
+/// combinations the lowering forms (and looks up in its caches of openings, products and
+/// one-hot vectors) coincide only where a proof's commitments would. (Stand-ins in arithmetic
+/// progression made `C₁ + C₃ = 2·C₂` and merged entries a proof keeps apart.)
+fn stand_in(h: &Point, k: u64) -> Point {
+    // splitmix64
+    let mut z = k.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h.mul_vartime(&Scalar::from(z ^ (z >> 31)))
 }
 
 fn finish(lw: Lowering<'_>) -> Result<(Statement, Vec<Option<Scalar>>)> {

@@ -23,23 +23,26 @@
 //!    `μ = α + ρ·x`; challenge `w`.
 //! 4. The inner-product argument for `P = ⟨l, G⟩ + ⟨r, H'⟩ + t̂·w·U`, `H'_i = y^{−i}·H_i`: each
 //!    round halves the vectors, sends `L = ⟨a_lo, g_hi⟩ + ⟨b_hi, h_lo⟩ + ⟨a_lo, b_hi⟩·wU` and
-//!    `R = ⟨a_hi, g_lo⟩ + ⟨b_lo, h_hi⟩ + ⟨a_hi, b_lo⟩·wU`, gets a challenge `u` and folds
-//!    `a' = u·a_lo + u⁻¹·a_hi`, `b' = u⁻¹·b_lo + u·b_hi`, `g' = u⁻¹·g_lo + u·g_hi`,
-//!    `h' = u·h_lo + u⁻¹·h_hi`; after `log2 N` rounds it sends the last `a, b`.
+//!    `R = ⟨a_hi, g_lo⟩ + ⟨b_lo, h_hi⟩ + ⟨a_hi, b_lo⟩·wU`, gets a 128-bit challenge `u` and folds
+//!    `a' = u·a_lo + a_hi`, `b' = b_lo + u·b_hi`, `g' = g_lo + u·g_hi`, `h' = u·h_lo + h_hi`, so
+//!    that `P' = u·P + u²·L + R`; after `log2 N` rounds it sends the last `a, b`. (The paper's
+//!    `u`/`u⁻¹` fold makes every generator multiplication full-length; this one folds `g` with
+//!    128-bit scalars, a quarter less folding work. A round's soundness error is 2/2^128.)
 //!
-//! **Verifier.** With `s_i = Π_k u_k^{±1}` (`+` where bit `log2 N − 1 − k` of `i` is set), the
-//! two checks of the paper,
+//! **Verifier.** With `s_i = Π u_k` over the rounds `k` where bit `log2 N − 1 − k` of `i` is
+//! set, `π = Π_k u_k` and `π_k = Π_{k' > k} u_k'`, the two checks of the paper,
 //! * `t̂·G + τ_x·H = Σ_j z^{2+j}·V_j + δ(y,z)·G + x·T_1 + x²·T_2` with
 //!   `δ(y,z) = (z − z²)·Σ_i y^i − Σ_j z^{3+j}·(2^n − 1)`,
-//! * `A + x·S − μ·H + t̂·wU + Σ_i (−z − a·s_i)·G_i + Σ_i (z + y^{−i}(z^{2+j}·2^{i mod n} − b/s_i))·H_i
-//!   + Σ_k (u_k²·L_k + u_k^{−2}·R_k) − ab·wU = 0` (the folded inner-product check),
+//! * the folded inner-product check `π·P₀ + Σ_k π_k·(u_k²·L_k + R_k) = a·Σ_i s_i·G_i +
+//!   b·Σ_i y^{−i}·s_{N−1−i}·H_i + ab·wU` with `P₀ = A + x·S − μ·H + t̂·wU − z·Σ_i G_i +
+//!   Σ_i (z + y^{−i}·z^{2+j}·2^{i mod n})·H_i`,
 //!
 //! are combined with a weight `c` (the first times `c`) into one [`Point::msm_vartime`] of
 //! `2N + 2·log2 N + m + 7` points. `c` is one more Fiat–Shamir challenge, squeezed after the
 //! whole proof is absorbed, so verification is deterministic; a false check survives only if
 //! the hash hits one value out of `l`.
 //!
-//! **Transcript.** `Sha256Transcript("zeenot/bulletproofs/range/v1")`: the caller's context,
+//! **Transcript.** `Sha256Transcript("zeenot/bulletproofs/range/v2")`: the caller's context,
 //! `n`, `m`, every `V_j`; `A, S` → `y, z`; `T_1, T_2` → `x`; `t̂, τ_x, μ` → `w`; `L_k, R_k` →
 //! `u_k` per round; `a, b` → `c`. Every challenge hashes everything before it, so a proof
 //! cannot be moved to other commitments, another range or another context ("Frozen Heart").
@@ -75,7 +78,7 @@ use crate::error::{Error, Result};
 pub const GENERATORS_DOMAIN: &[u8] = b"zeenot/bulletproofs/v1";
 
 /// The Fiat–Shamir domain separator of range proofs.
-pub const RANGE_PROOF_DOMAIN: &[u8] = b"zeenot/bulletproofs/range/v1";
+pub const RANGE_PROOF_DOMAIN: &[u8] = b"zeenot/bulletproofs/range/v2";
 
 /// The supported bit lengths `n` of a range `[0, 2^n)`.
 pub const SUPPORTED_BITS: [usize; 4] = [8, 16, 32, 64];
@@ -237,6 +240,19 @@ fn check_shape(gens: &BulletproofGens, bits: usize, m: usize) -> Result<(usize, 
     Ok((nn, nn.trailing_zeros() as usize))
 }
 
+/// A folding round's challenge (range proofs' inner-product argument, compressed sigma
+/// proofs): 128 bits, so that folding `G' = G_lo + u·G_hi` costs half-length multiplications; a
+/// round's soundness error is at most 2/2^128. Never zero.
+pub(crate) fn folding_challenge(t: &mut Sha256Transcript) -> Result<Scalar> {
+    let full = encode_scalar(&t.challenge_scalar(b"u"));
+    let u = u128::from_le_bytes(full[..16].try_into().expect("16 bytes"));
+    if u == 0 {
+        Err(Error::InvalidProof)
+    } else {
+        Ok(Scalar::from(u))
+    }
+}
+
 /// A challenge that must be invertible.
 fn challenge(t: &mut Sha256Transcript, label: &'static [u8]) -> Result<Scalar> {
     let c = t.challenge_scalar(label);
@@ -313,7 +329,6 @@ fn ipa_prove(
 ) -> Result<IpaOutput> {
     let mut g = g_vec.to_vec();
     let mut h = h_vec.to_vec();
-    let mut gf = vec![Scalar::one(); g.len()];
     let mut n = a.len();
     let mut ls = Vec::new();
     let mut rs = Vec::new();
@@ -329,7 +344,7 @@ fn ipa_prove(
         l_bases.extend_from_slice(&h[..half]);
         l_bases.push(q);
         l_scalars.zeroize();
-        l_scalars.extend((0..half).map(|i| a[i] * gf[half + i]));
+        l_scalars.extend_from_slice(&a[..half]);
         l_scalars.extend((0..half).map(|i| b[half + i] * hf[i]));
         l_scalars.push(c_l);
 
@@ -338,7 +353,7 @@ fn ipa_prove(
         r_bases.extend_from_slice(&h[half..n]);
         r_bases.push(q);
         r_scalars.zeroize();
-        r_scalars.extend((0..half).map(|i| a[half + i] * gf[i]));
+        r_scalars.extend_from_slice(&a[half..n]);
         r_scalars.extend((0..half).map(|i| b[i] * hf[half + i]));
         r_scalars.push(c_r);
         // Variable time is safe here: `a` and `b` are `l(x)` and `r(x)`, blinded by `s_L·x` and
@@ -354,30 +369,26 @@ fn ipa_prove(
         t.append_point(b"R", &r);
         ls.push(l);
         rs.push(r);
-        let u = challenge(t, b"u")?;
-        let u_inv = u.inverse().ok_or(Error::InvalidProof)?;
+        let u = folding_challenge(t)?;
 
         for i in 0..half {
-            a[i] = a[i] * u + a[half + i] * u_inv;
-            b[i] = b[i] * u_inv + b[half + i] * u;
+            a[i] = a[i] * u + a[half + i];
+            b[i] = b[i] + b[half + i] * u;
         }
         a[half..n].iter_mut().for_each(Zeroize::zeroize);
         b[half..n].iter_mut().for_each(Zeroize::zeroize);
 
         if half > 1 {
-            let u2 = u.square();
-            let u2_inv = u_inv.square();
-            let mut g_lo_inv = gf[..half].to_vec();
-            let mut h_lo_inv = hf[..half].to_vec();
-            batch_inversion(&mut g_lo_inv);
+            // g' = g_lo + u·g_hi: a 128-bit multiplication per pair. h' = u·hf_lo·h_lo +
+            // hf_hi·h_hi = (u·hf_lo)·(h_lo + hf_hi/(u·hf_lo)·h_hi): one full-length one, the
+            // factor kept.
+            let mut h_lo_inv: Vec<Scalar> = hf[..half].iter().map(|f| *f * u).collect();
             batch_inversion(&mut h_lo_inv);
+            let h_k: Vec<Scalar> = (0..half).map(|i| hf[half + i] * h_lo_inv[i]).collect();
             // One variable-base multiplication per generator: most of the prover's time, and
             // independent across generators, so spread over the cores.
-            let g_k: Vec<Scalar> = (0..half).map(|i| u2 * gf[half + i] * g_lo_inv[i]).collect();
-            let h_k: Vec<Scalar> = (0..half).map(|i| u2_inv * hf[half + i] * h_lo_inv[i]).collect();
-            fold(&mut g[..n], &g_k);
+            fold(&mut g[..n], &vec![u; half]);
             fold(&mut h[..n], &h_k);
-            gf[..half].iter_mut().for_each(|f| *f *= u_inv);
             hf[..half].iter_mut().for_each(|f| *f *= u);
         }
         n = half;
@@ -627,27 +638,29 @@ impl RangeProof {
         for (l, r) in self.ipa_l.iter().zip(&self.ipa_r) {
             t.append_point(b"L", l);
             t.append_point(b"R", r);
-            us.push(challenge(&mut t, b"u")?);
+            us.push(folding_challenge(&mut t)?);
         }
         t.append_scalar(b"a", &self.ipa_a);
         t.append_scalar(b"b", &self.ipa_b);
         let c = challenge(&mut t, b"c")?;
+        let y_inv = y.inverse().ok_or(Error::InvalidProof)?;
 
-        // Inverses (all challenges are non-zero).
-        let mut inv = us.clone();
-        inv.push(y);
-        batch_inversion(&mut inv);
-        let y_inv = inv.pop().ok_or(Error::InvalidProof)?;
-        let us_inv = inv;
-
-        // s_i = Π_k u_k^{±1}: s_0 = Π u_k⁻¹, and setting bit `rounds − 1 − k` multiplies by u_k².
+        // s_i = Π u_k over the rounds `k` that put `i` in the high half (round `k` splits on bit
+        // `rounds − 1 − k`); the high half's generators `G` fold as `G_lo + u·G_hi`, and `H`'s
+        // low half takes `u` (`u·H_lo + H_hi`), so `H_i`'s product is `s_{N−1−i}`. The target
+        // folds as `P' = u·P + u²·L + R`: `P_0` ends up times `Π u`, round `k`'s `L` and `R`
+        // times the product of the later rounds' `u`.
         let mut s = Vec::with_capacity(nn);
-        s.push(us_inv.iter().product::<Scalar>());
-        let us_sq: Vec<Scalar> = us.iter().map(|u| u.square()).collect();
+        s.push(Scalar::one());
         for i in 1..nn {
             let top = (usize::BITS - 1 - i.leading_zeros()) as usize;
-            s.push(s[i - (1 << top)] * us_sq[rounds - 1 - top]);
+            s.push(s[i - (1 << top)] * us[rounds - 1 - top]);
         }
+        let mut later = vec![Scalar::one(); rounds + 1];
+        for k in (0..rounds).rev() {
+            later[k] = later[k + 1] * us[k];
+        }
+        let all = later[0];
 
         let (a, b) = (self.ipa_a, self.ipa_b);
         let z2 = z.square();
@@ -662,24 +675,24 @@ impl RangeProof {
         terms.reserve(nn, 2 * rounds + m + 4);
         let mut term = |p: Point, k: Scalar| terms.add(p, weight * k);
         // c·(Σ z^{2+j}·V_j + δ·G + x·T1 + x²·T2 − t̂·G − τ_x·H) + (inner-product check) = 0.
-        term(self.a_commit, Scalar::one());
-        term(self.s_commit, x);
+        term(self.a_commit, all);
+        term(self.s_commit, all * x);
         term(self.t1, c * x);
         term(self.t2, c * x2);
         for (v, zj) in commitments.iter().zip(&z_pows[2..]) {
             term(*v, c * zj);
         }
         for k in 0..rounds {
-            term(self.ipa_l[k], us_sq[k]);
-            term(self.ipa_r[k], us_inv[k].square());
+            term(self.ipa_l[k], later[k + 1] * us[k].square());
+            term(self.ipa_r[k], later[k + 1]);
         }
         terms.g += weight * c * (delta - self.t_hat);
-        terms.h -= weight * (self.mu + c * self.tau_x);
-        terms.u += weight * w * (self.t_hat - a * b);
+        terms.h -= weight * (all * self.mu + c * self.tau_x);
+        terms.u += weight * w * (all * self.t_hat - a * b);
         for (i, s_i) in s.iter().enumerate() {
-            terms.g_vec[i] += weight * (-z - a * s_i);
-            // 1/s_i = s_{N−1−i}: complementing the index flips every exponent.
-            terms.h_vec[i] += weight * (z + y_inv_pows[i] * (weights[i] - b * s[nn - 1 - i]));
+            terms.g_vec[i] += weight * (-(all * z) - a * s_i);
+            terms.h_vec[i] +=
+                weight * (all * (z + y_inv_pows[i] * weights[i]) - b * y_inv_pows[i] * s[nn - 1 - i]);
         }
         Ok(())
     }

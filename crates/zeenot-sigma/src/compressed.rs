@@ -57,7 +57,7 @@ use zeenot_crypto::pedersen::blinding_generator;
 use zeenot_crypto::{decode_scalar, encode_scalar, Point, Scalar, Sha256Transcript, Transcript};
 use zeroize::Zeroize;
 
-use crate::bulletproofs::{fold, powers, BulletproofGens, MsmTerms, MAX_ROUNDS};
+use crate::bulletproofs::{fold, folding_challenge, powers, BulletproofGens, MsmTerms, MAX_ROUNDS};
 use crate::error::{Error, Result};
 use crate::statement::Statement;
 
@@ -95,18 +95,6 @@ fn challenge(t: &mut Sha256Transcript, label: &'static [u8]) -> Result<Scalar> {
     }
 }
 
-/// A folding round's challenge: 128 bits (half-length multiplications for the prover's
-/// generator folding; a round's soundness error is at most 2/2^128), never zero.
-fn folding_challenge(t: &mut Sha256Transcript) -> Result<Scalar> {
-    let full = encode_scalar(&t.challenge_scalar(b"u"));
-    let u = u128::from_le_bytes(full[..16].try_into().expect("16 bytes"));
-    if u == 0 {
-        Err(Error::InvalidProof)
-    } else {
-        Ok(Scalar::from(u))
-    }
-}
-
 fn start(statement: &Statement, context: &[u8]) -> Result<Sha256Transcript> {
     if !statement.layout.ors.is_empty() {
         return Err(Error::Statement(
@@ -140,17 +128,6 @@ fn combined_bases(statement: &Statement, rho_pows: &[Scalar]) -> Vec<Point> {
         .collect()
 }
 
-/// `Σ scalars[i]·bases[i]` in constant time, split over the cores.
-fn msm_ct_parallel(bases: &[Point], scalars: &[Scalar]) -> Point {
-    use rayon::prelude::*;
-    const CHUNK: usize = 1024;
-    bases
-        .par_chunks(CHUNK)
-        .zip(scalars.par_chunks(CHUNK))
-        .map(|(b, s)| Point::msm_ct(b, s))
-        .reduce(Point::identity, |a, b| a + b)
-}
-
 /// Proves `statement` (AND only) with `witness` (one value per secret).
 pub fn prove<R: RngCore + CryptoRng>(
     gens: &BulletproofGens,
@@ -175,7 +152,7 @@ pub fn prove<R: RngCore + CryptoRng>(
     x.push(gamma);
     let mut g_and_h: Vec<Point> = gens.g_vec()[..n].to_vec();
     g_and_h.push(h);
-    let commitment = msm_ct_parallel(&g_and_h, &x);
+    let commitment = Point::msm_ct(&g_and_h, &x);
     x.pop();
     t.append_point(b"P", &commitment);
     let rho = challenge(&mut t, b"rho")?;
@@ -187,9 +164,9 @@ pub fn prove<R: RngCore + CryptoRng>(
     r.push(eta);
     let mut g_pad_h: Vec<Point> = gens.g_vec()[..nn].to_vec();
     g_pad_h.push(h);
-    let a1 = msm_ct_parallel(&g_pad_h, &r);
+    let a1 = Point::msm_ct(&g_pad_h, &r);
     r.pop();
-    let a2 = msm_ct_parallel(&b_vec, &r[..n]);
+    let a2 = Point::msm_ct(&b_vec, &r[..n]);
     t.append_point(b"A1", &a1);
     t.append_point(b"A2", &a2);
     let c = challenge(&mut t, b"c")?;
