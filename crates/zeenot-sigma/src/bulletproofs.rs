@@ -54,10 +54,12 @@
 //! proof per bit, plus the linear proof that the bits sum to `V`) grows linearly: 12,352 bytes
 //! for one 64-bit value, 49,408 for four (`benches/range.rs`).
 //!
-//! **Cost** (release, a shared and loaded 2-core machine, `benches/range.rs`): proving one
-//! 64-bit value takes about 25 ms (four: about 115 ms), verifying 3–5 ms (four: 9–14 ms); the
-//! bit-decomposition proof takes about 50 ms to prove and 7–10 ms to verify per value. Most of
-//! the prover's time is folding the generators (`2·n·m` variable-base multiplications).
+//! **Cost** (release, the 2-core development machine, `cargo bench -p zeenot-sigma --bench
+//! range`, 2026-11-26): proving one 64-bit value takes 7.4 ms (four: 23 ms), verifying 1.3 ms
+//! (four: 3.5 ms); the bit-decomposition proof takes 9.0 ms to prove and 1.9 ms to verify per
+//! value (an earlier run on a loaded machine read 25 / 115 ms to prove). Most of the prover's
+//! time is folding the generators (`n·m` half-length and `n·m` full-length variable-base
+//! multiplications) and the constant-time `S`.
 //!
 //! **Side channels.** Every multi-exponentiation with secret scalars (`A`, `S`, `T_k`, `L`, `R`,
 //! the commitments) is constant time; folding the public generators by public challenges is

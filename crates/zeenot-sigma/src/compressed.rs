@@ -48,8 +48,9 @@
 //! whole statement ([`Statement::absorb`]), `P` → `ρ`; `A₁, A₂` → `c`; `φ`; `L₁, L₂, R₁, R₂` → `u`
 //! per round; the proof ends with `z`. Every challenge hashes everything before it.
 //!
-//! **Size.** `32·(5 + 4·log2 N)` bytes: 1,824 bytes for 16,384 secrets, against `32·(n + m)`
-//! for [`crate::proof::Proof`] (one response per secret, one commitment per equation).
+//! **Size.** `32·(5 + 4·log2 N)` bytes: 1,824 bytes for up to 8,192 secrets (loyalty at 64
+//! purchases), against `32·(n + m)` for [`crate::proof::Proof`] (one response per secret, one
+//! commitment per equation).
 
 use ark_ff::{Field, One, UniformRand, Zero};
 use rand::{CryptoRng, RngCore};
