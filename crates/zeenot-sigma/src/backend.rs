@@ -492,8 +492,22 @@ impl<'a> Lowering<'a> {
         let mut bits = Vec::with_capacity(n);
         for j in 0..n {
             let b = self.fresh(i128::from(i.v == j as i128))?;
-            self.bit(b)?;
+            if self.prover() && !(0..=1).contains(&b.v) {
+                return Err(Error::Witness("internal: a bit is not 0 or 1".into()));
+            }
             bits.push(b);
+        }
+        self.constrain_one_hot(i, &bits);
+        self.one_hots.insert((i.c, n), bits.clone());
+        Ok(bits)
+    }
+
+    /// The equations of a one-hot vector `bits` of index `i` (as a cheating prover meets them:
+    /// no witness checks here): each `b_j·(1 − b_j) = 0`, `Σ b_j = 1`, `Σ j·b_j = i`.
+    fn constrain_one_hot(&mut self, i: Com, bits: &[Com]) {
+        for b in bits {
+            let one_minus = self.sub(self.constant(1), *b);
+            self.product_zero(*b, one_minus);
         }
         let sum = bits.iter().fold(self.constant(0), |s, b| self.add(s, *b));
         self.opens_to(sum, 1);
@@ -502,8 +516,6 @@ impl<'a> Lowering<'a> {
             .enumerate()
             .fold(self.constant(0), |s, (j, b)| self.add(s, self.scale(*b, j as i128)));
         self.opens_to(self.sub(i, weighted), 0);
-        self.one_hots.insert((i.c, n), bits.clone());
-        Ok(bits)
     }
 
     /// `v − lo ∈ [0, 2^bits)`: Bulletproof obligations, planned by [`range_plan`].
@@ -1580,17 +1592,7 @@ mod tests {
             let proved = provable(|lw| {
                 let i = commit(lw, index);
                 let bs: Vec<Com> = bits.iter().map(|&b| commit(lw, b)).collect();
-                for b in &bs {
-                    let one_minus = lw.sub(lw.constant(1), *b);
-                    lw.product_zero(*b, one_minus);
-                }
-                let sum = bs.iter().fold(lw.constant(0), |s, b| lw.add(s, *b));
-                lw.opens_to(sum, 1);
-                let weighted = bs
-                    .iter()
-                    .enumerate()
-                    .fold(lw.constant(0), |s, (j, b)| lw.add(s, lw.scale(*b, j as i128)));
-                lw.opens_to(lw.sub(i, weighted), 0);
+                lw.constrain_one_hot(i, &bs);
             });
             assert_eq!(proved, ok, "bits {bits:?} at {index}");
         }

@@ -255,6 +255,26 @@ pub(crate) fn folding_challenge(t: &mut Sha256Transcript) -> Result<Scalar> {
     }
 }
 
+/// What `k` folding rounds with challenges `us` (`G' = G_lo + u·G_hi`, `P' = u·P + u²·L + R`)
+/// make of the generators and the target: `s_i = Π u_j` over the rounds `j` that put `i` in the
+/// high half (round `j` splits on bit `k − 1 − j`), for `i < 2^k`, and `later_j = Π_{j' ≥ j}
+/// u_j'` (`later_0` multiplies the first target, `later_{j+1}` round `j`'s `L` and `R`).
+pub(crate) fn folding_weights(us: &[Scalar]) -> (Vec<Scalar>, Vec<Scalar>) {
+    let k = us.len();
+    let nn = 1usize << k;
+    let mut s = Vec::with_capacity(nn);
+    s.push(Scalar::one());
+    for i in 1..nn {
+        let top = (usize::BITS - 1 - i.leading_zeros()) as usize;
+        s.push(s[i - (1 << top)] * us[k - 1 - top]);
+    }
+    let mut later = vec![Scalar::one(); k + 1];
+    for j in (0..k).rev() {
+        later[j] = later[j + 1] * us[j];
+    }
+    (s, later)
+}
+
 /// A challenge that must be invertible.
 fn challenge(t: &mut Sha256Transcript, label: &'static [u8]) -> Result<Scalar> {
     let c = t.challenge_scalar(label);
@@ -647,21 +667,9 @@ impl RangeProof {
         let c = challenge(&mut t, b"c")?;
         let y_inv = y.inverse().ok_or(Error::InvalidProof)?;
 
-        // s_i = Π u_k over the rounds `k` that put `i` in the high half (round `k` splits on bit
-        // `rounds − 1 − k`); the high half's generators `G` fold as `G_lo + u·G_hi`, and `H`'s
-        // low half takes `u` (`u·H_lo + H_hi`), so `H_i`'s product is `s_{N−1−i}`. The target
-        // folds as `P' = u·P + u²·L + R`: `P_0` ends up times `Π u`, round `k`'s `L` and `R`
-        // times the product of the later rounds' `u`.
-        let mut s = Vec::with_capacity(nn);
-        s.push(Scalar::one());
-        for i in 1..nn {
-            let top = (usize::BITS - 1 - i.leading_zeros()) as usize;
-            s.push(s[i - (1 << top)] * us[rounds - 1 - top]);
-        }
-        let mut later = vec![Scalar::one(); rounds + 1];
-        for k in (0..rounds).rev() {
-            later[k] = later[k + 1] * us[k];
-        }
+        // The high half's generators `G` fold as `G_lo + u·G_hi`, and `H`'s low half takes `u`
+        // (`u·H_lo + H_hi`), so `H_i`'s product is `s_{N−1−i}`.
+        let (s, later) = folding_weights(&us);
         let all = later[0];
 
         let (a, b) = (self.ipa_a, self.ipa_b);

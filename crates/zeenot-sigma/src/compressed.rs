@@ -58,7 +58,9 @@ use zeenot_crypto::pedersen::blinding_generator;
 use zeenot_crypto::{decode_scalar, encode_scalar, Point, Scalar, Sha256Transcript, Transcript};
 use zeroize::Zeroize;
 
-use crate::bulletproofs::{fold, folding_challenge, powers, BulletproofGens, MsmTerms, MAX_ROUNDS};
+use crate::bulletproofs::{
+    fold, folding_challenge, folding_weights, powers, BulletproofGens, MsmTerms, MAX_ROUNDS,
+};
 use crate::error::{Error, Result};
 use crate::statement::Statement;
 
@@ -257,19 +259,9 @@ pub fn verification_terms(
         us.push(folding_challenge(&mut t)?);
     }
 
-    // s_i = Π_j u_j over the rounds `j` that put `i` in the high half (round `j` splits on bit
-    // `k − 1 − j`). The targets fold as `T' = u·T + u²·L + R`, so the last one is
+    // The targets fold as `T' = u·T + u²·L + R`, so the last one is
     // `(Π u)·T_0 + Σ_j (Π_{j' > j} u_j')·(u_j²·L_j + R_j)`.
-    let mut s = Vec::with_capacity(nn);
-    s.push(Scalar::one());
-    for i in 1..nn {
-        let top = (usize::BITS - 1 - i.leading_zeros()) as usize;
-        s.push(s[i - (1 << top)] * us[k - 1 - top]);
-    }
-    let mut suffix = vec![Scalar::one(); k + 1];
-    for j in (0..k).rev() {
-        suffix[j] = suffix[j + 1] * us[j];
-    }
+    let (s, suffix) = folding_weights(&us);
     let all = suffix[0];
 
     let (w1, w2) = (weight(), weight());
