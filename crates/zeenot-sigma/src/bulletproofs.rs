@@ -276,7 +276,7 @@ pub(crate) fn folding_weights(us: &[Scalar]) -> (Vec<Scalar>, Vec<Scalar>) {
 }
 
 /// A challenge that must be invertible.
-fn challenge(t: &mut Sha256Transcript, label: &'static [u8]) -> Result<Scalar> {
+pub(crate) fn challenge(t: &mut Sha256Transcript, label: &'static [u8]) -> Result<Scalar> {
     let c = t.challenge_scalar(label);
     if c.is_zero() {
         Err(Error::InvalidProof)

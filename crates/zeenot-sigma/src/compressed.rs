@@ -59,7 +59,7 @@ use zeenot_crypto::{decode_scalar, encode_scalar, Point, Scalar, Sha256Transcrip
 use zeroize::Zeroize;
 
 use crate::bulletproofs::{
-    fold, folding_challenge, folding_weights, powers, BulletproofGens, MsmTerms, MAX_ROUNDS,
+    challenge, fold, folding_challenge, folding_weights, powers, BulletproofGens, MsmTerms, MAX_ROUNDS,
 };
 use crate::error::{Error, Result};
 use crate::statement::Statement;
@@ -87,15 +87,6 @@ pub struct CompressedProof {
 /// The vector length `N`: the secrets, rounded up to a power of two.
 pub fn padded_len(statement: &Statement) -> usize {
     statement.secret_names().len().next_power_of_two()
-}
-
-fn challenge(t: &mut Sha256Transcript, label: &'static [u8]) -> Result<Scalar> {
-    let c = t.challenge_scalar(label);
-    if c.is_zero() {
-        Err(Error::InvalidProof)
-    } else {
-        Ok(c)
-    }
 }
 
 fn start(statement: &Statement, context: &[u8]) -> Result<Sha256Transcript> {
