@@ -141,7 +141,7 @@ pub fn prove<R: RngCore + CryptoRng>(
     let h = blinding_generator();
     let mut t = start(statement, context)?;
 
-    let gamma = Scalar::rand(rng);
+    let mut gamma = Scalar::rand(rng);
     let mut x = witness.to_vec();
     x.push(gamma);
     let mut g_and_h: Vec<Point> = gens.g_vec()[..n].to_vec();
@@ -154,7 +154,7 @@ pub fn prove<R: RngCore + CryptoRng>(
 
     // Padding positions carry x = 0 and a random nonce like every other.
     let mut r: Vec<Scalar> = (0..nn).map(|_| Scalar::rand(rng)).collect();
-    let eta = Scalar::rand(rng);
+    let mut eta = Scalar::rand(rng);
     r.push(eta);
     let mut g_pad_h: Vec<Point> = gens.g_vec()[..nn].to_vec();
     g_pad_h.push(h);
@@ -170,6 +170,8 @@ pub fn prove<R: RngCore + CryptoRng>(
     r.zeroize();
     x.zeroize();
     let phi = eta + c * gamma;
+    gamma.zeroize();
+    eta.zeroize();
     t.append_scalar(b"phi", &phi);
 
     // Folding with 128-bit challenges: `G' = G_lo + u·G_hi` costs one half-length
