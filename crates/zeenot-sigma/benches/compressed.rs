@@ -13,14 +13,17 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use ark_ff::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use zeenot_crypto::{pedersen::blinding_generator, Point, Scalar};
+use zeenot_crypto::Scalar;
 use zeenot_sigma::bulletproofs::BulletproofGens;
 use zeenot_sigma::compressed::{self, CompressedProof};
-use zeenot_sigma::{prove, verify, Builder, Proof, Statement};
+use zeenot_sigma::{prove, verify, Proof, Statement};
+
+#[path = "../tests/support/chain.rs"]
+mod chain;
+use chain::chain;
 
 const SIZES: [usize; 3] = [64, 512, 4096];
 const CTX: &[u8] = b"zeenot bench compressed";
@@ -29,42 +32,12 @@ fn rng() -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(0x5eed)
 }
 
-/// The statement and its witness (see the module documentation).
-fn chain(k: usize) -> (Statement, Vec<Scalar>) {
-    let mut r = rng();
-    let (g, h) = (Point::generator(), blinding_generator());
-    let vs: Vec<Scalar> = (0..k).map(|_| Scalar::rand(&mut r)).collect();
-    let rs: Vec<Scalar> = (0..k).map(|_| Scalar::rand(&mut r)).collect();
-    let cs: Vec<Point> = vs.iter().zip(&rs).map(|(v, r)| g.mul_vartime(v) + h.mul_vartime(r)).collect();
-    let mut b = Builder::new();
-    let mut witness = Vec::new();
-    let (ge, he) = (b.element("G", g), b.element("H", h));
-    let mut v_secrets = Vec::new();
-    for i in 0..k {
-        let (v, rr) = (b.secret(format!("v{i}")), b.secret(format!("r{i}")));
-        witness.extend([vs[i], rs[i]]);
-        let c = b.element(format!("C{i}"), cs[i]);
-        b.equation(c, &[(v, ge), (rr, he)]);
-        v_secrets.push(v);
-    }
-    for i in 0..k - 1 {
-        let t = Scalar::rand(&mut r);
-        let d = cs[i + 1].mul_vartime(&vs[i]) + h.mul_vartime(&t);
-        let tt = b.secret(format!("t{i}"));
-        witness.push(t);
-        let base = b.element(format!("C{}'", i + 1), cs[i + 1]);
-        let de = b.element(format!("D{i}"), d);
-        b.equation(de, &[(v_secrets[i], base), (tt, he)]);
-    }
-    (b.build_and().expect("a valid statement"), witness)
-}
-
 fn bench(c: &mut Criterion) {
     let gens = BulletproofGens::new(4 * SIZES[SIZES.len() - 1]);
     let cases: Vec<(usize, Statement, Vec<Scalar>)> = SIZES
         .iter()
         .map(|&k| {
-            let (st, w) = chain(k);
+            let (st, w) = chain(k, 0x5eed);
             (k, st, w)
         })
         .collect();

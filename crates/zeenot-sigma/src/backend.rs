@@ -477,9 +477,14 @@ impl<'a> Lowering<'a> {
         if self.prover() && !(0..=1).contains(&a.v) {
             return Err(Error::Witness("internal: a bit is not 0 or 1".into()));
         }
-        let one_minus = self.sub(self.constant(1), a);
-        self.product_zero(a, one_minus);
+        self.bitness(a);
         Ok(())
+    }
+
+    /// `b·(1 − b) = 0` for `C` (no witness check: [`Lowering::bit`] has it).
+    fn bitness(&mut self, b: Com) {
+        let one_minus = self.sub(self.constant(1), b);
+        self.product_zero(b, one_minus);
     }
 
     /// The one-hot vector of a private index `i < n`: fresh bits `b_j` with `Σ b_j = 1` and
@@ -489,14 +494,7 @@ impl<'a> Lowering<'a> {
         if let Some(b) = self.one_hots.get(&(i.c, n)) {
             return Ok(b.clone());
         }
-        let mut bits = Vec::with_capacity(n);
-        for j in 0..n {
-            let b = self.fresh(i128::from(i.v == j as i128))?;
-            if self.prover() && !(0..=1).contains(&b.v) {
-                return Err(Error::Witness("internal: a bit is not 0 or 1".into()));
-            }
-            bits.push(b);
-        }
+        let bits = (0..n).map(|j| self.fresh(i128::from(i.v == j as i128))).collect::<Result<Vec<_>>>()?;
         self.constrain_one_hot(i, &bits);
         self.one_hots.insert((i.c, n), bits.clone());
         Ok(bits)
@@ -506,8 +504,7 @@ impl<'a> Lowering<'a> {
     /// no witness checks here): each `b_j·(1 − b_j) = 0`, `Σ b_j = 1`, `Σ j·b_j = i`.
     fn constrain_one_hot(&mut self, i: Com, bits: &[Com]) {
         for b in bits {
-            let one_minus = self.sub(self.constant(1), *b);
-            self.product_zero(*b, one_minus);
+            self.bitness(*b);
         }
         let sum = bits.iter().fold(self.constant(0), |s, b| self.add(s, *b));
         self.opens_to(sum, 1);
@@ -1119,7 +1116,8 @@ fn divide(
     Ok(if quotient { (V::Com(q), q_iv) } else { (V::Com(r), r_iv) })
 }
 
-/// `y = table[i]` for a committed `i`: `OR_j (C_i − j·G = ρ·H ∧ C_y − X_j = σ·H)`.
+/// `y = table[i]` for a committed `i < n`: through the one-hot vector of `i` ([`Lowering::one_hot`]),
+/// `y = Σ x_j·b_j` homomorphically for a public table, else a fresh `y` with `b_j·(y − x_j) = 0`.
 fn lookup(lw: &mut Lowering<'_>, i: Com, table: &[V], n: usize) -> Result<Com> {
     if lw.prover() && !(0..n as i128).contains(&i.v) {
         return Err(Error::Witness("internal: a lookup index is out of range".into()));
@@ -1244,12 +1242,14 @@ pub fn shape(p: &Program, public: &[Option<Value>]) -> Result<Shape> {
     lw.stand_in = Some(0);
     lower(&mut lw, public, &committed, None)?;
     let chunks = range_chunks(&lw.ranges);
+    // `finish` adds one secret to a statement with none; `compressed::padded_len` rounds up.
+    let sigma_generators = lw.witness.len().max(1).next_power_of_two();
     Ok(Shape {
         commitments: lw.fresh_count,
         secrets: lw.witness.len(),
         equations: lw.equation_count,
-        sigma_generators: lw.witness.len().max(1).next_power_of_two(),
-        sigma_rounds: lw.witness.len().max(1).next_power_of_two().trailing_zeros() as usize,
+        sigma_generators,
+        sigma_rounds: sigma_generators.trailing_zeros() as usize,
         range_obligations: lw.ranges.len(),
         range_bits: chunks.iter().map(|(n, c)| n * c.len()).sum(),
         range_proofs: chunks.len(),

@@ -337,9 +337,9 @@ struct IpaOutput {
 }
 
 /// The inner-product argument's prover for `P = ⟨a, g⟩ + ⟨b, hf ∘ h⟩ + ⟨a, b⟩·q`, where the
-/// `h`-generators are `hf_i·h_i`. Generators are kept as `factor·point` so that folding costs
-/// one scalar multiplication per pair: `u⁻¹·f_lo·g_lo + u·f_hi·g_hi = (u⁻¹·f_lo)·(g_lo +
-/// u²·(f_hi/f_lo)·g_hi)`.
+/// `h`-generators are `hf_i·h_i`. `g` folds as `g_lo + u·g_hi` (a 128-bit multiplication per
+/// pair); `h` keeps its factors so that folding costs one multiplication per pair:
+/// `u·f_lo·h_lo + f_hi·h_hi = (u·f_lo)·(h_lo + (f_hi/(u·f_lo))·h_hi)`.
 fn ipa_prove(
     t: &mut Sha256Transcript,
     g_vec: &[Point],
