@@ -9,6 +9,8 @@
 //!   the secrets and independent of the equations: what program proofs carry.
 //! * [`bulletproofs`]: logarithmic-size (aggregated) range proofs on zeenot's Pedersen
 //!   commitments.
+//! * [`circuit`]: arithmetic-circuit proofs (Bulletproofs' multiplication gates and linear
+//!   constraints) of logarithmic size, on values committed with zeenot's Pedersen commitments.
 //! * [`backend`]: the compiler back end — IR programs proved with Pedersen commitments, sigma
 //!   protocols and Bulletproofs, no trusted setup; committed inputs and outputs carry values
 //!   between proofs and back ends.
@@ -26,6 +28,7 @@
 
 pub mod backend;
 pub mod bulletproofs;
+pub mod circuit;
 pub mod compressed;
 mod error;
 pub mod proof;
