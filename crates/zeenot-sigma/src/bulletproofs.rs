@@ -95,8 +95,8 @@ const MIN_ROUNDS: usize = 3;
 /// vector generators `G_i`, `H_i`, the inner-product base `U`, and zeenot's Pedersen bases.
 #[derive(Clone, Debug)]
 pub struct BulletproofGens {
-    pedersen: PedersenGenerators,
-    h: Point,
+    pub(crate) pedersen: PedersenGenerators,
+    pub(crate) h: Point,
     u: Point,
     g_vec: Vec<Point>,
     h_vec: Vec<Point>,
@@ -138,7 +138,7 @@ impl MsmTerms {
         self.scalars.push(k);
     }
 
-    fn reserve(&mut self, generators: usize, others: usize) {
+    pub(crate) fn reserve(&mut self, generators: usize, others: usize) {
         if self.g_vec.len() < generators {
             self.g_vec.resize(generators, Scalar::zero());
             self.h_vec.resize(generators, Scalar::zero());
@@ -296,7 +296,7 @@ fn start_transcript(context: &[u8], bits: usize, commitments: &[Point]) -> Sha25
     t
 }
 
-fn inner_product(a: &[Scalar], b: &[Scalar]) -> Scalar {
+pub(crate) fn inner_product(a: &[Scalar], b: &[Scalar]) -> Scalar {
     a.iter().zip(b).map(|(x, y)| *x * y).sum()
 }
 
@@ -324,23 +324,23 @@ fn value_weights(z: Scalar, bits: usize, m: usize) -> Vec<Scalar> {
     out
 }
 
-fn random_vec<R: RngCore + CryptoRng>(len: usize, rng: &mut R) -> Vec<Scalar> {
+pub(crate) fn random_vec<R: RngCore + CryptoRng>(len: usize, rng: &mut R) -> Vec<Scalar> {
     (0..len).map(|_| Scalar::rand(rng)).collect()
 }
 
 /// The inner-product argument's messages: `L_k`, `R_k` per round and the final `a`, `b`.
-struct IpaOutput {
-    l: Vec<Point>,
-    r: Vec<Point>,
-    a: Scalar,
-    b: Scalar,
+pub(crate) struct IpaOutput {
+    pub(crate) l: Vec<Point>,
+    pub(crate) r: Vec<Point>,
+    pub(crate) a: Scalar,
+    pub(crate) b: Scalar,
 }
 
 /// The inner-product argument's prover for `P = ⟨a, g⟩ + ⟨b, hf ∘ h⟩ + ⟨a, b⟩·q`, where the
 /// `h`-generators are `hf_i·h_i`. `g` folds as `g_lo + u·g_hi` (a 128-bit multiplication per
 /// pair); `h` keeps its factors so that folding costs one multiplication per pair:
 /// `u·f_lo·h_lo + f_hi·h_hi = (u·f_lo)·(h_lo + (f_hi/(u·f_lo))·h_hi)`.
-fn ipa_prove(
+pub(crate) fn ipa_prove(
     t: &mut Sha256Transcript,
     g_vec: &[Point],
     h_vec: &[Point],
