@@ -10,9 +10,19 @@
 //!
 //! PROOF SYSTEM: to be written (see the design in the session's note).
 
-use zeenot_crypto::{Point, Scalar, Sha256Transcript, Transcript};
+use ark_ff::{Field, One, UniformRand, Zero};
+use rand::{CryptoRng, RngCore};
+use zeenot_crypto::{decode_scalar, encode_scalar, Point, Scalar, Sha256Transcript, Transcript};
+use zeroize::Zeroize;
 
-use ark_ff::{One, Zero};
+use crate::bulletproofs::{
+    challenge, folding_challenge, folding_weights, inner_product, ipa_prove, powers, random_vec,
+    BulletproofGens, MsmTerms, MAX_ROUNDS,
+};
+use crate::error::{Error, Result};
+
+/// The Fiat–Shamir domain separator of circuit proofs.
+pub const CIRCUIT_PROOF_DOMAIN: &[u8] = b"zeenot/bulletproofs/circuit/v1";
 
 /// A variable of a [`Circuit`]'s linear constraints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -205,4 +215,730 @@ pub struct CircuitProof {
     pub ipa_a: Scalar,
     /// The inner-product argument's final `b`.
     pub ipa_b: Scalar,
+}
+
+/// A circuit's constraints combined with the powers of `z` (constraint `k` weighted by
+/// `z^{k+1}`): `⟨w_L, a_L⟩ + ⟨w_R, a_R⟩ + ⟨w_O, a_O⟩ + ⟨w_V, v⟩ + w_c = 0` for a valid
+/// assignment. The gate vectors have the padded length.
+struct Flattened {
+    w_l: Vec<Scalar>,
+    w_r: Vec<Scalar>,
+    w_o: Vec<Scalar>,
+    w_v: Vec<Scalar>,
+    w_c: Scalar,
+}
+
+/// Gates whose wires the constraints alone fix to a bit, publicly: `Out(i) = 0` (a constraint
+/// with that one term) and `Right(i) = Left(i) − 1` (a constraint `r·a_R − r·a_L + r·1 = 0`),
+/// so `a_L·(a_L − 1) = 0`. Which gates they are depends on the circuit only, so the prover may
+/// treat them differently without leaking anything about the witness.
+struct PublicBits {
+    /// `a_O[i] = 0` in every valid assignment.
+    out_zero: Vec<bool>,
+    /// `a_L[i] ∈ {0, 1}` and `a_R[i] = a_L[i] − 1` in every valid assignment.
+    bit: Vec<bool>,
+}
+
+impl Circuit {
+    /// Checks that every constraint's variables exist.
+    fn check_variables(&self) -> Result<()> {
+        for (k, c) in self.iter_constraints().enumerate() {
+            for (v, _) in c {
+                let ok = match *v {
+                    Var::One => true,
+                    Var::Committed(j) => j < self.committed,
+                    Var::Left(i) | Var::Right(i) | Var::Out(i) => i < self.gates,
+                };
+                if !ok {
+                    return Err(Error::Statement(format!(
+                        "constraint {k} refers to {v:?}, but the circuit has {} gates and {} commitments",
+                        self.gates, self.committed
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The constraints combined with `z` (see [`Flattened`]); gate vectors of length `n`.
+    /// The variables must have been checked.
+    fn flatten(&self, z: Scalar, n: usize) -> Flattened {
+        let mut f = Flattened {
+            w_l: vec![Scalar::zero(); n],
+            w_r: vec![Scalar::zero(); n],
+            w_o: vec![Scalar::zero(); n],
+            w_v: vec![Scalar::zero(); self.committed],
+            w_c: Scalar::zero(),
+        };
+        let mut zk = z;
+        for c in self.iter_constraints() {
+            for (v, w) in c {
+                let zw = zk * w;
+                match *v {
+                    Var::One => f.w_c += zw,
+                    Var::Committed(j) => f.w_v[j] += zw,
+                    Var::Left(i) => f.w_l[i] += zw,
+                    Var::Right(i) => f.w_r[i] += zw,
+                    Var::Out(i) => f.w_o[i] += zw,
+                }
+            }
+            zk *= z;
+        }
+        f
+    }
+
+    /// The gates the constraints fix to bits (see [`PublicBits`]). The variables must have been
+    /// checked.
+    fn public_bits(&self) -> PublicBits {
+        let mut out_zero = vec![false; self.gates];
+        let mut decrement = vec![false; self.gates];
+        for c in self.iter_constraints() {
+            match c {
+                [(Var::Out(i), _)] => out_zero[*i] = true,
+                [_, _, _] => {
+                    let (mut one, mut left, mut right) = (None, None, None);
+                    for (v, w) in c {
+                        let slot = match v {
+                            Var::One => &mut one,
+                            Var::Left(_) => &mut left,
+                            Var::Right(_) => &mut right,
+                            _ => break,
+                        };
+                        *slot = Some((*v, *w));
+                    }
+                    if let (Some((_, w1)), Some((Var::Left(i), wl)), Some((Var::Right(j), wr))) =
+                        (one, left, right)
+                    {
+                        if i == j && wr == w1 && wl == -w1 {
+                            decrement[i] = true;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let bit = out_zero.iter().zip(&decrement).map(|(o, d)| *o && *d).collect();
+        PublicBits { out_zero, bit }
+    }
+}
+
+/// Checks the circuit against the generators; returns the padded gate count `n` and `log2 n`.
+fn check_shape(gens: &BulletproofGens, circuit: &Circuit) -> Result<(usize, usize)> {
+    circuit.check_variables()?;
+    let n = circuit.padded_gates();
+    let rounds = n.trailing_zeros() as usize;
+    if n > gens.capacity() || rounds > MAX_ROUNDS {
+        return Err(Error::Statement(format!(
+            "the circuit's {n} padded gates exceed the generators' capacity ({})",
+            gens.capacity()
+        )));
+    }
+    Ok((n, rounds))
+}
+
+fn check_count(what: &str, got: usize, want: usize) -> Result<()> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(Error::Input(format!("{got} {what}, the circuit needs {want}")))
+    }
+}
+
+/// Checks the sizes of the prover's inputs.
+fn check_witness_shape(
+    circuit: &Circuit,
+    commitments: &[Point],
+    assignment: &Assignment,
+    blindings: &[Scalar],
+) -> Result<()> {
+    let (n, m) = (circuit.gates(), circuit.committed());
+    check_count("commitments", commitments.len(), m)?;
+    check_count("blindings", blindings.len(), m)?;
+    check_count("committed values", assignment.values.len(), m)?;
+    check_count("left wires", assignment.left.len(), n)?;
+    check_count("right wires", assignment.right.len(), n)?;
+    check_count("output wires", assignment.out.len(), n)
+}
+
+fn start_transcript(context: &[u8], circuit: &Circuit, commitments: &[Point]) -> Sha256Transcript {
+    let mut t = Sha256Transcript::new(CIRCUIT_PROOF_DOMAIN);
+    t.append_message(b"context", context);
+    circuit.absorb(&mut t);
+    for v in Point::encode_batch(commitments) {
+        t.append_message(b"V", &v);
+    }
+    t
+}
+
+/// `δ(y, z) = ⟨y^{−n} ∘ w_R, w_L⟩`.
+fn delta(y_inv_pows: &[Scalar], f: &Flattened) -> Scalar {
+    y_inv_pows.iter().zip(&f.w_r).zip(&f.w_l).map(|((y, r), l)| *y * r * l).sum()
+}
+
+/// The coefficients `t_0 … t_6` of `t(X) = ⟨l(X), r(X)⟩` for `l(X) = l1·X + l2·X² + l3·X³` and
+/// `r(X) = r0 + r1·X + r3·X³` (`t_0 = 0`).
+fn t_coefficients(
+    l1: &[Scalar],
+    l2: &[Scalar],
+    l3: &[Scalar],
+    r0: &[Scalar],
+    r1: &[Scalar],
+    r3: &[Scalar],
+) -> [Scalar; 7] {
+    let ip = inner_product;
+    [
+        Scalar::zero(),
+        ip(l1, r0),
+        ip(l1, r1) + ip(l2, r0),
+        ip(l2, r1) + ip(l3, r0),
+        ip(l1, r3) + ip(l3, r1),
+        ip(l2, r3),
+        ip(l3, r3),
+    ]
+}
+
+/// `v` extended with zeros to length `n`.
+fn padded(v: &[Scalar], n: usize) -> Vec<Scalar> {
+    let mut out = Vec::with_capacity(n);
+    out.extend_from_slice(v);
+    out.resize(n, Scalar::zero());
+    out
+}
+
+/// The indices of the powers `x^i` the proof commits to: `t_2` is the verifier's own.
+const T_POWERS: [usize; 5] = [1, 3, 4, 5, 6];
+
+impl CircuitProof {
+    /// The encoded length of a proof for a circuit of `padded_gates` (a power of two) gates:
+    /// `32·(13 + 2·log2 n)` bytes.
+    pub fn encoded_len(padded_gates: usize) -> usize {
+        let rounds = padded_gates.max(1).trailing_zeros() as usize;
+        32 * (13 + 2 * rounds)
+    }
+
+    /// Proves that the prover knows an assignment of `circuit` satisfying every gate and
+    /// linear constraint, whose committed values open `commitments` (`commitments[j] = v_j·G +
+    /// blindings[j]·H`, [`zeenot_crypto::PedersenGenerators::commit`]). `context` binds the proof
+    /// to its use (a session, a request). `gens` must cover the padded gate count.
+    ///
+    /// Fails with [`Error::Statement`] if a constraint refers to a variable the circuit lacks
+    /// or the circuit exceeds `gens`, [`Error::Input`] if a count does not match the circuit,
+    /// and [`Error::Witness`] if the assignment violates a gate or constraint or a commitment
+    /// does not open to its value.
+    pub fn prove<R: RngCore + CryptoRng>(
+        gens: &BulletproofGens,
+        circuit: &Circuit,
+        commitments: &[Point],
+        assignment: &Assignment,
+        blindings: &[Scalar],
+        context: &[u8],
+        rng: &mut R,
+    ) -> Result<CircuitProof> {
+        let (n, _) = check_shape(gens, circuit)?;
+        check_witness_shape(circuit, commitments, assignment, blindings)?;
+        if !circuit.is_satisfied(assignment) {
+            let what = match circuit.first_violation(assignment) {
+                Some(k) if k > usize::MAX / 2 => format!("gate {} has a_L·a_R ≠ a_O", usize::MAX - k),
+                Some(k) => format!("constraint {k} is violated"),
+                None => "the assignment does not satisfy the circuit".to_owned(),
+            };
+            return Err(Error::Witness(what));
+        }
+        for (j, ((v, gamma), c)) in assignment.values.iter().zip(blindings).zip(commitments).enumerate() {
+            if gens.pedersen.commit(v, gamma).0 != *c {
+                return Err(Error::Witness(format!(
+                    "commitment {j} does not open to the committed value {j}"
+                )));
+            }
+        }
+        Self::prove_inner(gens, n, circuit, commitments, assignment, blindings, context, rng, true)
+    }
+
+    /// The prover's arithmetic on an arbitrary assignment: neither the gates, the constraints
+    /// nor the commitments' openings are checked (only the sizes). For testing soundness only
+    /// (a proof made from a false witness must not verify).
+    #[doc(hidden)]
+    pub fn prove_unchecked<R: RngCore + CryptoRng>(
+        gens: &BulletproofGens,
+        circuit: &Circuit,
+        commitments: &[Point],
+        assignment: &Assignment,
+        blindings: &[Scalar],
+        context: &[u8],
+        rng: &mut R,
+    ) -> Result<CircuitProof> {
+        let (n, _) = check_shape(gens, circuit)?;
+        check_witness_shape(circuit, commitments, assignment, blindings)?;
+        Self::prove_inner(gens, n, circuit, commitments, assignment, blindings, context, rng, false)
+    }
+
+    /// The prover, on checked shapes (`n` padded gates); `satisfied` says the witness was
+    /// checked.
+    #[allow(clippy::too_many_arguments)]
+    fn prove_inner<R: RngCore + CryptoRng>(
+        gens: &BulletproofGens,
+        n: usize,
+        circuit: &Circuit,
+        commitments: &[Point],
+        assignment: &Assignment,
+        blindings: &[Scalar],
+        context: &[u8],
+        rng: &mut R,
+        satisfied: bool,
+    ) -> Result<CircuitProof> {
+        let gates = circuit.gates();
+        let mut t = start_transcript(context, circuit, commitments);
+        let g_vec = &gens.g_vec()[..n];
+        let h_vec = &gens.h_vec()[..n];
+        let mut a_l = padded(&assignment.left, n);
+        let mut a_r = padded(&assignment.right, n);
+        let mut a_o = padded(&assignment.out, n);
+
+        // 1. A_I, A_O, S. Padding gates carry zeros (and no blinding: their entries of l and r
+        // are public), so every multi-exponentiation covers the real gates only.
+        let mut public = circuit.public_bits();
+        if !satisfied {
+            // A false witness may break what the constraints force: then the general path.
+            let holds = (0..gates).all(|i| {
+                (!public.out_zero[i] || a_o[i].is_zero())
+                    && (!public.bit[i]
+                        || ((a_l[i].is_zero() || a_l[i].is_one()) && a_r[i] == a_l[i] - Scalar::one()))
+            });
+            if !holds {
+                public.out_zero.iter_mut().for_each(|b| *b = false);
+                public.bit.iter_mut().for_each(|b| *b = false);
+            }
+        }
+        let mut alpha = Scalar::rand(rng);
+        let mut beta = Scalar::rand(rng);
+        let mut rho = Scalar::rand(rng);
+        let mut bases = Vec::with_capacity(2 * gates + 1);
+        let mut scalars = Vec::with_capacity(2 * gates + 1);
+
+        // A_I: bit gates (public) as a constant-time masked sum, Σ_{a_L[i] = 1} (G_i + H_i) −
+        // Σ H_i, as the range proof does; the others through a constant-time multi-exponentiation.
+        bases.push(gens.h);
+        scalars.push(alpha);
+        let general: Vec<usize> = (0..gates).filter(|&i| !public.bit[i]).collect();
+        bases.extend(general.iter().map(|&i| g_vec[i]));
+        bases.extend(general.iter().map(|&i| h_vec[i]));
+        scalars.extend(general.iter().map(|&i| a_l[i]));
+        scalars.extend(general.iter().map(|&i| a_r[i]));
+        let mut a_i = Point::msm_ct(&bases, &scalars);
+        scalars.zeroize();
+        if general.len() < gates {
+            let bit_gates: Vec<usize> = (0..gates).filter(|&i| public.bit[i]).collect();
+            let sums: Vec<Point> = bit_gates.iter().map(|&i| g_vec[i] + h_vec[i]).collect();
+            let h_total: Point = bit_gates.iter().map(|&i| h_vec[i]).sum();
+            let mut mask: Vec<u8> = bit_gates.iter().map(|&i| u8::from(a_l[i].is_one())).collect();
+            a_i += Point::masked_sum(&sums, &mask) - h_total;
+            mask.zeroize();
+        }
+
+        // A_O: the outputs the constraints do not force to zero.
+        bases.clear();
+        bases.push(gens.h);
+        scalars.push(beta);
+        for i in (0..gates).filter(|&i| !public.out_zero[i]) {
+            bases.push(g_vec[i]);
+            scalars.push(a_o[i]);
+        }
+        let a_o_commit = Point::msm_ct(&bases, &scalars);
+        scalars.zeroize();
+
+        // S.
+        let mut s_l = random_vec(gates, rng);
+        let mut s_r = random_vec(gates, rng);
+        bases.clear();
+        bases.push(gens.h);
+        bases.extend_from_slice(&g_vec[..gates]);
+        bases.extend_from_slice(&h_vec[..gates]);
+        scalars.push(rho);
+        scalars.extend_from_slice(&s_l);
+        scalars.extend_from_slice(&s_r);
+        let s_commit = Point::msm_ct(&bases, &scalars);
+        scalars.zeroize();
+        s_l.resize(n, Scalar::zero());
+        s_r.resize(n, Scalar::zero());
+
+        t.append_point(b"A_I", &a_i);
+        t.append_point(b"A_O", &a_o_commit);
+        t.append_point(b"S", &s_commit);
+        let y = challenge(&mut t, b"y")?;
+        let z = challenge(&mut t, b"z")?;
+
+        // 2. l(X) = l1·X + l2·X² + l3·X³, r(X) = r0 + r1·X + r3·X³; T_1, T_3 … T_6.
+        let f = circuit.flatten(z, n);
+        let y_pows = powers(y, n);
+        let y_inv_pows = powers(y.inverse().ok_or(Error::InvalidProof)?, n);
+        let mut l1: Vec<Scalar> = (0..n).map(|i| a_l[i] + y_inv_pows[i] * f.w_r[i]).collect();
+        let l2 = &a_o;
+        let l3 = &s_l;
+        let r0: Vec<Scalar> = (0..n).map(|i| f.w_o[i] - y_pows[i]).collect();
+        let mut r1: Vec<Scalar> = (0..n).map(|i| y_pows[i] * a_r[i] + f.w_l[i]).collect();
+        let mut r3: Vec<Scalar> = (0..n).map(|i| y_pows[i] * s_r[i]).collect();
+        let mut tc = t_coefficients(&l1, l2, l3, &r0, &r1, &r3);
+        if satisfied {
+            debug_assert_eq!(
+                tc[2],
+                delta(&y_inv_pows, &f) - f.w_c - inner_product(&f.w_v, &assignment.values),
+                "t_2 = δ(y, z) − w_c − ⟨w_V, v⟩ for a valid witness"
+            );
+        }
+        let mut taus = [Scalar::zero(); 7];
+        let mut t_commits = [Point::identity(); 5];
+        for (k, &i) in T_POWERS.iter().enumerate() {
+            taus[i] = Scalar::rand(rng);
+            t_commits[k] = gens.pedersen.commit(&tc[i], &taus[i]).0;
+        }
+        for (k, p) in t_commits.iter().enumerate() {
+            t.append_point(T_LABELS[k], p);
+        }
+        let x = challenge(&mut t, b"x")?;
+
+        // 3. l, r, t̂, τ_x, μ.
+        let xs = powers(x, 7);
+        let l: Vec<Scalar> = (0..n).map(|i| l1[i] * xs[1] + l2[i] * xs[2] + l3[i] * xs[3]).collect();
+        let r: Vec<Scalar> = (0..n).map(|i| r0[i] + r1[i] * xs[1] + r3[i] * xs[3]).collect();
+        let t_hat = inner_product(&l, &r);
+        let tau_x = T_POWERS.iter().map(|&i| taus[i] * xs[i]).sum::<Scalar>()
+            - xs[2] * inner_product(&f.w_v, blindings);
+        let mu = alpha * xs[1] + beta * xs[2] + rho * xs[3];
+        t.append_scalar(b"t_hat", &t_hat);
+        t.append_scalar(b"tau_x", &tau_x);
+        t.append_scalar(b"mu", &mu);
+        let w = challenge(&mut t, b"w")?;
+
+        for v in [&mut a_l, &mut a_r, &mut a_o, &mut s_l, &mut s_r, &mut l1, &mut r1, &mut r3] {
+            v.zeroize();
+        }
+        for s in [&mut alpha, &mut beta, &mut rho] {
+            s.zeroize();
+        }
+        taus.zeroize();
+        tc.zeroize();
+
+        // 4. The inner-product argument on l and r (it wipes them).
+        let q = gens.u().mul_vartime(&w);
+        let ipa = ipa_prove(&mut t, g_vec, h_vec, y_inv_pows, q, l, r)?;
+        Ok(CircuitProof {
+            a_i,
+            a_o: a_o_commit,
+            s: s_commit,
+            t: t_commits,
+            t_hat,
+            tau_x,
+            mu,
+            ipa_l: ipa.l,
+            ipa_r: ipa.r,
+            ipa_a: ipa.a,
+            ipa_b: ipa.b,
+        })
+    }
+
+    /// Verifies the proof for `circuit` with the committed values opening `commitments`, made
+    /// with `context`: one multi-exponentiation of `2n + 2·log2 n + m + 11` points.
+    ///
+    /// Fails as [`CircuitProof::verification_terms`] does, and with [`Error::InvalidProof`] if
+    /// the proof does not verify.
+    pub fn verify(
+        &self,
+        gens: &BulletproofGens,
+        circuit: &Circuit,
+        commitments: &[Point],
+        context: &[u8],
+    ) -> Result<()> {
+        let mut terms = MsmTerms::default();
+        self.verification_terms(gens, circuit, commitments, context, Scalar::one(), &mut terms)?;
+        if terms.is_identity(gens) {
+            Ok(())
+        } else {
+            Err(Error::InvalidProof)
+        }
+    }
+
+    /// The verification equation of [`CircuitProof::verify`], times `weight`, added to `terms`
+    /// (the equation holds iff these terms sum to the identity): batches with other circuit
+    /// proofs, range proofs and sigma proofs, each with an independent random weight, share
+    /// one multi-exponentiation.
+    ///
+    /// Fails with [`Error::Statement`] for a circuit that refers to missing variables or exceeds
+    /// `gens`, [`Error::Input`] if the number of commitments is not the circuit's, and
+    /// [`Error::Encoding`] if the proof's round count is not `log2 n` (never
+    /// [`Error::InvalidProof`] unless a challenge is zero, probability `2^−251`: that is for the
+    /// caller's check of the sum).
+    pub fn verification_terms(
+        &self,
+        gens: &BulletproofGens,
+        circuit: &Circuit,
+        commitments: &[Point],
+        context: &[u8],
+        weight: Scalar,
+        terms: &mut MsmTerms,
+    ) -> Result<()> {
+        let (n, rounds) = check_shape(gens, circuit)?;
+        let m = circuit.committed();
+        check_count("commitments", commitments.len(), m)?;
+        if self.ipa_l.len() != rounds || self.ipa_r.len() != rounds {
+            return Err(Error::Encoding(format!(
+                "the proof has {}/{} inner-product rounds, a circuit of {n} padded gates needs {rounds}",
+                self.ipa_l.len(),
+                self.ipa_r.len()
+            )));
+        }
+
+        // Replay the transcript.
+        let mut t = start_transcript(context, circuit, commitments);
+        t.append_point(b"A_I", &self.a_i);
+        t.append_point(b"A_O", &self.a_o);
+        t.append_point(b"S", &self.s);
+        let y = challenge(&mut t, b"y")?;
+        let z = challenge(&mut t, b"z")?;
+        for (k, p) in self.t.iter().enumerate() {
+            t.append_point(T_LABELS[k], p);
+        }
+        let x = challenge(&mut t, b"x")?;
+        t.append_scalar(b"t_hat", &self.t_hat);
+        t.append_scalar(b"tau_x", &self.tau_x);
+        t.append_scalar(b"mu", &self.mu);
+        let w = challenge(&mut t, b"w")?;
+        let mut us = Vec::with_capacity(rounds);
+        for (l, r) in self.ipa_l.iter().zip(&self.ipa_r) {
+            t.append_point(b"L", l);
+            t.append_point(b"R", r);
+            us.push(folding_challenge(&mut t)?);
+        }
+        t.append_scalar(b"a", &self.ipa_a);
+        t.append_scalar(b"b", &self.ipa_b);
+        let c = challenge(&mut t, b"c")?;
+
+        let f = circuit.flatten(z, n);
+        let y_inv_pows = powers(y.inverse().ok_or(Error::InvalidProof)?, n);
+        let delta = delta(&y_inv_pows, &f);
+        let xs = powers(x, 7);
+        // The inner-product argument's folding, as the range proof's: G_i takes s_i, H_i
+        // (`u·H_lo + H_hi`) takes s_{n−1−i}, the first target later_0 and round k's L, R
+        // later_{k+1}.
+        let (s, later) = folding_weights(&us);
+        let all = later[0];
+        let (a, b) = (self.ipa_a, self.ipa_b);
+
+        terms.reserve(n, 2 * rounds + m + 8);
+        let mut term = |p: Point, k: Scalar| terms.add(p, weight * k);
+        // c·(x²·(δ − w_c)·G − x²·Σ w_V[j]·V_j + Σ x^i·T_i − t̂·G − τ_x·H) + (the folded
+        // inner-product check on P = x·A_I + x²·A_O + x³·S − μ·H + …) = 0.
+        term(self.a_i, all * xs[1]);
+        term(self.a_o, all * xs[2]);
+        term(self.s, all * xs[3]);
+        for (p, &i) in self.t.iter().zip(&T_POWERS) {
+            term(*p, c * xs[i]);
+        }
+        let cx2 = c * xs[2];
+        for (v, wv) in commitments.iter().zip(&f.w_v) {
+            term(*v, -(cx2 * wv));
+        }
+        for k in 0..rounds {
+            term(self.ipa_l[k], later[k + 1] * us[k].square());
+            term(self.ipa_r[k], later[k + 1]);
+        }
+        terms.g += weight * (cx2 * (delta - f.w_c) - c * self.t_hat);
+        terms.h -= weight * (all * self.mu + c * self.tau_x);
+        terms.u += weight * w * (all * self.t_hat - a * b);
+        let all_x = all * xs[1];
+        for i in 0..n {
+            terms.g_vec[i] += weight * (all_x * y_inv_pows[i] * f.w_r[i] - a * s[i]);
+            terms.h_vec[i] += weight
+                * (all * (y_inv_pows[i] * (xs[1] * f.w_l[i] + f.w_o[i]) - Scalar::one())
+                    - b * y_inv_pows[i] * s[n - 1 - i]);
+        }
+        Ok(())
+    }
+
+    /// `A_I ‖ A_O ‖ S ‖ T_1 ‖ T_3 ‖ … ‖ T_6 ‖ t̂ ‖ τ_x ‖ μ ‖ (L_k ‖ R_k)_k ‖ a ‖ b`, 32 bytes each
+    /// (points packed as circomlib does, scalars little-endian).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut points = vec![self.a_i, self.a_o, self.s];
+        points.extend_from_slice(&self.t);
+        for (l, r) in self.ipa_l.iter().zip(&self.ipa_r) {
+            points.push(*l);
+            points.push(*r);
+        }
+        let enc = Point::encode_batch(&points);
+        let mut out = Vec::with_capacity(32 * (points.len() + 5));
+        for p in &enc[..8] {
+            out.extend_from_slice(p);
+        }
+        for s in [&self.t_hat, &self.tau_x, &self.mu] {
+            out.extend_from_slice(&encode_scalar(s));
+        }
+        for p in &enc[8..] {
+            out.extend_from_slice(p);
+        }
+        out.extend_from_slice(&encode_scalar(&self.ipa_a));
+        out.extend_from_slice(&encode_scalar(&self.ipa_b));
+        out
+    }
+
+    /// Decodes a proof, checking its length (`32·(13 + 2k)` bytes, `k ≤ 32` rounds; `k = 0` for
+    /// a one-gate circuit), every point (on the curve, in the subgroup) and every scalar
+    /// (canonical). Whether `k` fits the circuit is checked by [`CircuitProof::verify`].
+    pub fn decode(bytes: &[u8]) -> Result<Self> {
+        let words = bytes.len() / 32;
+        if words * 32 != bytes.len() || words < 13 || (words - 13) & 1 == 1 {
+            return Err(Error::Encoding(format!("{} bytes is not a circuit proof's length", bytes.len())));
+        }
+        let rounds = (words - 13) / 2;
+        if rounds > MAX_ROUNDS {
+            return Err(Error::Encoding(format!("{rounds} inner-product rounds (at most {MAX_ROUNDS})")));
+        }
+        let word = |i: usize| -> Result<&[u8; 32]> {
+            bytes[32 * i..32 * i + 32]
+                .try_into()
+                .map_err(|_| Error::Encoding("internal: a 32-byte word of a checked length".into()))
+        };
+        let point = |i: usize, what: &str| {
+            Point::decode(word(i)?).map_err(|e| Error::Encoding(format!("{what}: {e}")))
+        };
+        let scalar = |i: usize, what: &str| {
+            decode_scalar(word(i)?).map_err(|e| Error::Encoding(format!("{what}: {e}")))
+        };
+        let mut t = [Point::identity(); 5];
+        for (k, p) in t.iter_mut().enumerate() {
+            *p = point(3 + k, &format!("T_{}", T_POWERS[k]))?;
+        }
+        let mut ipa_l = Vec::with_capacity(rounds);
+        let mut ipa_r = Vec::with_capacity(rounds);
+        for k in 0..rounds {
+            ipa_l.push(point(11 + 2 * k, &format!("L_{k}"))?);
+            ipa_r.push(point(12 + 2 * k, &format!("R_{k}"))?);
+        }
+        Ok(CircuitProof {
+            a_i: point(0, "A_I")?,
+            a_o: point(1, "A_O")?,
+            s: point(2, "S")?,
+            t,
+            t_hat: scalar(8, "t_hat")?,
+            tau_x: scalar(9, "tau_x")?,
+            mu: scalar(10, "mu")?,
+            ipa_l,
+            ipa_r,
+            ipa_a: scalar(words - 2, "a")?,
+            ipa_b: scalar(words - 1, "b")?,
+        })
+    }
+}
+
+/// The transcript labels of `T_1, T_3, T_4, T_5, T_6`.
+const T_LABELS: [&[u8]; 5] = [b"T1", b"T3", b"T4", b"T5", b"T6"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha20Rng;
+
+    /// A random satisfied circuit of `gates` gates and `m` commitments.
+    fn random(gates: usize, m: usize, r: &mut ChaCha20Rng) -> (Circuit, Assignment) {
+        let mut c = Circuit::new();
+        let mut a = Assignment::default();
+        for _ in 0..gates {
+            c.gate();
+            let (x, y) = (Scalar::rand(r), Scalar::rand(r));
+            a.left.push(x);
+            a.right.push(y);
+            a.out.push(x * y);
+        }
+        for _ in 0..m {
+            c.commitment();
+            a.values.push(Scalar::rand(r));
+        }
+        for _ in 0..gates + 3 {
+            let mut terms: Vec<(Var, Scalar)> = (0..4)
+                .map(|_| {
+                    let v = match r.gen_range(0..4) {
+                        0 if m > 0 => Var::Committed(r.gen_range(0..m)),
+                        1 if gates > 0 => Var::Left(r.gen_range(0..gates)),
+                        2 if gates > 0 => Var::Right(r.gen_range(0..gates)),
+                        3 if gates > 0 => Var::Out(r.gen_range(0..gates)),
+                        _ => Var::One,
+                    };
+                    (v, Scalar::rand(r))
+                })
+                .collect();
+            let sum: Scalar = terms.iter().map(|(v, w)| c.value(&a, *v).expect("in range") * w).sum();
+            terms.push((Var::One, -sum));
+            c.constrain(terms);
+        }
+        assert!(c.is_satisfied(&a));
+        (c, a)
+    }
+
+    /// `t_2 = δ(y, z) − w_c − ⟨w_V, v⟩` for a valid witness (and not for a false one), and the
+    /// coefficients are those of `⟨l(X), r(X)⟩`.
+    #[test]
+    fn t2_identity() {
+        let mut r = ChaCha20Rng::seed_from_u64(1);
+        for (gates, m) in [(0, 1), (1, 0), (3, 2), (8, 1), (13, 3)] {
+            let (c, mut a) = random(gates, m, &mut r);
+            let n = c.padded_gates();
+            let (y, z, x) = (Scalar::rand(&mut r), Scalar::rand(&mut r), Scalar::rand(&mut r));
+            let f = c.flatten(z, n);
+            let y_pows = powers(y, n);
+            let y_inv_pows = powers(y.inverse().expect("nonzero"), n);
+            let (s_l, s_r) = (random_vec(n, &mut r), random_vec(n, &mut r));
+            let coefficients = |a: &Assignment| {
+                let (a_l, a_r, a_o) = (padded(&a.left, n), padded(&a.right, n), padded(&a.out, n));
+                let l1: Vec<Scalar> = (0..n).map(|i| a_l[i] + y_inv_pows[i] * f.w_r[i]).collect();
+                let r0: Vec<Scalar> = (0..n).map(|i| f.w_o[i] - y_pows[i]).collect();
+                let r1: Vec<Scalar> = (0..n).map(|i| y_pows[i] * a_r[i] + f.w_l[i]).collect();
+                let r3: Vec<Scalar> = (0..n).map(|i| y_pows[i] * s_r[i]).collect();
+                let tc = t_coefficients(&l1, &a_o, &s_l, &r0, &r1, &r3);
+                let xs = powers(x, 7);
+                let l: Vec<Scalar> =
+                    (0..n).map(|i| l1[i] * xs[1] + a_o[i] * xs[2] + s_l[i] * xs[3]).collect();
+                let rx: Vec<Scalar> = (0..n).map(|i| r0[i] + r1[i] * xs[1] + r3[i] * xs[3]).collect();
+                assert_eq!(inner_product(&l, &rx), (0..7).map(|i| tc[i] * xs[i]).sum::<Scalar>());
+                tc[2]
+            };
+            let expected = delta(&y_inv_pows, &f) - f.w_c - inner_product(&f.w_v, &a.values);
+            assert_eq!(coefficients(&a), expected, "{gates} gates, {m} commitments");
+            // A false gate (gates > 0), or a false constraint (a changed value that one uses).
+            if gates > 0 {
+                a.out[0] += Scalar::one();
+            } else {
+                assert!(!f.w_v[0].is_zero());
+                a.values[0] += Scalar::one();
+            }
+            let expected = delta(&y_inv_pows, &f) - f.w_c - inner_product(&f.w_v, &a.values);
+            assert_ne!(coefficients(&a), expected, "a false witness, {gates} gates");
+        }
+    }
+
+    #[test]
+    fn public_bits_are_detected_from_the_constraints_only() {
+        let one = Scalar::one();
+        let mut c = Circuit::new();
+        for _ in 0..5 {
+            c.gate();
+        }
+        // Gate 0: b − 1 = a_R, a_O = 0, in any order and scaled.
+        c.constrain([
+            (Var::One, -Scalar::from(3u64)),
+            (Var::Right(0), -Scalar::from(3u64)),
+            (Var::Left(0), Scalar::from(3u64)),
+        ]);
+        c.constrain([(Var::Out(0), Scalar::from(7u64))]);
+        // Gate 1: a_R = a_L + 1 (not a bit gate: a_L ∈ {0, −1}).
+        c.constrain([(Var::Right(1), one), (Var::Left(1), -one), (Var::One, -one)]);
+        c.constrain([(Var::Out(1), one)]);
+        // Gate 2: a_R = a_L − 1 but a_O free; gate 3: a_O = 0 only.
+        c.constrain([(Var::Right(2), one), (Var::Left(2), -one), (Var::One, one)]);
+        c.constrain([(Var::Out(3), one)]);
+        // Gate 4: the decrement across two gates' wires.
+        c.constrain([(Var::Right(4), one), (Var::Left(3), -one), (Var::One, one)]);
+        c.constrain([(Var::Out(4), one)]);
+        let p = c.public_bits();
+        assert_eq!(p.bit, [true, false, false, false, false]);
+        assert_eq!(p.out_zero, [true, true, false, true, true]);
+    }
 }
