@@ -5,7 +5,9 @@
 //! proof of `m = N/64` values.
 //!
 //! * `circuit_prove/<impl>/<N>`, `circuit_verify/<impl>/<N>`, `<impl>` in `circuit`, `range`,
-//!   `N = 2^10, 2^12, 2^14` bits. Generators, circuits, witnesses and commitments are built
+//!   `N = 2^10, 2^12, 2^14` bits; `circuit_prove/circuit_general/<N>` proves the same circuit
+//!   with its bit gates hidden from the prover's masked-sum shortcut (the cost of a circuit of
+//!   `N` general gates). Generators, circuits, witnesses and commitments are built
 //!   outside the timed loops (the verifier's timing includes absorbing the circuit into the
 //!   transcript and flattening its constraints).
 //! * `gens/new/32768`: deriving `BulletproofGens::new(2^15)` (what a `2^15`-gate circuit needs).
@@ -25,8 +27,11 @@ use zeenot_sigma::circuit::{Assignment, Circuit, CircuitProof, Var};
 const BITS: usize = 64;
 const CTX: &[u8] = b"zeenot bench circuit";
 
-/// `values` committed values, each below `2^BITS` by bit decomposition.
-fn range_circuit(values: usize) -> Circuit {
+/// `values` committed values, each below `2^BITS` by bit decomposition. With `general`, each
+/// `a_R = a_L − 1` is written with the constant split in two terms (`+2 − 1`), which hides the
+/// bit gates from the prover: it then commits the wires with its general constant-time
+/// multi-exponentiations, as for any circuit.
+fn range_circuit(values: usize, general: bool) -> Circuit {
     let mut c = Circuit::new();
     for _ in 0..values {
         let v = c.commitment();
@@ -34,11 +39,13 @@ fn range_circuit(values: usize) -> Circuit {
         let mut two_i = Scalar::one();
         for _ in 0..BITS {
             let g = c.gate();
-            c.constrain([
-                (Var::Right(g), Scalar::one()),
-                (Var::Left(g), -Scalar::one()),
-                (Var::One, Scalar::one()),
-            ]);
+            let mut decrement = vec![(Var::Right(g), Scalar::one()), (Var::Left(g), -Scalar::one())];
+            if general {
+                decrement.extend([(Var::One, Scalar::from(2u64)), (Var::One, -Scalar::one())]);
+            } else {
+                decrement.push((Var::One, Scalar::one()));
+            }
+            c.constrain(decrement);
             c.constrain([(Var::Out(g), Scalar::one())]);
             sum.push((Var::Left(g), two_i));
             two_i.double_in_place();
@@ -75,7 +82,8 @@ fn bench(c: &mut Criterion) {
         let gammas: Vec<Scalar> = (0..m).map(|_| Scalar::rand(&mut r)).collect();
         let commitments: Vec<Point> =
             values.iter().zip(&gammas).map(|(v, g)| ped.commit(&Scalar::from(*v), g).0).collect();
-        let circuit = range_circuit(m);
+        let circuit = range_circuit(m, false);
+        let general = range_circuit(m, true);
         let assignment = range_assignment(&values);
 
         let cp = CircuitProof::prove(&gens, &circuit, &commitments, &assignment, &gammas, CTX, &mut r)
@@ -101,6 +109,20 @@ fn bench(c: &mut Criterion) {
                 CircuitProof::prove(
                     &gens,
                     &circuit,
+                    &commitments,
+                    black_box(&assignment),
+                    &gammas,
+                    CTX,
+                    &mut r,
+                )
+                .expect("satisfied")
+            })
+        });
+        g.bench_function(BenchmarkId::new("circuit_general", nn), |b| {
+            b.iter(|| {
+                CircuitProof::prove(
+                    &gens,
+                    &general,
                     &commitments,
                     black_box(&assignment),
                     &gammas,
