@@ -501,10 +501,10 @@ fn padded(v: &[Scalar], n: usize) -> Vec<Scalar> {
 const T_POWERS: [usize; 5] = [1, 3, 4, 5, 6];
 
 impl CircuitProof {
-    /// The encoded length of a proof for a circuit of `padded_gates` (a power of two) gates:
-    /// `32·(13 + 2·log2 n)` bytes.
+    /// The encoded length of a proof for a circuit of `padded_gates` gates (rounded up to a
+    /// power of two, `n`): `32·(13 + 2·log2 n)` bytes.
     pub fn encoded_len(padded_gates: usize) -> usize {
-        let rounds = padded_gates.max(1).trailing_zeros() as usize;
+        let rounds = padded_gates.max(1).next_power_of_two().trailing_zeros() as usize;
         32 * (13 + 2 * rounds)
     }
 

@@ -213,6 +213,9 @@ fn proof_sizes() {
     assert_eq!(CircuitProof::encoded_len(2), 32 * 15);
     assert_eq!(CircuitProof::encoded_len(64), 32 * 25);
     assert_eq!(CircuitProof::encoded_len(1 << 16), 32 * 45);
+    // Any gate count, rounded up.
+    assert_eq!(CircuitProof::encoded_len(0), 32 * 13);
+    assert_eq!(CircuitProof::encoded_len(33), 32 * 25);
 }
 
 /// A proof from `inst` (false witness allowed) is rejected, and `prove` refuses the witness.
@@ -346,6 +349,9 @@ fn proofs_are_bound_to_their_statement() {
     let mut d = c.clone();
     d.constrain([(Var::One, Scalar::zero())]);
     check(&d, v, CONTEXT, "an empty constraint added (always true)");
+    let mut d = c.clone();
+    d.constrain(constraints[0].clone());
+    check(&d, v, CONTEXT, "a constraint repeated (true for the witness)");
     let mut d = c.clone();
     d.gate();
     check(&d, v, CONTEXT, "a gate added (same padded size)");
