@@ -827,7 +827,7 @@ def verify(
 def verify_sigma_batch(circuit: Circuit, proofs: list[Proof]) -> list[ZeenotError | None]:
     """Check many sigma proofs of one circuit: for each, `None` if valid, else why not
     (`ProofRejected`, or `MalformedInput` for a malformed one). The well-formed ones are checked
-    together (one multi-exponentiation for all their equations and range proofs, each with a
+    together (one multi-exponentiation for all their compressed and circuit proofs, each with a
     random weight); only if that fails is each checked alone, to name the invalid ones."""
     from zeenot.verifier import SigmaChecks, check_each
 

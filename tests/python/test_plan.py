@@ -50,10 +50,10 @@ def linear_profile(
                 "peak_bytes": model(g["peak_bytes"], constraints=4000),
             },
             "sigma": {
-                "prove_s": model(s["prove_s"], range_bits=sigma_prove),
-                "verify_s": model(s["verify_s"], range_bits=sigma_prove / 5),
-                "proof_bytes": model(s["proof_bytes"], range_bits=sigma_bytes),
-                "peak_bytes": model(s["peak_bytes"], range_bits=1000),
+                "prove_s": model(s["prove_s"], padded_gates=sigma_prove),
+                "verify_s": model(s["verify_s"], padded_gates=sigma_prove / 5),
+                "proof_bytes": model(s["proof_bytes"], padded_gates=sigma_bytes),
+                "peak_bytes": model(s["peak_bytes"], padded_gates=1000),
             },
         },
         machine="test",
@@ -111,18 +111,30 @@ def test_sigma_features_are_the_proofs_shape():
     assert set(SIGMA_FEATURES) <= set(f)
     assert f["constraints"] == c.stats["constraints"] and f["public_narrow"] == 4
     proof = api.prove_sigma(c, inputs, seed=1)
-    assert _proof_shape(proof.proof) == (f["commitments"], 32 * (5 + 4 * f["sigma_rounds"]))
-    assert f["range_proofs"] >= 1 and f["range_bits"] >= 8 * f["range_obligations"]
+    assert _proof_shape(proof.proof) == _counted(f)
+    assert f["padded_gates"] >= f["gates"] >= 1 and f["constraint_terms"] >= f["gates"]
     unknown = features(c)
-    assert unknown["commitments"] > f["commitments"] and unknown["range_bits"] >= f["range_bits"]
+    assert unknown["gates"] > f["gates"]
     assert features(api.compile(f"{EXAMPLES / 'metering' / 'app.py'}:bill"))["secrets"] == 0
 
 
-def _proof_shape(proof: bytes) -> tuple[int, int]:
-    """A sigma program proof's aux commitments and compressed proof's length."""
+def _proof_shape(proof: bytes) -> tuple[int, int, int]:
+    """A sigma program proof's aux commitments, compressed proof's and circuit proof's
+    lengths."""
     aux = int.from_bytes(proof[:8], "little")
     at = 8 + 32 * aux
-    return aux, int.from_bytes(proof[at : at + 8], "little")
+    sigma = int.from_bytes(proof[at : at + 8], "little")
+    at += 8 + sigma
+    return aux, sigma, int.from_bytes(proof[at : at + 8], "little")
+
+
+def _counted(f: dict[str, float]) -> tuple[float, float, float]:
+    """What the features say those are."""
+    return (
+        f["commitments"],
+        32 * (5 + 4 * f["sigma_rounds"]),
+        32 * (13 + 2 * f["circuit_rounds"]),
+    )
 
 
 def test_sigma_features_count_a_list_programs_proof():
@@ -134,7 +146,7 @@ def test_sigma_features_count_a_list_programs_proof():
     inputs = read_json(EXAMPLES / "fitbit" / "inputs.json")
     f = features(c, inputs)
     proof = api.prove_sigma(c, inputs, seed=1)
-    assert _proof_shape(proof.proof) == (f["commitments"], 32 * (5 + 4 * f["sigma_rounds"]))
+    assert _proof_shape(proof.proof) == _counted(f)
 
 
 def test_groth16_features_weigh_the_witness():

@@ -43,9 +43,9 @@ fn check_program(doc: &str, values: &[String], seed: u64) -> bool {
                 .collect();
             let s = shape(&p, &public).unwrap_or_else(|e| panic!("{e}\n{doc}"));
             assert_eq!(s.commitments, proven.proof.aux.len(), "{doc}");
-            assert_eq!(s.range_proofs, proven.proof.ranges.len(), "{doc}");
+            assert_eq!(s.circuit_rounds, proven.proof.circuit.ipa_l.len(), "{doc}");
             let bound = shape(&p, &vec![None; p.inputs.len()]).unwrap_or_else(|e| panic!("{e}\n{doc}"));
-            assert!(bound.commitments >= s.commitments && bound.range_bits >= s.range_bits, "{doc}");
+            assert!(bound.commitments >= s.commitments && bound.gates >= s.gates, "{doc}");
             // Every public value changed by one is rejected.
             for k in 0..proven.public.len() {
                 let mut public = proven.public.clone();
@@ -122,16 +122,23 @@ fn proof_bytes_are_checked_chunk_by_chunk() {
     let mut long = bytes.clone();
     long.extend([0u8; 32]);
     assert!(verify(&p, &proven.public, &long).is_err());
-    // Range proofs from another run (other private inputs, same public values), or one fewer.
-    let other = p.parse_inputs(&["150".into(), "50".into(), "3".into(), "2".into()]).unwrap();
-    let other = prove(&p, &other, &[], &mut rng(4)).unwrap();
-    assert_eq!(other.public, proven.public);
-    assert!(!proven.proof.ranges.is_empty());
+    // The circuit proof of another run: with other private inputs and the same public values
+    // it proves the same statement (payd's proof carries no commitments), so it verifies; with
+    // other public values it does not. One with a round fewer is malformed.
+    let same = p.parse_inputs(&["150".into(), "50".into(), "3".into(), "2".into()]).unwrap();
+    let same = prove(&p, &same, &[], &mut rng(4)).unwrap();
+    assert_eq!(same.public, proven.public);
     let mut swapped = proven.proof.clone();
-    swapped.ranges = other.proof.ranges.clone();
+    swapped.circuit = same.proof.circuit.clone();
+    verify(&p, &proven.public, &swapped.encode()).unwrap();
+    let other = p.parse_inputs(&["150".into(), "50".into(), "3".into(), "1".into()]).unwrap();
+    let other = prove(&p, &other, &[], &mut rng(4)).unwrap();
+    assert_ne!(other.public, proven.public);
+    swapped.circuit = other.proof.circuit.clone();
     assert_eq!(verify(&p, &proven.public, &swapped.encode()), Err(Error::InvalidProof));
     let mut fewer = proven.proof.clone();
-    fewer.ranges.pop();
+    fewer.circuit.ipa_l.pop();
+    fewer.circuit.ipa_r.pop();
     assert!(matches!(verify(&p, &proven.public, &fewer.encode()), Err(Error::Encoding(_))));
     // Out-of-range lookups and failing checks cannot be proved.
     let bad_tier = p.parse_inputs(&["120".into(), "80".into(), "3".into(), "3".into()]).unwrap();
@@ -171,7 +178,7 @@ fn batches_verify_together_and_one_bad_member_fails_the_batch() {
         bad[k].0 = &public;
         assert_eq!(verify_batch(&p, &bad, &mut rng(k as u64)), Err(Error::InvalidProof), "member {k}");
         let mut flipped = proven[k].1.clone();
-        let at = flipped.len() - 40; // inside the last range proof's scalars
+        let at = flipped.len() - 40; // inside the circuit proof's final scalars
         flipped[at] ^= 1;
         let mut bad = items.clone();
         bad[k].1 = &flipped;
@@ -187,8 +194,7 @@ fn batches_verify_together_and_one_bad_member_fails_the_batch() {
     assert!(matches!(verify_batch(&p, &short, &mut rng(6)), Err(Error::Encoding(_))));
 }
 
-/// Extreme `i64` comparisons, and a `u64` comparison whose difference needs 34 bits: a range
-/// obligation split into supported widths (32 + 2 bits).
+/// Extreme `i64` comparisons, and a `u64` comparison whose difference needs 34 bits.
 const WIDE: &str = r#"{"version": 1, "name": "wide", "source": {"file": "app.py"},
   "inputs": [
     {"id": 0, "name": "a", "ty": "i64", "vis": "private", "tier": null},
@@ -205,7 +211,7 @@ const WIDE: &str = r#"{"version": 1, "name": "wide", "source": {"file": "app.py"
   "outputs": [{"name": "return[0]", "value": 4}, {"name": "return[1]", "value": 9}]}"#;
 
 #[test]
-fn split_range_obligations_bind_their_pieces() {
+fn wide_comparisons_are_proved() {
     let p = Program::from_json(WIDE).unwrap();
     for values in [
         ["-9223372036854775808", "9223372036854775807", "4294967295", "4294967295"],
@@ -216,13 +222,8 @@ fn split_range_obligations_bind_their_pieces() {
         assert!(check_program(WIDE, &values, 9));
         let inputs = p.parse_inputs(&values).unwrap();
         let proven = prove(&p, &inputs, &[], &mut rng(5)).unwrap();
-        // Every auxiliary commitment (inputs, products, bits and the split-off high parts)
-        // moved to a commitment to its value plus one is rejected.
-        for k in 0..proven.proof.aux.len() {
-            let mut bad = proven.proof.clone();
-            bad.aux[k] += zeenot_crypto::Point::generator();
-            assert!(verify(&p, &proven.public, &bad.encode()).is_err(), "aux {k} moved");
-        }
+        // nothing for the sigma statement: every value is a wire of the circuit
+        assert!(proven.proof.aux.is_empty());
     }
 }
 
@@ -275,9 +276,10 @@ fn an_encryption_is_proved_as_linear_relations() {
     assert_eq!(proven.public[2..], expected[..]); // pk, then the ciphertext
     let bytes = proven.proof.encode();
     verify(&p, &proven.public, &bytes).unwrap();
-    // no circuit: the message's commitment and range proof, and two equations for the points
+    // the message's commitment (its opening in the sigma statement, its range check in the
+    // circuit: 32 bit gates), and two equations for the points
     let s = shape(&p, &[None, None, None, None]).unwrap();
-    assert_eq!((s.commitments, s.range_proofs), (1, 1));
+    assert_eq!((s.commitments, s.gates, s.equations), (1, 32, 3));
     // another ciphertext (valid points: an encryption of 43, or with other randomness), or any
     // coordinate changed: rejected
     for other in [encryption_inputs(43, 123_456_789_123, 987_654_321), encryption_inputs(42, 5, 987_654_321)]
@@ -420,7 +422,7 @@ fn vector_commitments_bind_every_leaf_in_its_place() {
     verify(&p, &proven.public, &bytes).unwrap();
     // Without public inputs the shape is exact: a fresh commitment per leaf of a vector.
     let s = shape(&p, &[None; 5]).unwrap();
-    assert_eq!((s.commitments, s.range_proofs), (proven.proof.aux.len(), proven.proof.ranges.len()));
+    assert_eq!((s.commitments, s.circuit_rounds), (proven.proof.aux.len(), proven.proof.circuit.ipa_l.len()));
     // The output blindings may be given (a region's), and are then the ones used.
     let given = [r_abc, r_z, Scalar::from(11u64), Scalar::from(12u64)];
     let chosen = prove(&p, &inputs, &given, &mut r).unwrap();

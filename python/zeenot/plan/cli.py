@@ -39,7 +39,7 @@ def render(p: Plan) -> str:
     for c in p.choices:
         size = (
             f"{c.size['constraints']:.0f} constraints / {c.size['commitments']:.0f} "
-            f"commitments, {c.size['range_bits']:.0f} range bits"
+            f"commitments, {c.size['gates']:.0f} gates"
         )
         for b, cost in c.predicted.items():
             mark = f"**{b}**" if b == c.backend else b

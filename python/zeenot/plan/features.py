@@ -12,11 +12,11 @@ The sigma back end's costs follow the shape of its proof, which the back end its
 without proving (`zeenot_sigma::backend::shape`): the fresh commitments, the sigma statement's
 secrets and equations, its compressed proof's generators (the secrets rounded up to a power of
 two: the prover folds them, the verifier's multi-exponentiation reads them) and folding rounds,
-the Bulletproof range obligations (bits after padding, proofs, and their
-rounds), and the point work: the terms of revealed points' equations (an encryption's) and the
-public points checked (keys, published ciphertexts). Counting with the back end's own lowering
-keeps one definition of what a sigma proof contains, so the features cannot drift from the
-prover.
+the arithmetic circuit (its multiplication gates, the gates rounded up to a power of two that
+the circuit proof folds, its rounds, and its linear constraints' terms), and the point work:
+the terms of revealed points' equations (an encryption's) and the public points checked (keys,
+published ciphertexts). Counting with the back end's own lowering keeps one definition of what
+a sigma proof contains, so the features cannot drift from the prover.
 """
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ SIGMA_FEATURES = (
     "equations",
     "sigma_generators",
     "sigma_rounds",
-    "range_bits",
-    "range_proofs",
-    "range_rounds",
+    "gates",
+    "padded_gates",
+    "circuit_rounds",
+    "constraint_terms",
     "point_terms",
     "public_points",
 )
@@ -169,17 +170,19 @@ def static_wide(circuit: Circuit) -> float:
 def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str, float]:
     """Every feature both back ends' models use, for one compiled program. A program the sigma
     back end cannot prove (`field` values) has its sigma features at zero."""
-    out: dict[str, float] = dict.fromkeys((*SIGMA_FEATURES, "range_largest_bits"), 0.0)
+    out: dict[str, float] = dict.fromkeys(SIGMA_FEATURES, 0.0)
     out["one"] = 1.0
     try:
         shape = _native.sigma_program_shape(circuit.native, public_leaves(circuit, inputs))
     except _native.UnsupportedError:
         shape = []
-    out.update({k: float(v) for k, v in shape})
+    # (the circuit's own `constraints` count is not a feature: the groth16 one has that name)
+    out.update({k: float(v) for k, v in shape if k in SIGMA_FEATURES})
     # the sigma verifier's one Pippenger multi-exponentiation: m terms cost about m / log2 m
     sigma_terms = out["sigma_generators"] + out["equations"] + out["commitments"]
     out["sigma_msm"] = _pippenger(sigma_terms)
-    out["range_msm"] = _pippenger(out["range_bits"])
+    # the circuit proof's generators: 2 per padded gate
+    out["circuit_msm"] = _pippenger(2 * out["padded_gates"])
     stats = circuit.stats
     out["constraints"] = float(stats["constraints"])
     out["domain"] = float(

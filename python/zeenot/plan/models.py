@@ -17,16 +17,16 @@ The model forms, per back end and measure (n: R1CS constraints):
   commitments and public points (each checked to be in the prime-order subgroup);
 * sigma prove_s, verify_s, proof_bytes: 1 and the proof's shape as the back end counts it
   (fresh commitments, the statement's secrets and equations, the compressed proof's generators
-  and folding rounds, padded range-proof bits, range proofs and their rounds); prove_s and
-  verify_s also the instructions (both sides lower every one, the public ones in the clear: a
-  public value costs through what reads it); verify_s
-  also `m / log2 m` for the sigma terms and the range bits (the verifier's one Pippenger
+  and folding rounds, the arithmetic circuit's gates, padded gates, rounds and constraint
+  terms); prove_s and verify_s also the instructions (both sides lower every one, the public
+  ones in the clear: a public value costs through what reads it); verify_s also `m / log2 m`
+  for the sigma terms and the circuit's generators (the verifier's one Pippenger
   multi-exponentiation grows slower than its terms);
 * peak_bytes (the proving process's peak memory, fitted with a floor: `fit`): groth16 1, n,
   the FFT domain (the quotient's vectors), Poseidon hashes and point operations (their
   gadgets' long linear combinations while lowering), input leaves, n·log2 n (measured: memory
-  grows faster than n, as vectors grown by doubling do); sigma its shape and the largest
-  aggregated range proof's bits (the range proofs are made one after the other).
+  grows faster than n, as vectors grown by doubling do); sigma its shape (the circuit proof's
+  vectors follow the padded gates).
 """
 
 from __future__ import annotations
@@ -78,9 +78,9 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "sigma": {
         # both sides lower every instruction, the public ones in the clear
         "prove_s": (*SIGMA_FEATURES, "instructions"),
-        "verify_s": (*SIGMA_FEATURES, "sigma_msm", "range_msm", "instructions"),
+        "verify_s": (*SIGMA_FEATURES, "sigma_msm", "circuit_msm", "instructions"),
         "proof_bytes": SIGMA_FEATURES,
-        "peak_bytes": (*SIGMA_FEATURES, "range_largest_bits"),
+        "peak_bytes": SIGMA_FEATURES,
     },
 }
 

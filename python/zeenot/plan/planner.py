@@ -238,7 +238,7 @@ def choose(region: Region, profile: Profile, weights: Weights) -> Choice:
         )
     objective = {b: weights.objective(c, region.prover) for b, c in allowed.items()}
     best = min(objective, key=lambda b: (objective[b], b))
-    size = {k: f[k] for k in ("constraints", "commitments", "range_bits")}
+    size = {k: f[k] for k in ("constraints", "commitments", "gates")}
     return Choice(region, best, allowed, objective, excluded, size)
 
 

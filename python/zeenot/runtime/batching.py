@@ -4,8 +4,8 @@ A server verifies each submission in its own thread. When a check is already run
 that arrive meanwhile queue up, and the next thread to find the verifier idle checks the whole
 queue at once: Groth16 proofs with one random linear combination
 (`Groth16Verifier.verify_batch`: a few pairings for the lot), sigma proofs of a circuit with one
-multi-exponentiation (`sigma_program_verify_batch`: every equation and range proof with its own
-random weight), docs/threat-model.md. Under light load every proof is checked alone and at
+multi-exponentiation (`sigma_program_verify_batch`: every compressed and circuit proof with its
+own random weight), docs/threat-model.md. Under light load every proof is checked alone and at
 once; under heavy load batches form by themselves. If a batch fails, its members are checked one
 by one, so a forged proof costs its sender a rejection and the others nothing but time.
 

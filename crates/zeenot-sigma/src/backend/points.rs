@@ -160,7 +160,7 @@ impl Points {
             V::Pub(v) => Factor::Public(sc(v)),
             V::Field(f) => Factor::Public(scalar_of_field(&f)),
             V::Com(c) => {
-                let (v, _) = lw.opening(c);
+                let (v, _) = lw.opening(c)?;
                 Factor::Secret(v, sc(c.v))
             }
             V::Scalar(input) => {
