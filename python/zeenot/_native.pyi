@@ -240,7 +240,8 @@ def sigma_program_verify_batch(
 
 def sigma_program_shape(ir: LoadedProgram | str, public: list[str | None]) -> list[tuple[str, int]]:
     """The size of the program's sigma proof counted without proving (commitments, secrets,
-    equations, range obligations, padded range bits, range proofs, their rounds); `public`:
+    equations, the compressed proof's generators and rounds, the circuit's gates, padded gates,
+    rounds, constraints and constraint terms, point terms, public points); `public`:
     each input leaf's value where known (public inputs), else None (counted as private)."""
 
 def bp_range_prove(

@@ -32,7 +32,8 @@ def linear_profile(
     *, g16_prove: float, g16_setup: float, sigma_prove: float, sigma_bytes: float = 0.0
 ) -> Profile:
     """A profile whose every model is linear in one feature: groth16 in constraints, sigma in
-    its range bits, so a test can say which back end must win."""
+    its padded gates (its size in its circuit proof's rounds), so a test can say which back end
+    must win."""
 
     def model(names: tuple[str, ...], **coefficients: float) -> Model:
         return Model(names, tuple(coefficients.get(n, 0.0) for n in names), 1.0, 1)
@@ -52,7 +53,7 @@ def linear_profile(
             "sigma": {
                 "prove_s": model(s["prove_s"], padded_gates=sigma_prove),
                 "verify_s": model(s["verify_s"], padded_gates=sigma_prove / 5),
-                "proof_bytes": model(s["proof_bytes"], padded_gates=sigma_bytes),
+                "proof_bytes": model(s["proof_bytes"], circuit_rounds=sigma_bytes * 20),
                 "peak_bytes": model(s["peak_bytes"], padded_gates=1000),
             },
         },
@@ -147,6 +148,25 @@ def test_sigma_features_count_a_list_programs_proof():
     f = features(c, inputs)
     proof = api.prove_sigma(c, inputs, seed=1)
     assert _proof_shape(proof.proof) == _counted(f)
+
+
+def test_shipped_profile_predicts_sigma_proof_sizes_exactly():
+    """The size model's features are the encoding's parts, so its prediction is the proof's
+    length — also for a program with openings (an encryption of a private value), a shape the
+    calibration programs have few of."""
+    bonus = api.compile(f"{EXAMPLES / 'bonus' / 'app.py'}:encrypt_bonus")
+    payd = api.compile(f"{EXAMPLES / 'payd' / 'app.py'}:weekly_premium")
+    authority = read_json(EXAMPLES / "bonus" / "inputs.json")["authority"]
+    cases = [
+        (bonus, {"bonus": 4242, "r": "12345", "authority": authority}),
+        (payd, read_json(EXAMPLES / "payd" / "inputs.json")),
+    ]
+    model = Profile.load(DEFAULT).models["sigma"]["proof_bytes"]
+    for c, inputs in cases:
+        f = features(c, inputs)
+        proof = api.prove_sigma(c, inputs, seed=2)
+        assert model.predict(f) == pytest.approx(len(proof.proof), abs=0.5)
+    assert features(bonus, cases[0][1])["commitments"] == 1  # the bonus's opening
 
 
 def test_groth16_features_weigh_the_witness():

@@ -15,13 +15,14 @@ The model forms, per back end and measure (n: R1CS constraints):
   key_bytes: 1, n; proof_bytes: a constant (three points);
 * groth16 verify_s: 1, public integers, public field elements (and commitment coordinates),
   commitments and public points (each checked to be in the prime-order subgroup);
-* sigma prove_s, verify_s, proof_bytes: 1 and the proof's shape as the back end counts it
+* sigma prove_s, verify_s: 1 and the proof's shape as the back end counts it
   (fresh commitments, the statement's secrets and equations, the compressed proof's generators
   and folding rounds, the arithmetic circuit's gates, padded gates, rounds and constraint
   terms); prove_s and verify_s also the instructions (both sides lower every one, the public
   ones in the clear: a public value costs through what reads it); verify_s also `m / log2 m`
   for the sigma terms and the circuit's generators (the verifier's one Pippenger
-  multi-exponentiation grows slower than its terms);
+  multi-exponentiation grows slower than its terms); proof_bytes the parts of the encoding
+  (1, the openings' commitments, the compressed proof's and the circuit proof's rounds);
 * peak_bytes (the proving process's peak memory, fitted with a floor: `fit`): groth16 1, n,
   the FFT domain (the quotient's vectors), Poseidon hashes and point operations (their
   gadgets' long linear combinations while lowering), input leaves, n·log2 n (measured: memory
@@ -80,7 +81,10 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         # both sides lower every instruction, the public ones in the clear
         "prove_s": (*SIGMA_FEATURES, "instructions"),
         "verify_s": (*SIGMA_FEATURES, "sigma_msm", "circuit_msm", "instructions"),
-        "proof_bytes": SIGMA_FEATURES,
+        # the encoding's exact parts: the openings' commitments, the compressed proof's rounds
+        # (four points each) and the circuit proof's (two); with every feature the fit had
+        # more unknowns than the calibration's shapes pin down
+        "proof_bytes": ("one", "commitments", "sigma_rounds", "circuit_rounds"),
         # memory: the circuit proof's vectors and generators, the lowering's constraints (the
         # statement's parts are small; with the generators' count among the features the
         # bounded fit took it for the intercept)
