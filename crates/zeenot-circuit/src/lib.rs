@@ -13,6 +13,7 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod gadgets;
+mod glv;
 pub mod groth16;
 pub mod msm;
 mod prover;

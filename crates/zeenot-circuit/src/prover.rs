@@ -15,6 +15,7 @@
 //! computed on the coset `g·H` where `Z` is a non-zero constant.
 
 use crate::gadgets::Evaluations;
+use crate::glv::Glv;
 use crate::groth16::{Proof, ProvingKey};
 use crate::msm::msm;
 use crate::Error;
@@ -64,7 +65,7 @@ pub(crate) fn quotient(e: Evaluations, num_inputs: usize, assignment: &[Fr]) -> 
 
 /// `base_0 + Σ_{i≥1} base_i · scalar_{i−1}`: a query's constant term and its MSM over the
 /// assignment (without its leading `1`).
-fn query_sum<P: SWCurveConfig<ScalarField = Fr>>(
+fn query_sum<P: Glv + SWCurveConfig<ScalarField = Fr>>(
     query: &[Affine<P>],
     scalars: &[<Fr as PrimeField>::BigInt],
 ) -> Projective<P> {
