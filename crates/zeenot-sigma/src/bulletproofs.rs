@@ -707,69 +707,112 @@ impl RangeProof {
         Ok(())
     }
 
-    /// `A ‖ S ‖ T1 ‖ T2 ‖ t̂ ‖ τ_x ‖ μ ‖ (L_k ‖ R_k)_k ‖ a ‖ b`, 32 bytes each (points packed as
-    /// circomlib does, scalars little-endian).
+    /// `A ‖ S ‖ T1 ‖ T2 ‖ t̂ ‖ τ_x ‖ μ ‖ (L_k ‖ R_k)_k ‖ a ‖ b`, 32 bytes each ([`encode_wire`]).
     pub fn encode(&self) -> Vec<u8> {
-        let mut points = vec![self.a_commit, self.s_commit, self.t1, self.t2];
-        for (l, r) in self.ipa_l.iter().zip(&self.ipa_r) {
-            points.push(*l);
-            points.push(*r);
-        }
-        let enc = Point::encode_batch(&points);
-        let mut out = Vec::with_capacity(32 * (points.len() + 5));
-        for p in &enc[..4] {
-            out.extend_from_slice(p);
-        }
-        for s in [&self.t_hat, &self.tau_x, &self.mu] {
-            out.extend_from_slice(&encode_scalar(s));
-        }
-        for p in &enc[4..] {
-            out.extend_from_slice(p);
-        }
-        out.extend_from_slice(&encode_scalar(&self.ipa_a));
-        out.extend_from_slice(&encode_scalar(&self.ipa_b));
-        out
+        encode_wire(
+            &[self.a_commit, self.s_commit, self.t1, self.t2],
+            [&self.t_hat, &self.tau_x, &self.mu],
+            &self.ipa_l,
+            &self.ipa_r,
+            [&self.ipa_a, &self.ipa_b],
+        )
     }
 
     /// Decodes a proof, checking its length (`32·(9 + 2k)` bytes, `3 ≤ k ≤ 32` rounds), every
     /// point (on the curve, in the subgroup) and every scalar (canonical). Whether `k` fits the
     /// statement is checked by [`RangeProof::verify`].
     pub fn decode(bytes: &[u8]) -> Result<Self> {
-        let words = bytes.len() / 32;
-        if words * 32 != bytes.len() || words < 9 || (words - 9) & 1 == 1 {
-            return Err(Error::Encoding(format!("{} bytes is not a range proof's length", bytes.len())));
-        }
-        let rounds = (words - 9) / 2;
-        if !(MIN_ROUNDS..=MAX_ROUNDS).contains(&rounds) {
-            return Err(Error::Encoding(format!("{rounds} inner-product rounds (at most {MAX_ROUNDS})")));
-        }
-        let word = |i: usize| -> &[u8; 32] {
-            bytes[32 * i..32 * i + 32].try_into().expect("32-byte chunk of a checked length")
+        let w = decode_wire(bytes, &["A", "S", "T1", "T2"], MIN_ROUNDS, "a range proof")?;
+        let [a_commit, s_commit, t1, t2] = w.head[..] else {
+            return Err(Error::Encoding("internal: four head points".into()));
         };
-        let point = |i: usize, what: &str| {
-            Point::decode(word(i)).map_err(|e| Error::Encoding(format!("{what}: {e}")))
-        };
-        let scalar = |i: usize, what: &str| {
-            decode_scalar(word(i)).map_err(|e| Error::Encoding(format!("{what}: {e}")))
-        };
-        let mut ipa_l = Vec::with_capacity(rounds);
-        let mut ipa_r = Vec::with_capacity(rounds);
-        for k in 0..rounds {
-            ipa_l.push(point(7 + 2 * k, &format!("L_{k}"))?);
-            ipa_r.push(point(8 + 2 * k, &format!("R_{k}"))?);
-        }
+        let [t_hat, tau_x, mu] = w.scalars;
         Ok(RangeProof {
-            a_commit: point(0, "A")?,
-            s_commit: point(1, "S")?,
-            t1: point(2, "T1")?,
-            t2: point(3, "T2")?,
-            t_hat: scalar(4, "t_hat")?,
-            tau_x: scalar(5, "tau_x")?,
-            mu: scalar(6, "mu")?,
-            ipa_l,
-            ipa_r,
-            ipa_a: scalar(words - 2, "a")?,
-            ipa_b: scalar(words - 1, "b")?,
+            a_commit,
+            s_commit,
+            t1,
+            t2,
+            t_hat,
+            tau_x,
+            mu,
+            ipa_l: w.l,
+            ipa_r: w.r,
+            ipa_a: w.ab[0],
+            ipa_b: w.ab[1],
         })
     }
+}
+
+/// A Bulletproof's parts as its wire form holds them ([`encode_wire`]).
+pub(crate) struct Wire {
+    pub(crate) head: Vec<Point>,
+    pub(crate) scalars: [Scalar; 3],
+    pub(crate) l: Vec<Point>,
+    pub(crate) r: Vec<Point>,
+    pub(crate) ab: [Scalar; 2],
+}
+
+/// The wire form range and circuit proofs share: the `head` points ‖ `t̂ ‖ τ_x ‖ μ` ‖
+/// `(L_k ‖ R_k)_k` ‖ the inner-product argument's `a ‖ b`, 32 bytes each (points packed as
+/// circomlib does, scalars little-endian).
+pub(crate) fn encode_wire(
+    head: &[Point],
+    scalars: [&Scalar; 3],
+    l: &[Point],
+    r: &[Point],
+    ab: [&Scalar; 2],
+) -> Vec<u8> {
+    let mut points = head.to_vec();
+    for (l, r) in l.iter().zip(r) {
+        points.push(*l);
+        points.push(*r);
+    }
+    let enc = Point::encode_batch(&points);
+    let mut out = Vec::with_capacity(32 * (points.len() + 5));
+    for p in &enc[..head.len()] {
+        out.extend_from_slice(p);
+    }
+    for s in scalars {
+        out.extend_from_slice(&encode_scalar(s));
+    }
+    for p in &enc[head.len()..] {
+        out.extend_from_slice(p);
+    }
+    for s in ab {
+        out.extend_from_slice(&encode_scalar(s));
+    }
+    out
+}
+
+/// Decodes [`encode_wire`]'s form with `names.len()` head points and `min_rounds ≤ k ≤`
+/// [`MAX_ROUNDS`] rounds, checking the length before reading, every point (on the curve, in the
+/// subgroup) and every scalar (canonical); `what` names the proof in errors.
+pub(crate) fn decode_wire(bytes: &[u8], names: &[&str], min_rounds: usize, what: &str) -> Result<Wire> {
+    let fixed = names.len() + 5;
+    let words = bytes.len() / 32;
+    if words * 32 != bytes.len() || words < fixed || (words - fixed) & 1 == 1 {
+        return Err(Error::Encoding(format!("{} bytes is not {what}'s length", bytes.len())));
+    }
+    let rounds = (words - fixed) / 2;
+    if !(min_rounds..=MAX_ROUNDS).contains(&rounds) {
+        return Err(Error::Encoding(format!("{rounds} inner-product rounds (at most {MAX_ROUNDS})")));
+    }
+    let word = |i: usize| -> Result<&[u8; 32]> {
+        bytes[32 * i..32 * i + 32]
+            .try_into()
+            .map_err(|_| Error::Encoding("internal: a 32-byte word of a checked length".into()))
+    };
+    let point =
+        |i: usize, what: &str| Point::decode(word(i)?).map_err(|e| Error::Encoding(format!("{what}: {e}")));
+    let scalar =
+        |i: usize, what: &str| decode_scalar(word(i)?).map_err(|e| Error::Encoding(format!("{what}: {e}")));
+    let head = names.iter().enumerate().map(|(i, name)| point(i, name)).collect::<Result<Vec<_>>>()?;
+    let at = names.len();
+    let scalars = [scalar(at, "t_hat")?, scalar(at + 1, "tau_x")?, scalar(at + 2, "mu")?];
+    let (mut l, mut r) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    for k in 0..rounds {
+        l.push(point(at + 3 + 2 * k, &format!("L_{k}"))?);
+        r.push(point(at + 4 + 2 * k, &format!("R_{k}"))?);
+    }
+    Ok(Wire { head, scalars, l, r, ab: [scalar(words - 2, "a")?, scalar(words - 1, "b")?] })
 }

@@ -104,12 +104,12 @@
 
 use ark_ff::{Field, One, UniformRand, Zero};
 use rand::{CryptoRng, RngCore};
-use zeenot_crypto::{decode_scalar, encode_scalar, Point, Scalar, Sha256Transcript, Transcript};
+use zeenot_crypto::{Point, Scalar, Sha256Transcript, Transcript};
 use zeroize::Zeroize;
 
 use crate::bulletproofs::{
-    challenge, folding_challenge, folding_weights, inner_product, ipa_prove, powers, random_vec,
-    BulletproofGens, MsmTerms, MAX_ROUNDS,
+    challenge, decode_wire, encode_wire, folding_challenge, folding_weights, inner_product, ipa_prove,
+    powers, random_vec, BulletproofGens, MsmTerms, MAX_ROUNDS,
 };
 use crate::error::{Error, Result};
 
@@ -847,75 +847,41 @@ impl CircuitProof {
     }
 
     /// `A_I ‖ A_O ‖ S ‖ T_1 ‖ T_3 ‖ … ‖ T_6 ‖ t̂ ‖ τ_x ‖ μ ‖ (L_k ‖ R_k)_k ‖ a ‖ b`, 32 bytes each
-    /// (points packed as circomlib does, scalars little-endian).
+    /// (the range proofs' wire form, [`crate::bulletproofs`]).
     pub fn encode(&self) -> Vec<u8> {
-        let mut points = vec![self.a_i, self.a_o, self.s];
-        points.extend_from_slice(&self.t);
-        for (l, r) in self.ipa_l.iter().zip(&self.ipa_r) {
-            points.push(*l);
-            points.push(*r);
-        }
-        let enc = Point::encode_batch(&points);
-        let mut out = Vec::with_capacity(32 * (points.len() + 5));
-        for p in &enc[..8] {
-            out.extend_from_slice(p);
-        }
-        for s in [&self.t_hat, &self.tau_x, &self.mu] {
-            out.extend_from_slice(&encode_scalar(s));
-        }
-        for p in &enc[8..] {
-            out.extend_from_slice(p);
-        }
-        out.extend_from_slice(&encode_scalar(&self.ipa_a));
-        out.extend_from_slice(&encode_scalar(&self.ipa_b));
-        out
+        let mut head = vec![self.a_i, self.a_o, self.s];
+        head.extend_from_slice(&self.t);
+        encode_wire(
+            &head,
+            [&self.t_hat, &self.tau_x, &self.mu],
+            &self.ipa_l,
+            &self.ipa_r,
+            [&self.ipa_a, &self.ipa_b],
+        )
     }
 
     /// Decodes a proof, checking its length (`32·(13 + 2k)` bytes, `k ≤ 32` rounds; `k = 0` for
     /// a one-gate circuit), every point (on the curve, in the subgroup) and every scalar
     /// (canonical). Whether `k` fits the circuit is checked by [`CircuitProof::verify`].
     pub fn decode(bytes: &[u8]) -> Result<Self> {
-        let words = bytes.len() / 32;
-        if words * 32 != bytes.len() || words < 13 || (words - 13) & 1 == 1 {
-            return Err(Error::Encoding(format!("{} bytes is not a circuit proof's length", bytes.len())));
-        }
-        let rounds = (words - 13) / 2;
-        if rounds > MAX_ROUNDS {
-            return Err(Error::Encoding(format!("{rounds} inner-product rounds (at most {MAX_ROUNDS})")));
-        }
-        let word = |i: usize| -> Result<&[u8; 32]> {
-            bytes[32 * i..32 * i + 32]
-                .try_into()
-                .map_err(|_| Error::Encoding("internal: a 32-byte word of a checked length".into()))
+        let names = ["A_I", "A_O", "S", "T_1", "T_3", "T_4", "T_5", "T_6"];
+        let w = decode_wire(bytes, &names, 0, "a circuit proof")?;
+        let [a_i, a_o, s, t1, t3, t4, t5, t6] = w.head[..] else {
+            return Err(Error::Encoding("internal: eight head points".into()));
         };
-        let point = |i: usize, what: &str| {
-            Point::decode(word(i)?).map_err(|e| Error::Encoding(format!("{what}: {e}")))
-        };
-        let scalar = |i: usize, what: &str| {
-            decode_scalar(word(i)?).map_err(|e| Error::Encoding(format!("{what}: {e}")))
-        };
-        let mut t = [Point::identity(); 5];
-        for (k, p) in t.iter_mut().enumerate() {
-            *p = point(3 + k, &format!("T_{}", T_POWERS[k]))?;
-        }
-        let mut ipa_l = Vec::with_capacity(rounds);
-        let mut ipa_r = Vec::with_capacity(rounds);
-        for k in 0..rounds {
-            ipa_l.push(point(11 + 2 * k, &format!("L_{k}"))?);
-            ipa_r.push(point(12 + 2 * k, &format!("R_{k}"))?);
-        }
+        let [t_hat, tau_x, mu] = w.scalars;
         Ok(CircuitProof {
-            a_i: point(0, "A_I")?,
-            a_o: point(1, "A_O")?,
-            s: point(2, "S")?,
-            t,
-            t_hat: scalar(8, "t_hat")?,
-            tau_x: scalar(9, "tau_x")?,
-            mu: scalar(10, "mu")?,
-            ipa_l,
-            ipa_r,
-            ipa_a: scalar(words - 2, "a")?,
-            ipa_b: scalar(words - 1, "b")?,
+            a_i,
+            a_o,
+            s,
+            t: [t1, t3, t4, t5, t6],
+            t_hat,
+            tau_x,
+            mu,
+            ipa_l: w.l,
+            ipa_r: w.r,
+            ipa_a: w.ab[0],
+            ipa_b: w.ab[1],
         })
     }
 }
