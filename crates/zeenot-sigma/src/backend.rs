@@ -362,6 +362,13 @@ impl<'a> Lowering<'a> {
         self.make(vec![(x, Scalar::one())], v)
     }
 
+    /// The variable a value made by [`Lowering::var`] is.
+    fn variable(&self, c: Com) -> Var {
+        let lc = self.lc(c);
+        debug_assert!(lc.len() == 1 && lc[0].1.is_one(), "a single variable");
+        lc[0].0
+    }
+
     fn constant(&self, k: i128) -> Com {
         self.make(vec![(Var::One, sc(k))], k)
     }
@@ -509,7 +516,7 @@ impl<'a> Lowering<'a> {
         }
         let (c, r) = self.aux_commitment(a.v)?;
         let x = self.external(c, a.v, r);
-        self.tie(self.lc(x)[0].0, a);
+        self.tie(self.variable(x), a);
         let v = self.secret("v", || sc(a.v));
         let r = self.secret("r", || r);
         let (g, h) = (self.g, self.h);
@@ -578,7 +585,7 @@ impl<'a> Lowering<'a> {
         let mut terms = vec![(Var::One, sc(lo))];
         for k in 0..bits {
             let b = self.fresh_bit((u >> k) & 1);
-            terms.push((self.lc(b)[0].0, Scalar::from(1u128 << k)));
+            terms.push((self.variable(b), Scalar::from(1u128 << k)));
         }
         Ok(self.make(terms, v))
     }
@@ -1641,13 +1648,6 @@ mod tests {
         provable_after(gadget, |_| {})
     }
 
-    /// The wire a value is (for values that are one variable).
-    fn wire(lw: &Lowering<'_>, c: Com) -> Var {
-        let lc = lw.lc(c);
-        assert_eq!(lc.len(), 1);
-        lc[0].0
-    }
-
     fn set(w: &mut Assignment, x: Var, v: i128) {
         let v = super::sc(v);
         match x {
@@ -1737,7 +1737,7 @@ mod tests {
                 |lw| {
                     let (a, b) = (lw.fresh(3), lw.fresh(4));
                     let ab = lw.product(a, b);
-                    out.set(Some(wire(lw, ab)));
+                    out.set(Some(lw.variable(ab)));
                 },
                 |w| set(w, out.get().unwrap(), v),
             );
@@ -1760,7 +1760,7 @@ mod tests {
         let at = Cell::new(None);
         let gadget = |lw: &mut Lowering<'_>| {
             let x = lw.fresh(5);
-            at.set(Some((wire(lw, x), lw.circuit.gates())));
+            at.set(Some((lw.variable(x), lw.circuit.gates())));
             lw.range(x, 0, 3).unwrap();
         };
         assert!(!provable_after(gadget, |w| set(w, at.get().unwrap().0, 9)));
@@ -1790,7 +1790,7 @@ mod tests {
                     |lw| {
                         let x = lw.fresh(d);
                         let c = lw.is_zero(x);
-                        c_wire.set(Some(wire(lw, c)));
+                        c_wire.set(Some(lw.variable(c)));
                     },
                     |w| {
                         set(w, c_wire.get().unwrap(), i128::from(d != 0));
