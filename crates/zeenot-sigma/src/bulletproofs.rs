@@ -138,6 +138,22 @@ impl MsmTerms {
         self.scalars.push(k);
     }
 
+    /// The folded inner-product check's round terms, times `weight`: `later_{k+1}·(u_k²·L_k +
+    /// R_k)` ([`folding_weights`]).
+    pub(crate) fn add_rounds(
+        &mut self,
+        weight: Scalar,
+        l: &[Point],
+        r: &[Point],
+        us: &[Scalar],
+        later: &[Scalar],
+    ) {
+        for (k, (l, r)) in l.iter().zip(r).enumerate() {
+            self.add(*l, weight * later[k + 1] * us[k].square());
+            self.add(*r, weight * later[k + 1]);
+        }
+    }
+
     pub(crate) fn reserve(&mut self, generators: usize, others: usize) {
         if self.g_vec.len() < generators {
             self.g_vec.resize(generators, Scalar::zero());
@@ -431,6 +447,34 @@ pub(crate) fn fold(points: &mut [Point], k: &[Scalar]) {
     });
 }
 
+/// `⟨b, G⟩ + ⟨b − 1, H⟩` for bits `b` (`bits[i]` 0 or 1): `Σ_{b_i = 1} (G_i + H_i) − Σ H_i`, a
+/// constant-time masked sum of one addition per bit instead of a multi-exponentiation.
+pub(crate) fn bit_vector_commitment(g: &[Point], h: &[Point], bits: &[u8]) -> Point {
+    let sums: Vec<Point> = g.iter().zip(h).map(|(g, h)| *g + *h).collect();
+    let h_total: Point = h.iter().copied().sum();
+    Point::masked_sum(&sums, bits) - h_total
+}
+
+/// Replays the inner-product argument's part of a transcript: each round's `L`, `R` give its
+/// folding challenge, then the final `a`, `b` give the batching challenge `c`.
+pub(crate) fn replay_rounds(
+    t: &mut Sha256Transcript,
+    l: &[Point],
+    r: &[Point],
+    a: &Scalar,
+    b: &Scalar,
+) -> Result<(Vec<Scalar>, Scalar)> {
+    let mut us = Vec::with_capacity(l.len());
+    for (l, r) in l.iter().zip(r) {
+        t.append_point(b"L", l);
+        t.append_point(b"R", r);
+        us.push(folding_challenge(t)?);
+    }
+    t.append_scalar(b"a", a);
+    t.append_scalar(b"b", b);
+    Ok((us, challenge(t, b"c")?))
+}
+
 impl RangeProof {
     /// The encoded length of a proof for `m` values of `bits` bits: `32·(9 + 2·log2(bits·m))`
     /// (672 bytes for one 64-bit value, 800 for four).
@@ -508,10 +552,8 @@ impl RangeProof {
         let binary = a_l.iter().all(|a| a.is_zero() || a.is_one());
         let a_commit = if binary {
             let mut bits: Vec<u8> = a_l.iter().map(|a| u8::from(a.is_one())).collect();
-            let sums: Vec<Point> = g_vec.iter().zip(h_vec).map(|(g, h)| *g + *h).collect();
-            let h_total: Point = h_vec.iter().copied().sum();
             let out =
-                gens.pedersen.commit(&Scalar::zero(), &alpha).0 + Point::masked_sum(&sums, &bits) - h_total;
+                gens.pedersen.commit(&Scalar::zero(), &alpha).0 + bit_vector_commitment(g_vec, h_vec, &bits);
             bits.zeroize();
             out
         } else {
@@ -656,15 +698,7 @@ impl RangeProof {
         t.append_scalar(b"tau_x", &self.tau_x);
         t.append_scalar(b"mu", &self.mu);
         let w = challenge(&mut t, b"w")?;
-        let mut us = Vec::with_capacity(rounds);
-        for (l, r) in self.ipa_l.iter().zip(&self.ipa_r) {
-            t.append_point(b"L", l);
-            t.append_point(b"R", r);
-            us.push(folding_challenge(&mut t)?);
-        }
-        t.append_scalar(b"a", &self.ipa_a);
-        t.append_scalar(b"b", &self.ipa_b);
-        let c = challenge(&mut t, b"c")?;
+        let (us, c) = replay_rounds(&mut t, &self.ipa_l, &self.ipa_r, &self.ipa_a, &self.ipa_b)?;
         let y_inv = y.inverse().ok_or(Error::InvalidProof)?;
 
         // The high half's generators `G` fold as `G_lo + u·G_hi`, and `H`'s low half takes `u`
@@ -692,10 +726,7 @@ impl RangeProof {
         for (v, zj) in commitments.iter().zip(&z_pows[2..]) {
             term(*v, c * zj);
         }
-        for k in 0..rounds {
-            term(self.ipa_l[k], later[k + 1] * us[k].square());
-            term(self.ipa_r[k], later[k + 1]);
-        }
+        terms.add_rounds(weight, &self.ipa_l, &self.ipa_r, &us, &later);
         terms.g += weight * c * (delta - self.t_hat);
         terms.h -= weight * (all * self.mu + c * self.tau_x);
         terms.u += weight * w * (all * self.t_hat - a * b);

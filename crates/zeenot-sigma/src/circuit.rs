@@ -108,8 +108,8 @@ use zeenot_crypto::{Point, Scalar, Sha256Transcript, Transcript};
 use zeroize::Zeroize;
 
 use crate::bulletproofs::{
-    challenge, decode_wire, encode_wire, folding_challenge, folding_weights, inner_product, ipa_prove,
-    powers, random_vec, BulletproofGens, MsmTerms, MAX_ROUNDS,
+    bit_vector_commitment, challenge, decode_wire, encode_wire, folding_weights, inner_product, ipa_prove,
+    powers, random_vec, replay_rounds, BulletproofGens, MsmTerms, MAX_ROUNDS,
 };
 use crate::error::{Error, Result};
 
@@ -252,17 +252,9 @@ impl Circuit {
     /// `a_L·a_R = a_O`, every linear constraint.
     pub fn is_satisfied(&self, a: &Assignment) -> bool {
         let n = self.gates;
-        if a.left.len() != n || a.right.len() != n || a.out.len() != n || a.values.len() != self.committed {
-            return false;
-        }
-        if (0..n).any(|i| a.left[i] * a.right[i] != a.out[i]) {
-            return false;
-        }
-        self.iter_constraints().all(|c| {
-            c.iter()
-                .try_fold(Scalar::zero(), |s, (v, w)| Some(s + self.value(a, *v)? * w))
-                .is_some_and(|s| s.is_zero())
-        })
+        let sizes =
+            a.left.len() == n && a.right.len() == n && a.out.len() == n && a.values.len() == self.committed;
+        sizes && self.first_violation(a).is_none()
     }
 
     /// The first linear constraint `a` violates, or the first gate (as `usize::MAX − i`): for
@@ -528,13 +520,13 @@ impl CircuitProof {
     ) -> Result<CircuitProof> {
         let (n, _) = check_shape(gens, circuit)?;
         check_witness_shape(circuit, commitments, assignment, blindings)?;
-        if !circuit.is_satisfied(assignment) {
-            let what = match circuit.first_violation(assignment) {
-                Some(k) if k > usize::MAX / 2 => format!("gate {} has a_L·a_R ≠ a_O", usize::MAX - k),
-                Some(k) => format!("constraint {k} is violated"),
-                None => "the assignment does not satisfy the circuit".to_owned(),
-            };
-            return Err(Error::Witness(what));
+        // (the sizes are checked: the first violation is the only way to fail)
+        match circuit.first_violation(assignment) {
+            Some(k) if k > usize::MAX / 2 => {
+                return Err(Error::Witness(format!("gate {} has a_L·a_R ≠ a_O", usize::MAX - k)))
+            }
+            Some(k) => return Err(Error::Witness(format!("constraint {k} is violated"))),
+            None => {}
         }
         for (j, ((v, gamma), c)) in assignment.values.iter().zip(blindings).zip(commitments).enumerate() {
             if gens.pedersen.commit(v, gamma).0 != *c {
@@ -620,10 +612,10 @@ impl CircuitProof {
         scalars.zeroize();
         if general.len() < gates {
             let bit_gates: Vec<usize> = (0..gates).filter(|&i| public.bit[i]).collect();
-            let sums: Vec<Point> = bit_gates.iter().map(|&i| g_vec[i] + h_vec[i]).collect();
-            let h_total: Point = bit_gates.iter().map(|&i| h_vec[i]).sum();
+            let g: Vec<Point> = bit_gates.iter().map(|&i| g_vec[i]).collect();
+            let h: Vec<Point> = bit_gates.iter().map(|&i| h_vec[i]).collect();
             let mut mask: Vec<u8> = bit_gates.iter().map(|&i| u8::from(a_l[i].is_one())).collect();
-            a_i += Point::masked_sum(&sums, &mask) - h_total;
+            a_i += bit_vector_commitment(&g, &h, &mask);
             mask.zeroize();
         }
 
@@ -794,15 +786,7 @@ impl CircuitProof {
         t.append_scalar(b"tau_x", &self.tau_x);
         t.append_scalar(b"mu", &self.mu);
         let w = challenge(&mut t, b"w")?;
-        let mut us = Vec::with_capacity(rounds);
-        for (l, r) in self.ipa_l.iter().zip(&self.ipa_r) {
-            t.append_point(b"L", l);
-            t.append_point(b"R", r);
-            us.push(folding_challenge(&mut t)?);
-        }
-        t.append_scalar(b"a", &self.ipa_a);
-        t.append_scalar(b"b", &self.ipa_b);
-        let c = challenge(&mut t, b"c")?;
+        let (us, c) = replay_rounds(&mut t, &self.ipa_l, &self.ipa_r, &self.ipa_a, &self.ipa_b)?;
 
         let f = circuit.flatten(z, n);
         let y_inv_pows = powers(y.inverse().ok_or(Error::InvalidProof)?, n);
@@ -829,10 +813,7 @@ impl CircuitProof {
         for (v, wv) in commitments.iter().zip(&f.w_v) {
             term(*v, -(cx2 * wv));
         }
-        for k in 0..rounds {
-            term(self.ipa_l[k], later[k + 1] * us[k].square());
-            term(self.ipa_r[k], later[k + 1]);
-        }
+        terms.add_rounds(weight, &self.ipa_l, &self.ipa_r, &us, &later);
         terms.g += weight * (cx2 * (delta - f.w_c) - c * self.t_hat);
         terms.h -= weight * (all * self.mu + c * self.tau_x);
         terms.u += weight * w * (all * self.t_hat - a * b);
