@@ -721,12 +721,7 @@ fn lower(
                 None => lw.fresh(v),
             },
             // a private bool is a gate of its own; other values a free wire, range-checked
-            Visibility::Private if inp.ty == Ty::Bool => {
-                if lw.prover() && !(0..=1).contains(&v) {
-                    return Err(Error::Input(format!("input `{}` is not a bool", inp.name)));
-                }
-                lw.fresh_bit(v)
-            }
+            Visibility::Private if inp.ty == Ty::Bool => lw.fresh_bit(v),
             // other private values are their bits
             Visibility::Private => lw.ranged(v, lo, inp.ty.bits())?,
         };
@@ -1419,11 +1414,6 @@ pub fn prove<R: RngCore + CryptoRng>(
         .into_iter()
         .collect::<Option<Vec<Scalar>>>()
         .ok_or_else(|| Error::Witness("internal: a secret of the lowered statement is missing".into()))?;
-    if let Some(k) = circuit.first_violation(&wires) {
-        return Err(Error::Witness(format!(
-            "internal: the lowered circuit is not satisfied (constraint {k})"
-        )));
-    }
     let generators = gens(compressed::padded_len(&statement).max(circuit.padded_gates()));
     let proof = compressed::prove(&generators, &statement, &witness, &ctx, rng)?;
     // The proof verifies exactly when every equation holds (one variable-time
@@ -1435,8 +1425,14 @@ pub fn prove<R: RngCore + CryptoRng>(
         }
         Err(e) => return Err(e),
     }
+    // The circuit proof checks the wires first: a violation here is the lowering's fault.
     let circuit_proof =
-        CircuitProof::prove(&generators, &circuit, &commitments, &wires, &blindings, &ctx, rng);
+        CircuitProof::prove(&generators, &circuit, &commitments, &wires, &blindings, &ctx, rng).map_err(
+            |e| match e {
+                Error::Witness(m) => Error::Witness(format!("internal: the lowered circuit: {m}")),
+                e => e,
+            },
+        );
     for v in [&mut wires.left, &mut wires.right, &mut wires.out, &mut wires.values, &mut blindings] {
         v.zeroize();
     }
