@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.python.runtime_server import serve  # noqa: E402
 
-from zeenot.runtime.app import load_application  # noqa: E402
+from zeenot.application import load_application  # noqa: E402
 from zeenot.runtime.client import Runner  # noqa: E402
 
 EXAMPLES = ["payd", "fitbit", "study", "loyalty", "cnids", "metering"]

@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 from tests.python.postgres import postgres_server  # noqa: E402
 from tests.python.runtime_server import free_port  # noqa: E402
 
-from zeenot.runtime.app import load_application  # noqa: E402
+from zeenot.application import load_application  # noqa: E402
 from zeenot.runtime.client import Runner  # noqa: E402
 
 PAYD = ROOT / "examples" / "payd" / "app.py"

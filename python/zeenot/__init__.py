@@ -13,6 +13,7 @@ Then `zeenot.compile(premium)` → `.setup()`-style objects: `zeenot.setup`, `ze
 `zeenot.verify` (the same code path as the `zeenot` CLI; see `zeenot.api`).
 """
 
+from zeenot.application.model import worker
 from zeenot.errors import (
     CheckFailure,
     CompileError,
@@ -30,7 +31,6 @@ from zeenot.errors import (
 from zeenot.fixed import Fixed
 from zeenot.ir import Program
 from zeenot.lang import compile_function, load_function
-from zeenot.runtime.app import worker
 from zeenot.simulate import simulate
 from zeenot.types import (
     Client,

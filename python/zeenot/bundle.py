@@ -22,14 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from zeenot import _native
+from zeenot.artifacts import BACKENDS, REGIONS_FILE, Circuit, Proof, _seed
 from zeenot.babyjub import SUBGROUP_ORDER
 from zeenot.errors import MalformedInput, ProofRejected, UsageError
 from zeenot.files import make_dir, parse_json, read_json, read_text, write_atomic
 from zeenot.ir import Program, check_params, leaves, to_json_value
 from zeenot.ir import _flatten as flatten_value
 from zeenot.ir import _unflatten as unflatten
+from zeenot.proofs import _prove_leaves
+from zeenot.proofs import verify as verify_proof
+from zeenot.verifier import Verifier, check_program
 
-REGIONS_FILE = "regions.json"
 REGIONS_DIR = "regions"
 REGIONS_FORMAT = 1
 BUNDLE_FORMAT = 1
@@ -80,7 +83,6 @@ class Regions:
     @classmethod
     def from_document(cls, doc: Mapping[str, Any]) -> Regions:
         """From the compiler's application document (programs inline)."""
-        from zeenot.api import Circuit
 
         circuits = {r["name"]: Circuit(Program(r["program"])) for r in doc["regions"]}
         links = [Link.from_json(x) for x in doc["links"]]
@@ -173,8 +175,6 @@ class Regions:
 
     @classmethod
     def load(cls, directory: str | Path) -> Regions:
-        from zeenot.api import Circuit
-
         directory = Path(directory)
         doc = read_json(directory / REGIONS_FILE, "the regions")
         try:
@@ -268,8 +268,6 @@ class Bundle:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Bundle:
-        from zeenot.api import Proof
-
         doc = parse_json(text, "the bundle")
         if not isinstance(doc, dict) or doc.get("zeenot_bundle") != BUNDLE_FORMAT:
             raise MalformedInput(f"not a zeenot bundle (expected `zeenot_bundle: {BUNDLE_FORMAT}`)")
@@ -347,15 +345,14 @@ def prove(
     """Prove every region, `backends[region]` choosing `groth16` (its `keys[region]` needed) or
     `sigma`. `blindings`: for the program's own `Committed` parameters, as `api.prove`.
     Raises `UnsatisfiedError` when no proof exists (a region fails on the values it gets)."""
-    from zeenot import api
 
-    if set(backends) != set(regions.circuits) or not set(backends.values()) <= set(api.BACKENDS):
-        raise UsageError(f"backends: one of {api.BACKENDS} for each of {list(regions.circuits)}")
+    if set(backends) != set(regions.circuits) or not set(backends.values()) <= set(BACKENDS):
+        raise UsageError(f"backends: one of {BACKENDS} for each of {list(regions.circuits)}")
     keys = keys or {}
     for name, backend in backends.items():
         if backend == "groth16" and name not in keys:
             raise UsageError(f"region `{name}` is proved with groth16 but has no keys")
-    seed = api._seed(seed)
+    seed = _seed(seed)
     rng = random.Random(seed) if seed is not None else None
 
     def blinding() -> int:
@@ -390,7 +387,7 @@ def prove(
             blinds_out.append(str(crossing[(name, s["name"])]))
         leaves_in = values[name]
         sub_seed = None if rng is None else rng.getrandbits(64)
-        proofs[name] = api._prove_leaves(
+        proofs[name] = _prove_leaves(
             circuit,
             backends[name],
             keys.get(name),
@@ -427,8 +424,6 @@ class BundleVerifier:
     once (a server verifying many bundles)."""
 
     def __init__(self, regions: Regions, verifying_keys: Mapping[str, bytes | None]):
-        from zeenot.verifier import Verifier
-
         self.regions = regions
         self.groth16 = {
             name: Verifier.of(regions.circuits[name], vk)
@@ -438,8 +433,6 @@ class BundleVerifier:
 
     def verify(self, bundle: Bundle) -> None:
         """As `verify`."""
-        from zeenot import api
-        from zeenot.verifier import check_program
 
         regions = self.regions
         if not isinstance(bundle, Bundle):
@@ -460,7 +453,7 @@ class BundleVerifier:
                     check_program(circuit.program.ir["name"], circuit.hash, proof)
                     self.groth16[name].verify(proof)
                 else:
-                    api.verify(circuit, None, proof)
+                    verify_proof(circuit, None, proof)
             except (ProofRejected, MalformedInput) as exc:
                 raise type(exc)(f"region `{name}`: {exc}") from None
         self._links(bundle)

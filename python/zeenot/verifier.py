@@ -17,41 +17,27 @@ file, written by `compile`; `keys.json` pins the program hash it names.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from zeenot import _native
-from zeenot.api import (
+from zeenot.artifacts import (  # noqa: F401 - VERIFIER_FILE/FORMAT and save_layout: old paths
     KEYS_FILE,
+    VERIFIER_FILE,
+    VERIFIER_FORMAT,
     Circuit,
     Keys,
     Proof,
     _path,
     _sha256,
     public_vector,
+    save_layout,
 )
 from zeenot.errors import MalformedInput, ProofRejected, UsageError, ZeenotError
-from zeenot.files import read_json, write_atomic
+from zeenot.files import read_json
 from zeenot.ir import Program
-
-VERIFIER_FILE = "verifier.json"
-VERIFIER_FORMAT = 1
-
-
-def save_layout(circuit: Circuit, directory: Path) -> None:
-    """Write `verifier.json` for a compiled circuit (called by `Circuit.save`)."""
-    types, commitments = circuit.layout
-    doc = {
-        "zeenot_verifier": VERIFIER_FORMAT,
-        "name": circuit.program.ir["name"],
-        "program_hash": circuit.hash,
-        "signature": circuit.program.ir["signature"],
-        "instance": {"types": types, "commitments": commitments},
-    }
-    write_atomic(directory / VERIFIER_FILE, json.dumps(doc, separators=(",", ":")) + "\n")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from zeenot.runtime.app import load_application
+from zeenot.application import load_application
 from zeenot.runtime.client import Runner
 
 from .runtime_server import ROOT, serve

@@ -19,7 +19,7 @@ from .test_runtime_service import LOG, PAYD
 
 @pytest.fixture(scope="module")
 def proofs():
-    from zeenot.runtime.app import load_application
+    from zeenot.application import load_application
 
     circuit = api.compile(load_application(PAYD).regions["weekly_premium"])
     keys = api.setup(circuit, seed=7)
@@ -30,7 +30,7 @@ def proofs():
 
 @pytest.fixture(scope="module")
 def sigma_proofs():
-    from zeenot.runtime.app import load_application
+    from zeenot.application import load_application
 
     circuit = api.compile(load_application(PAYD).regions["weekly_premium"])
     inputs = {"km": LOG["km"], "night_km": LOG["night_km"], "base_cents": 500, "cap_cents": 4000}

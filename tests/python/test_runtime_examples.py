@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from zeenot.runtime.app import load_application
+from zeenot.application import load_application
 from zeenot.runtime.client import Runner
 from zeenot.runtime.service import Rejected, Service
 from zeenot.runtime.store import Store

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from zeenot.application import load_application
+from zeenot.application.model import Input, RegionOut, StepOutput
 from zeenot.errors import CompileError
-from zeenot.runtime.app import Input, RegionOut, StepOutput, load_application
 
 HEADER = """
 from zeenot import Client, Private, Public, Server, check, u32, worker, zk

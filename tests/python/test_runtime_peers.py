@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from zeenot.runtime.app import load_application
+from zeenot.application import load_application
 from zeenot.runtime.peers import Peer, PeerError
 
 from .runtime_server import ROOT, serve

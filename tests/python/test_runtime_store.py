@@ -115,7 +115,7 @@ def test_the_runtime_serves_from_postgresql(postgres_url: str) -> None:
     """payd end to end through the service, stored in PostgreSQL."""
     import json
 
-    from zeenot.runtime.app import load_application
+    from zeenot.application import load_application
     from zeenot.runtime.client import Runner
     from zeenot.runtime.service import Service
 

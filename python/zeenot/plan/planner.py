@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from zeenot import api
+from zeenot.application import backend_setting, compile_regions, load_application
 from zeenot.errors import MalformedInput, UsageError
 from zeenot.files import read_text
+from zeenot.lang import load_module
 from zeenot.plan.features import features, sigma_unsupported
 from zeenot.plan.profile import Profile
 
@@ -309,9 +311,6 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
     file = Path(target) / "app.py" if Path(target).is_dir() else Path(target)
     pinned: dict[str, str] = {}
     if _defines_main(file):  # an application: import it once, as the runtime does
-        from zeenot.runtime.app import load_application
-        from zeenot.runtime.service import backend_setting, compile_regions
-
         app = load_application(file)
         compiled_regions = compile_regions(app)
         for region_name in compiled_regions:
@@ -319,8 +318,6 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
             if setting not in (None, "auto"):  # "auto" asks this planner
                 pinned[region_name] = setting
     else:
-        from zeenot.lang import load_module
-
         module = load_module(str(file))
         fns = {k: v for k, v in vars(module).items() if callable(v) and hasattr(v, "__zk__")}
         compiled_regions = {}

@@ -50,7 +50,7 @@ def add_parsers(sub: Any) -> None:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from zeenot.runtime.app import load_application
+    from zeenot.application import load_application
     from zeenot.runtime.store import Store
 
     paths = [os.path.abspath(p) for p in args.apps]
@@ -77,7 +77,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from zeenot.runtime.app import load_application
+    from zeenot.application import load_application
     from zeenot.runtime.client import Runner, RunRefused
 
     inputs = read_json(args.inputs, "inputs")
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def peer(args: argparse.Namespace) -> int:
-    from zeenot.runtime.app import load_application
+    from zeenot.application import load_application
     from zeenot.runtime.peers import Peer, PeerError
 
     app = load_application(args.app)

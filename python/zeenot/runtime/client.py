@@ -23,8 +23,8 @@ from typing import Any
 import httpx
 
 from zeenot import api
+from zeenot.application.model import Application, Const, Input, Source, Step, StepOutput, proof_key
 from zeenot.errors import MalformedInput, ZeenotError
-from zeenot.runtime.app import Application, Const, Input, Source, Step, StepOutput, proof_key
 from zeenot.runtime.service import (
     SUBMISSION_FORMAT,
     backend_of,

@@ -33,14 +33,12 @@ operator's decision, as in Prio; docs/runtime.md).
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import os
 import re
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -50,46 +48,14 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from zeenot import api
+from zeenot.application.peersum import PeerSum  # noqa: F401 - applications import it here too
+from zeenot.application.regions import compile_regions_by_name
 from zeenot.errors import MalformedInput, ZeenotError
 from zeenot.types import P, poseidon
 
 _NAME = re.compile(r"[A-Za-z0-9._-]{1,64}", re.ASCII)
 _HEX32 = re.compile(r"[0-9a-f]{64}", re.ASCII)
 MAX_SEALED = 4096  # bytes of one sealed share
-
-
-@dataclass(frozen=True)
-class PeerSum:
-    """A secret-shared sum among `peers` clients (module docstring)."""
-
-    share: Callable[..., Any]
-    combine: Callable[..., Any]
-    contribution: Callable[..., list[Any]]
-    peers: int
-    result: Callable[[list[int]], Any] | None = None  # shapes the sum for the application
-
-    def __post_init__(self) -> None:
-        for region in (self.share, self.combine):
-            if not hasattr(region, "__zk__"):
-                raise MalformedInput(f"PeerSum: `{region.__name__}` is not a @zk region")
-        params = list(inspect.signature(self.share).parameters)
-        if params[-2:] != ["masks", "salts"]:
-            raise MalformedInput("PeerSum: `share` ends with the parameters `masks, salts`")
-        if list(inspect.signature(self.combine).parameters) != ["shares", "salts", "commitments"]:
-            raise MalformedInput("PeerSum: `combine` takes `shares, salts, commitments`")
-        if not 2 <= self.peers <= 256:
-            raise MalformedInput("PeerSum: 2 to 256 peers")
-
-    @property
-    def data_params(self) -> list[str]:
-        return list(inspect.signature(self.share).parameters)[:-2]
-
-
-def find_peer_sum(module: Any) -> PeerSum | None:
-    found = [v for v in vars(module).values() if isinstance(v, PeerSum)]
-    if len(found) > 1:
-        raise MalformedInput("an application declares at most one PeerSum")
-    return found[0] if found else None
 
 
 def commit(vector: list[int], salt: int) -> str:
@@ -131,8 +97,6 @@ class Peer:
     """One peer of one round, run by `zeenot peer`."""
 
     def __init__(self, app: Any, server: str, rnd: str, peer: str, *, timeout: float = 300.0):
-        from zeenot.runtime.service import compile_regions_by_name
-
         self.app, self.round, self.peer, self.timeout = app, rnd, peer, timeout
         self.spec: PeerSum = app.peer_sum
         self.http = httpx.Client(base_url=server.rstrip("/"), timeout=60.0)

@@ -38,8 +38,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from zeenot.application import load_application
 from zeenot.runtime import dashboard
-from zeenot.runtime.app import load_application
 from zeenot.runtime.relay import Relay
 from zeenot.runtime.service import Rejected, Service
 from zeenot.runtime.store import Store

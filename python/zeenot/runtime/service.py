@@ -29,9 +29,7 @@ from functools import cached_property
 from typing import Any
 
 from zeenot import api
-from zeenot.errors import MalformedInput, ProofRejected, ZeenotError
-from zeenot.files import parse_json
-from zeenot.runtime.app import (
+from zeenot.application.model import (
     Application,
     Computed,
     Const,
@@ -45,6 +43,17 @@ from zeenot.runtime.app import (
     StepOutput,
     proof_key,
 )
+from zeenot.application.regions import (  # noqa: F401 - the client's imports
+    backend_setting,
+    check_backend,
+    compile_regions,
+    compile_regions_by_name,
+)
+from zeenot.errors import MalformedInput, ProofRejected, ZeenotError
+from zeenot.files import parse_json
+from zeenot.plan import Profile, Weights, plan
+from zeenot.plan import Region as PlanRegion
+from zeenot.plan.profile import DEFAULT
 from zeenot.runtime.batching import BatchingVerifier
 from zeenot.runtime.store import Conflict, Store
 from zeenot.verifier import SigmaChecks, Verifier
@@ -113,17 +122,6 @@ def fingerprint(circuit: api.Circuit | api.Template) -> str:
     return circuit.hash
 
 
-def backend_setting(app: Application, name: str) -> str | None:
-    """What the application's `BACKENDS` says for a region: a back end, "auto" (the
-    planner chooses: `BACKENDS = {"region": "auto"}` or `BACKENDS = "auto"` for every
-    region), or None (the default)."""
-    setting = getattr(app.module, "BACKENDS", {})
-    chosen = setting if isinstance(setting, str) else setting.get(name)
-    if chosen is not None and chosen not in (*api.BACKENDS, "auto"):
-        raise MalformedInput(f"BACKENDS[{name!r}] is one of {', '.join(api.BACKENDS)} or auto")
-    return chosen
-
-
 _PLANNED: dict[str, str] = {}
 
 
@@ -135,11 +133,8 @@ def planned_backend(name: str, circuit: api.Circuit | api.Template) -> str:
     if isinstance(circuit, api.Template):
         return "sigma"
     if circuit.hash not in _PLANNED:
-        from zeenot.plan import Profile, Region, Weights, plan
-        from zeenot.plan.profile import DEFAULT
-
         profile = Profile.load(os.environ.get("ZEENOT_PROFILE") or DEFAULT)
-        choice = plan([Region(name, circuit)], profile, Weights()).choices[0]
+        choice = plan([PlanRegion(name, circuit)], profile, Weights()).choices[0]
         _PLANNED[circuit.hash] = choice.backend
     return _PLANNED[circuit.hash]
 
@@ -151,31 +146,8 @@ def backend_of(app: Application, name: str, circuit: api.Circuit | api.Template)
     chosen = backend_setting(app, name)
     if chosen == "auto":
         return planned_backend(name, circuit)
-    default = "sigma" if isinstance(circuit, api.Template) else "groth16"
-    backend = chosen or default
-    if backend == "groth16" and isinstance(circuit, api.Template):
-        raise MalformedInput(
-            f"region `{name}` has lists without MaxSize: groth16 needs MaxSize bounds, or prove "
-            f'it with BACKENDS = {{"{name}": "sigma"}}'
-        )
-    return backend
-
-
-def compile_regions(app: Application) -> dict[str, api.Circuit | api.Template]:
-    """The app's regions that client steps call, compiled (both tiers do this)."""
-    return compile_regions_by_name(app, sorted({c.region for _, c in app.proved_calls()}))
-
-
-def compile_regions_by_name(
-    app: Application, names: list[str]
-) -> dict[str, api.Circuit | api.Template]:
-    out = {}
-    for name in names:
-        compiled = api.compile(app.regions[name], regions=False)  # @zk calls inline here
-        assert not isinstance(compiled, api.Regions)
-        out[name] = compiled
-        backend_of(app, name, out[name])  # refuse a template set to groth16 here, on both tiers
-    return out
+    check_backend(app, name, circuit)
+    return chosen or ("sigma" if isinstance(circuit, api.Template) else "groth16")
 
 
 def prepare_region(

@@ -21,7 +21,7 @@ sequences worker calls (ZØ's `DoWork`):
 `load_application` reads `main` and the client workers' bodies with `ast` (they are not run to
 be analysed) and builds a `Plan`: the steps in order, where every argument comes from, which
 proofs a submission must carry and which of their public inputs the server can check against
-values of its own. `zeenot.runtime.flow` checks, on the same plan, that no value private to a
+values of its own. `zeenot.application.flow` checks, on the same plan, that no value private to a
 tier reaches another tier except as a proved output. One run is one round trip: the server's
 parameter steps, then the client's steps, then the server's steps on the verified values.
 """
@@ -33,164 +33,37 @@ import hashlib
 import inspect
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from zeenot.errors import CompileError, Diagnostic, LoadError, UsageError
+from zeenot.application.flow import check_flow
+from zeenot.application.model import (
+    Application,
+    Computed,
+    Const,
+    Input,
+    Origin,
+    Param,
+    RegionCall,
+    RegionOut,
+    Source,
+    Step,
+    StepOutput,
+)
+from zeenot.application.peersum import find_peer_sum
+from zeenot.errors import CompileError, Diagnostic, LoadError
+from zeenot.lang import load_module
 from zeenot.types import Visibility
-
-TIERS = ("client", "server")
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def worker(*, tier: str) -> Callable[[F], F]:
-    """Place a function on a tier: `"client"` (the data owner's device) or `"server"` (the
-    service, ZØ's External tier). The function stays a plain Python function."""
-    if tier not in TIERS:
-        raise UsageError(f"@worker(tier=...) is one of {', '.join(TIERS)}, not {tier!r}")
-
-    def mark(fn: F) -> F:
-        if not callable(fn) or hasattr(fn, "__zk__"):
-            raise UsageError("@worker decorates a plain function (a @zk region is called by one)")
-        fn.__worker__ = {"tier": tier}  # type: ignore[attr-defined]
-        return fn
-
-    return mark
-
-
-# --------------------------------------------------------------------------------------------
-# Where a value comes from
-
-
-@dataclass(frozen=True)
-class Const:
-    value: Any
-
-
-@dataclass(frozen=True)
-class Input:
-    """A parameter of `main`: supplied by the client; `private` unless it is public."""
-
-    name: str
-    private_to: str | None
-
-
-@dataclass(frozen=True)
-class StepOutput:
-    step: int
-    index: int | None  # None: the step's whole result
-
-
-Source = Const | Input | StepOutput
-
-
-@dataclass(frozen=True)
-class RegionOut:
-    """A worker's result position that is (part of) a region's proved output."""
-
-    call: int
-    index: int | None
-
-
-@dataclass(frozen=True)
-class Param:
-    """A worker's result position that is one of its parameters, passed through."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Computed:
-    """A worker's result position computed from some of its parameters (unproved)."""
-
-    params: frozenset[str]
-    line: int
-
-
-Origin = RegionOut | Param | Computed | Const
-
-
-@dataclass(frozen=True)
-class RegionCall:
-    """A call to a `@zk` region in a client worker's body, in source order."""
-
-    index: int
-    region: str
-    args: dict[str, Origin]  # region parameter -> where the worker got it
-    line: int
-
-
-@dataclass
-class Step:
-    index: int
-    worker: str
-    tier: str
-    args: dict[str, Source]  # worker parameter -> source in main
-    targets: list[str]  # names main binds to the result
-    line: int
-    calls: list[RegionCall] = field(default_factory=list)  # client workers only
-    returns: list[Origin] | None = None  # per result position (client workers only)
-    phase: str = ""  # "parameters", "client" or "server"
-
-    def result_origins(self, index: int | None) -> list[Origin]:
-        """Where the part of a client worker's result that `main` reads comes from."""
-        returns = self.returns or []
-        if index is None:
-            return list(returns)
-        if len(returns) == 1:  # one value, unpacked by `main`
-            only = returns[0]
-            return [
-                RegionOut(only.call, index)
-                if isinstance(only, RegionOut) and only.index is None
-                else only
-            ]
-        return [returns[index]] if index < len(returns) else []
-
-
-@dataclass
-class Application:
-    name: str
-    path: Path
-    module: Any
-    source_sha256: str
-    regions: dict[str, Callable[..., Any]]
-    workers: dict[str, Callable[..., Any]]
-    inputs: dict[str, Input]
-    steps: list[Step]
-    result: list[Source] | Source | None  # what main returns
-    peer_sum: Any = None  # a `zeenot.runtime.peers.PeerSum`, for applications of peers
-
-    def step_phase(self, phase: str) -> list[Step]:
-        return [s for s in self.steps if s.phase == phase]
-
-    def proved_calls(self) -> list[tuple[Step, RegionCall]]:
-        """The region calls a submission carries a proof of: every call in a client step."""
-        return [(s, c) for s in self.step_phase("client") for c in s.calls]
-
-
-def proof_key(step: Step, call: RegionCall) -> str:
-    """How a submission names the proof of one region call."""
-    return f"{step.worker}.{call.index}"
-
-
-# --------------------------------------------------------------------------------------------
-# Loading
 
 
 def load_application(path: str | Path) -> Application:
     """Import an application module and plan it; `CompileError` (file:line) for a `main` or a
     worker outside what the runtime can place, or a value that leaks a tier's private data."""
-    from zeenot.lang import load_module
-    from zeenot.runtime.flow import check_flow
-
     path = Path(path)
     module = load_module(str(path))
     source = path.read_bytes()
     regions = {k: v for k, v in vars(module).items() if callable(v) and hasattr(v, "__zk__")}
     workers = {k: v for k, v in vars(module).items() if callable(v) and hasattr(v, "__worker__")}
-    from zeenot.runtime.peers import find_peer_sum
-
     main = getattr(module, "main", None)
     peer_sum = find_peer_sum(module)
     if not callable(main) and peer_sum is None:

@@ -1,7 +1,7 @@
 """The information-flow check: a tier's private data leaves it only as a proved output.
 
 ZØ checks `[Private(Client)]` transitively with a dataflow analysis; this is that check on an
-application's `Plan` (`zeenot.runtime.app`). A value is *private to the client* if it is a
+application's `Plan` (`zeenot.application`). A value is *private to the client* if it is a
 `Private[T, "client"]` input of `main` or anything a client worker computes from one. It may
 cross to the server only as a public output of a `@zk` region run on the client: the proof is
 what the server trusts, and what it reveals is what the program's author chose to publish.
@@ -18,8 +18,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 
-from zeenot.errors import CompileError, Diagnostic
-from zeenot.runtime.app import (
+from zeenot.application.model import (
     Application,
     Computed,
     Const,
@@ -32,6 +31,7 @@ from zeenot.runtime.app import (
     Step,
     StepOutput,
 )
+from zeenot.errors import CompileError, Diagnostic
 from zeenot.types import Visibility
 
 

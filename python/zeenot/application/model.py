@@ -1,0 +1,150 @@
+"""The application model: workers placed on tiers, the steps `main` sequences, and where every
+argument of a step comes from. `zeenot.application.load` builds it from a module;
+`zeenot.application.flow` checks it; the planner and the runtime read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from zeenot.errors import UsageError
+
+TIERS = ("client", "server")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def worker(*, tier: str) -> Callable[[F], F]:
+    """Place a function on a tier: `"client"` (the data owner's device) or `"server"` (the
+    service, ZØ's External tier). The function stays a plain Python function."""
+    if tier not in TIERS:
+        raise UsageError(f"@worker(tier=...) is one of {', '.join(TIERS)}, not {tier!r}")
+
+    def mark(fn: F) -> F:
+        if not callable(fn) or hasattr(fn, "__zk__"):
+            raise UsageError("@worker decorates a plain function (a @zk region is called by one)")
+        fn.__worker__ = {"tier": tier}  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+# --------------------------------------------------------------------------------------------
+# Where a value comes from
+
+
+@dataclass(frozen=True)
+class Const:
+    value: Any
+
+
+@dataclass(frozen=True)
+class Input:
+    """A parameter of `main`: supplied by the client; `private` unless it is public."""
+
+    name: str
+    private_to: str | None
+
+
+@dataclass(frozen=True)
+class StepOutput:
+    step: int
+    index: int | None  # None: the step's whole result
+
+
+Source = Const | Input | StepOutput
+
+
+@dataclass(frozen=True)
+class RegionOut:
+    """A worker's result position that is (part of) a region's proved output."""
+
+    call: int
+    index: int | None
+
+
+@dataclass(frozen=True)
+class Param:
+    """A worker's result position that is one of its parameters, passed through."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Computed:
+    """A worker's result position computed from some of its parameters (unproved)."""
+
+    params: frozenset[str]
+    line: int
+
+
+Origin = RegionOut | Param | Computed | Const
+
+
+@dataclass(frozen=True)
+class RegionCall:
+    """A call to a `@zk` region in a client worker's body, in source order."""
+
+    index: int
+    region: str
+    args: dict[str, Origin]  # region parameter -> where the worker got it
+    line: int
+
+
+@dataclass
+class Step:
+    index: int
+    worker: str
+    tier: str
+    args: dict[str, Source]  # worker parameter -> source in main
+    targets: list[str]  # names main binds to the result
+    line: int
+    calls: list[RegionCall] = field(default_factory=list)  # client workers only
+    returns: list[Origin] | None = None  # per result position (client workers only)
+    phase: str = ""  # "parameters", "client" or "server"
+
+    def result_origins(self, index: int | None) -> list[Origin]:
+        """Where the part of a client worker's result that `main` reads comes from."""
+        returns = self.returns or []
+        if index is None:
+            return list(returns)
+        if len(returns) == 1:  # one value, unpacked by `main`
+            only = returns[0]
+            return [
+                RegionOut(only.call, index)
+                if isinstance(only, RegionOut) and only.index is None
+                else only
+            ]
+        return [returns[index]] if index < len(returns) else []
+
+
+@dataclass
+class Application:
+    name: str
+    path: Path
+    module: Any
+    source_sha256: str
+    regions: dict[str, Callable[..., Any]]
+    workers: dict[str, Callable[..., Any]]
+    inputs: dict[str, Input]
+    steps: list[Step]
+    result: list[Source] | Source | None  # what main returns
+    peer_sum: Any = None  # a `zeenot.runtime.peers.PeerSum`, for applications of peers
+
+    def step_phase(self, phase: str) -> list[Step]:
+        return [s for s in self.steps if s.phase == phase]
+
+    def proved_calls(self) -> list[tuple[Step, RegionCall]]:
+        """The region calls a submission carries a proof of: every call in a client step."""
+        return [(s, c) for s in self.step_phase("client") for c in s.calls]
+
+
+def proof_key(step: Step, call: RegionCall) -> str:
+    """How a submission names the proof of one region call."""
+    return f"{step.worker}.{call.index}"
+
+
+# --------------------------------------------------------------------------------------------
+# Loading
