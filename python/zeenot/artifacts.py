@@ -386,6 +386,8 @@ class Template:
 
     fn: Callable[..., Any]
     unbounded: tuple[str, ...]
+    # Applied to each specialised program (the runtime appends its `@context` input).
+    transform: Callable[[Program], Program] | None = field(default=None, compare=False)
     _circuits: dict[tuple[int, ...], Circuit] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -404,6 +406,8 @@ class Template:
             # The hash must not depend on where each party keeps the source: the file's name
             # only (`save` keeps it).
             program.ir["source"]["file"] = self.source_name
+            if self.transform is not None:
+                program = self.transform(program)
             self._circuits[key] = Circuit(program)
         return self._circuits[key]
 

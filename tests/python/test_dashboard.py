@@ -60,13 +60,10 @@ def test_the_dashboard_shows_accepted_and_rejected_submissions(browser, tmp_path
         runner.run({**log, "km": [500] * 7, "policy": injection}, submission_id="driver-2")
         body = json.loads(runner.prepare(log, submission_id="<img src=x onerror=alert(1)>"))
         body["proofs"]["quote.0"]["outputs"][0] = 1
-        refused = httpx.post(f"{url}/api/apps/payd/submissions", content=json.dumps(body))
+        refused = httpx.post(f"{url}/api/apps/payd/submissions", json=body)
         assert refused.status_code == 400  # the id itself is refused, before the proof
         body["id"] = "tampered-1"
-        assert (
-            httpx.post(f"{url}/api/apps/payd/submissions", content=json.dumps(body)).status_code
-            == 422
-        )
+        assert httpx.post(f"{url}/api/apps/payd/submissions", json=body).status_code == 422
         runner.close()
 
         page = browser.new_page()

@@ -128,10 +128,13 @@ def test_the_terminal_refuses_another_basket(deployed) -> None:
 
 def test_the_utility_refuses_another_meter(deployed) -> None:
     """The readings are signed by the account's meter; a run claiming another meter key is
-    refused (the proof's public `meter` is not the claimed one)."""
+    refused: the proof is bound to the run's public inputs (runtime/binding.py), and its
+    public `meter` is not the claimed one either."""
     service, runner = deployed["metering"]
     doc = json.loads(runner.prepare(_run_json("metering"), submission_id="meter-x"))
-    doc["inputs"]["meter"] = {"x": "1", "y": "2"}
+    from zeenot.babyjub import BASE8
+
+    doc["inputs"]["meter"] = {"x": str(BASE8.x), "y": str(BASE8.y)}  # a valid point, not its key
     with pytest.raises(Rejected) as info:
         service.submit(json.dumps(doc).encode())
-    assert info.value.status == 422 and "public input `meter`" in info.value.reason
+    assert info.value.status == 422 and "belongs to another run" in info.value.reason

@@ -32,7 +32,7 @@ def _run(url: str, *extra: str, inputs: Path = LOG) -> subprocess.CompletedProce
     )
 
 
-def test_client_and_server_processes(server: str) -> None:
+def test_client_and_server_processes(server: str, tmp_path: Path) -> None:
     done = _run(server, "--id", "cli-1")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
@@ -43,10 +43,15 @@ def test_client_and_server_processes(server: str) -> None:
     }
     stored = httpx.get(f"{server}/api/apps/payd/submissions/cli-1").json()
     assert stored["result"] == answer["result"]
-    # Running again under the same id proves again: another body, so the id is refused (the
-    # runner's own retries resend the same bytes, which the server answers from the database).
+    # Running again under the same id proves again: other proof bytes of the same statement,
+    # so the same run, answered from the database; the same id with another input is refused.
     again = _run(server, "--id", "cli-1")
-    assert again.returncode == 1 and "used for another submission" in again.stderr
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == answer
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**json.loads(LOG.read_text()), "policy": "P-2"}))
+    reused = _run(server, "--id", "cli-1", inputs=other)
+    assert reused.returncode == 1 and "used for another submission" in reused.stderr
     listed = httpx.get(f"{server}/api/apps/payd/submissions").json()
     assert [s["id"] for s in listed].count("cli-1") == 1
 

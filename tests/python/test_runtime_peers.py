@@ -141,6 +141,49 @@ def test_registration_tokens_and_full_rounds(server: str, app) -> None:
     assert early.status_code == 409
 
 
+class _Recording(Peer):
+    """An honest peer that keeps a copy of the share request it posted."""
+
+    posted: dict[str, Any]
+
+    def _post(self, url: str, doc: dict[str, Any]) -> dict[str, Any]:
+        if url.endswith("/shares"):
+            self.posted = json.loads(json.dumps(doc))
+        return super()._post(url, doc)
+
+
+def _negated(proof: dict[str, Any]) -> dict[str, Any]:
+    raw = bytearray.fromhex(proof["proof"])
+    raw[31] ^= 0x80  # (-A, -B, C): another valid proof of the same statement
+    raw[95] ^= 0x80
+    return {**proof, "proof": raw.hex()}
+
+
+def test_a_share_proof_replayed_in_another_round_or_by_another_peer_is_refused(
+    server: str, app
+) -> None:
+    """A share proof names its round, sender and roster (runtime/binding.py): posted again in
+    another round, or by another peer, it is refused whatever its bytes."""
+    first = _round()
+    peers = [_Recording(app, server, first, f"p{i}", timeout=120) for i in range(3)]
+    assert _run(peers, [{"cell": 1}, {"cell": 2}, {"cell": 3}]) == [[0, 1, 1, 1]] * 3
+    old = peers[0].posted
+    second = _round()
+    fresh = [Peer(app, server, second, f"p{i}", timeout=5) for i in range(3)]
+    for peer in fresh:
+        peer._keys()
+        peer._register()
+    url = f"{fresh[0].base}/shares"
+    with pytest.raises(PeerError, match="409"):  # the same bytes: a replay by digest
+        fresh[0]._post(url, old)
+    with pytest.raises(PeerError, match="422.*bound to another round"):
+        fresh[0]._post(url, {**old, "proof": _negated(old["proof"])})
+    with pytest.raises(PeerError, match="422.*bound to another round"):  # another sender
+        fresh[1]._post(url, {**old, "peer": "p1", "proof": _negated(old["proof"])})
+    status = httpx.get(f"{server}/api/apps/tiny_peers/rounds/{second}").json()
+    assert status["shared"] == []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("example", ["waze", "slice"])
 def test_case_study_with_twenty_peer_processes(tmp_path: Path, example: str) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from zeenot import api
 from zeenot.application import load_application
+from zeenot.runtime.binding import CONTEXT
 from zeenot.runtime.client import Runner
 from zeenot.runtime.service import Rejected, Service
 from zeenot.runtime.store import Store
@@ -105,8 +106,8 @@ def test_a_replayed_proof_is_refused(payd) -> None:
     service, runner, store = payd
     doc = _body(runner, "replay-1", policy="P-10")
     _send(service, doc)
-    doc["id"] = "replay-2"
-    _refused(service, store, doc, 409, "replayed proof")
+    doc["id"] = "replay-2"  # the proof names the run it belongs to (runtime/binding.py)
+    _refused(service, store, doc, 422, "belongs to another run")
 
 
 def test_a_tampered_proof_is_refused(payd) -> None:
@@ -133,12 +134,19 @@ def test_a_proof_against_another_tariff_is_refused(payd) -> None:
     service, runner, store = payd
     circuit = runner.regions["weekly_premium"]
     keys = runner.keys("weekly_premium")
+    doc = _body(runner, "tariff-1")
+    context = doc["proofs"]["quote.0"]["public_inputs"][CONTEXT]  # bound to this very run
     cheap = api.prove(
         circuit,
         keys,
-        {"km": LOG["km"], "night_km": LOG["night_km"], "base_cents": 0, "cap_cents": 4000},
+        {
+            "km": LOG["km"],
+            "night_km": LOG["night_km"],
+            "base_cents": 0,
+            "cap_cents": 4000,
+            CONTEXT: context,
+        },
     )
-    doc = _body(runner, "tariff-1")
     doc["proofs"]["quote.0"] = json.loads(cheap.to_json())
     _refused(service, store, doc, 422, "public input `base_cents` is 0, the server's value is 500")
 

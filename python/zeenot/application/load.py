@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from zeenot.application.flow import check_flow
+from zeenot.application.inputs import InputType, input_type
 from zeenot.application.model import (
     Application,
     Computed,
@@ -123,6 +124,24 @@ class _Planner:
 
     # main ------------------------------------------------------------------------------------
 
+    def public_type(self, arg: ast.arg, annotation: Any) -> InputType:
+        """The type a public input of `main` is checked against at the server's door."""
+        if isinstance(annotation, Visibility):  # `Public[T]`
+            annotation = annotation.ty
+        if annotation is None:
+            raise self.err(
+                "ZN507",
+                f"`{arg.arg}` has no type: the server checks every public input of `main`",
+                arg,
+                f"annotate it, e.g. `{arg.arg}: str` (text) or `{arg.arg}: u32`",
+            )
+        try:
+            return input_type(annotation)
+        except ValueError as exc:
+            raise self.err(
+                "ZN507", f"`{arg.arg}`: the server cannot check this type", arg, str(exc)
+            ) from None
+
     def plan(self, main: Callable[..., Any]) -> None:
         tree = _parse_function(main, self.file)
         hints = _annotations(main)
@@ -136,7 +155,8 @@ class _Planner:
                     arg,
                     'a server\'s own data comes from a @worker(tier="server") function',
                 )
-            env[arg.arg] = self.app.inputs[arg.arg] = Input(arg.arg, tier)
+            expected = None if tier is not None else self.public_type(arg, hints.get(arg.arg))
+            env[arg.arg] = self.app.inputs[arg.arg] = Input(arg.arg, tier, expected)
         for stmt in tree.body:
             if _is_docstring(stmt):
                 continue

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from zeenot.application.inputs import InputType
 from zeenot.errors import UsageError
 
 TIERS = ("client", "server")
@@ -46,6 +47,7 @@ class Input:
 
     name: str
     private_to: str | None
+    expected: InputType | None = None  # a public input's type, checked at the server's door
 
 
 @dataclass(frozen=True)

@@ -25,11 +25,11 @@ import httpx
 from zeenot import api
 from zeenot.application.model import Application, Const, Input, Source, Step, StepOutput, proof_key
 from zeenot.errors import MalformedInput, ZeenotError
+from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
 from zeenot.runtime.service import (
     SUBMISSION_FORMAT,
     backend_of,
     backend_setting,
-    compile_regions,
     fingerprint,
     to_json,
 )
@@ -48,7 +48,7 @@ class Runner:
         self.app = app
         self.http = httpx.Client(base_url=server.rstrip("/"), timeout=timeout)
         self.retries = retries
-        self.regions = compile_regions(app)
+        self.regions = bound_regions(app)
         self._descriptor: dict[str, Any] | None = None
         self._keys: dict[str, api.Keys] = {}
 
@@ -116,15 +116,17 @@ class Runner:
         params = {int(k): v for k, v in self.descriptor()["parameters"].items()}
         values: dict[int, Any] = dict(params)
         proofs: dict[str, Any] = {}
+        sid = submission_id or uuid.uuid4().hex
+        public = {n: inputs[n] for n, i in self.app.inputs.items() if i.private_to is None}
         for step in self.app.steps:
             if step.phase == "client":
                 args = {p: _value(src, values, inputs) for p, src in step.args.items()}
-                values[step.index] = self._run_worker(step, args, proofs)
+                values[step.index] = self._run_worker(step, args, proofs, (sid, public))
         doc = {
             "zeenot_submission": SUBMISSION_FORMAT,
             "app": self.app.name,
-            "id": submission_id or uuid.uuid4().hex,
-            "inputs": {n: inputs[n] for n, i in self.app.inputs.items() if i.private_to is None},
+            "id": sid,
+            "inputs": public,
             "proofs": proofs,
         }
         return json.dumps(doc, separators=(",", ":")).encode()
@@ -150,8 +152,15 @@ class Runner:
             raise RunError(f"the server failed ({response.status_code}): {_reason(response)}")
         raise AssertionError("unreachable")
 
-    def _run_worker(self, step: Step, args: dict[str, Any], proofs: dict[str, Any]) -> Any:
-        """Run a client worker with its region calls proved (in the order the plan expects)."""
+    def _run_worker(
+        self,
+        step: Step,
+        args: dict[str, Any],
+        proofs: dict[str, Any],
+        run: tuple[str, dict[str, Any]],
+    ) -> Any:
+        """Run a client worker with its region calls proved (in the order the plan expects),
+        each proof bound to the run (`run`: the submission id and `main`'s public inputs)."""
         fn = self.app.workers[step.worker]
         calls = iter(step.calls)
 
@@ -161,13 +170,18 @@ class Runner:
                 assert planned.region == region
                 params = list(inspect.signature(original).parameters)
                 inputs = {p: to_json(v) for p, v in zip(params, call_args, strict=True)}
+                key = proof_key(step, planned)
+                doc = self.descriptor()
+                inputs[CONTEXT] = run_context(
+                    self.app.name, self.app.source_sha256, doc["epoch"], run[0], key, run[1]
+                )
                 circuit = self.regions[region]
                 if self.descriptor()["regions"][region]["backend"] == "sigma":
                     proof = api.prove_sigma(circuit, inputs)
                 else:
                     assert isinstance(circuit, api.Circuit)
                     proof = api.prove(circuit, self.keys(region), inputs)
-                proofs[proof_key(step, planned)] = json.loads(proof.to_json())
+                proofs[key] = json.loads(proof.to_json())
                 return proof.outputs  # what the proof says, as JSON data
 
             return call
@@ -176,8 +190,8 @@ class Runner:
         scope = dict(fn.__globals__)
         for region in {c.region for c in step.calls}:
             scope[region] = proving(region, self.app.regions[region])
-        run = types.FunctionType(fn.__code__, scope, fn.__name__, fn.__defaults__, fn.__closure__)
-        return to_json(run(**args))
+        body = types.FunctionType(fn.__code__, scope, fn.__name__, fn.__defaults__, fn.__closure__)
+        return to_json(body(**args))
 
     def _get(self, url: str) -> httpx.Response:
         try:

@@ -49,8 +49,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from zeenot import api
 from zeenot.application.peersum import PeerSum  # noqa: F401 - applications import it here too
-from zeenot.application.regions import compile_regions_by_name
 from zeenot.errors import MalformedInput, ZeenotError
+from zeenot.runtime.binding import CONTEXT, bound_regions, round_context
 from zeenot.types import P, poseidon
 
 _NAME = re.compile(r"[A-Za-z0-9._-]{1,64}", re.ASCII)
@@ -102,10 +102,9 @@ class Peer:
         self.http = httpx.Client(base_url=server.rstrip("/"), timeout=60.0)
         self.base = f"/api/apps/{app.name}/rounds/{rnd}"
         self.key = X25519PrivateKey.generate()
-        self.regions = compile_regions_by_name(
-            app, [self.spec.share.__name__, self.spec.combine.__name__]
-        )
+        self.regions = bound_regions(app, [self.spec.share.__name__, self.spec.combine.__name__])
         self.token = ""
+        self.epoch = ""
 
     def run(self, data: dict[str, Any]) -> Any:
         """Register, share, combine, and wait for the round's result."""
@@ -118,8 +117,17 @@ class Peer:
         done = self._wait(lambda s: s["result"] is not None, "the round's result")
         return done["result"]
 
+    def _context(self, step: str, roster: list[dict[str, Any]]) -> str:
+        """What this peer's `step` proof is bound to (runtime/binding.py)."""
+        members = [(m["peer"], m["public_key"]) for m in roster]
+        app = self.app
+        return round_context(
+            app.name, app.source_sha256, self.epoch, self.round, step, self.peer, members
+        )
+
     def _keys(self) -> dict[str, api.Keys]:
         doc = self._get(f"/api/apps/{self.app.name}")
+        self.epoch = str(doc["epoch"])
         out = {}
         for name, circuit in self.regions.items():
             published = doc["regions"][name]
@@ -152,6 +160,7 @@ class Peer:
             **data,
             "masks": [[str(v) for v in m] for m in masks],
             "salts": [str(s) for s in salts],
+            CONTEXT: self._context("share", roster),
         }
         name = self.spec.share.__name__
         proof = api.prove(self.regions[name], keys[name], inputs)
@@ -212,7 +221,12 @@ class Peer:
         proof = api.prove(
             self.regions[name],
             keys[name],
-            {"shares": shares, "salts": salts, "commitments": commitments},
+            {
+                "shares": shares,
+                "salts": salts,
+                "commitments": commitments,
+                CONTEXT: self._context("combine", roster),
+            },
         )
         self._post(
             f"{self.base}/partials", {"peer": self.peer, "proof": json.loads(proof.to_json())}

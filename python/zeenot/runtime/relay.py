@@ -15,6 +15,7 @@ from typing import Any
 from zeenot import api
 from zeenot.errors import MalformedInput, ProofRejected
 from zeenot.files import parse_json
+from zeenot.runtime.binding import CONTEXT, round_context
 from zeenot.runtime.peers import MAX_SEALED, PeerSum, check_name, check_public_key
 from zeenot.runtime.service import Rejected, Service, normal
 from zeenot.runtime.store import Conflict, PeerRow
@@ -90,8 +91,7 @@ class Relay:
                 raise Rejected(422, f"`{me.peer}`: the message for `{recipient}` is not hex")
             messages[recipient] = bytes.fromhex(text)
         proof = self._verified(self.spec.share.__name__, doc["proof"], me.peer)
-        if proof.public_inputs:
-            raise Rejected(422, f"`{me.peer}`: a share proof has no public inputs")
+        self._check_context(proof, rnd, "share", me.peer, roster)
         commitments = [str(c) for c in proof.outputs]
         if len(commitments) != self.spec.peers:
             raise Rejected(
@@ -127,6 +127,7 @@ class Relay:
         if len(shares) < self.spec.peers:
             raise Rejected(409, f"round `{rnd}`: not every peer has shared yet")
         proof = self._verified(self.spec.combine.__name__, doc["proof"], me.peer)
+        self._check_context(proof, rnd, "combine", me.peer, roster)
         # the commitments the peer opened: the ones each sender proved, in roster order
         expected = [shares[p.peer][me.position] for p in roster]
         if normal(proof.public_inputs.get("commitments")) != normal(expected):
@@ -166,6 +167,26 @@ class Relay:
         if me is None or not secrets.compare_digest(me.token_sha256, _sha(token.encode())):
             raise Rejected(403, f"not a registered peer of round `{rnd}` (or a wrong token)")
         return me, roster
+
+    def _check_context(
+        self, proof: api.Proof, rnd: str, step: str, peer: str, roster: list[PeerRow]
+    ) -> None:
+        """The proof must be bound to this round, step, sender and roster (runtime/binding.py):
+        a share or partial sum proved for another round or by another peer is refused."""
+        app = self.service.app
+        expected = round_context(
+            app.name,
+            app.source_sha256,
+            self.service.epoch,
+            rnd,
+            step,
+            peer,
+            [(p.peer, p.public_key) for p in roster],
+        )
+        if normal(proof.public_inputs.get(CONTEXT)) != normal(expected):
+            raise Rejected(
+                422, f"`{peer}`: the {step} proof is bound to another round, peer or roster"
+            )
 
     def _verified(self, region: str, doc: Any, peer: str) -> api.Proof:
         try:

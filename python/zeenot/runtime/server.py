@@ -28,6 +28,7 @@ processes on several machines over one PostgreSQL).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 from typing import Any
@@ -46,6 +47,8 @@ from zeenot.runtime.store import Store
 
 MAX_LIMIT = 500
 _NAME = re.compile(r"[A-Za-z0-9._-]{1,64}", re.ASCII)
+_DIGITS = re.compile(r"[0-9]{1,12}", re.ASCII)  # `str.isdigit` admits "²", which `int` refuses
+BODY_TIMEOUT = float(os.environ.get("ZEENOT_BODY_TIMEOUT", "10"))  # seconds for a whole body
 
 
 def build(services: dict[str, Service], store: Store) -> Starlette:
@@ -180,25 +183,37 @@ def build(services: dict[str, Service], store: Store) -> Starlette:
 
 
 async def _bounded_body(request: Request, limit: int) -> bytes:
-    """The request body, refused as soon as it exceeds `limit` (before it is all read)."""
+    """The request body: JSON only (415 otherwise), refused as soon as it exceeds `limit`
+    (before it is all read), and within `BODY_TIMEOUT` seconds (408: a client that declares a
+    body and stalls does not hold a connection open)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Rejected(415, "send the body as JSON (`content-type: application/json`)")
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and (not _DIGITS.fullmatch(declared) or int(declared) > limit):
         raise Rejected(413, f"submission larger than {limit} bytes")
-    chunks, size = [], 0
-    try:
+    chunks: list[bytes] = []
+
+    async def read() -> None:
+        size = 0
         async for chunk in request.stream():
             size += len(chunk)
             if size > limit:
                 raise Rejected(413, f"submission larger than {limit} bytes")
             chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(read(), BODY_TIMEOUT)
     except ClientDisconnect:
         raise Rejected(400, "the client disconnected before the whole submission arrived") from None
+    except asyncio.TimeoutError:
+        raise Rejected(408, f"the body did not arrive within {BODY_TIMEOUT:g} s") from None
     return b"".join(chunks)
 
 
 def _limit(request: Request) -> int:
     raw = request.query_params.get("limit", "50")
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+    if not _DIGITS.fullmatch(raw) or not 1 <= int(raw) <= MAX_LIMIT:
         raise Rejected(400, f"`limit` is an integer from 1 to {MAX_LIMIT}")
     return int(raw)
 

@@ -29,6 +29,7 @@ from functools import cached_property
 from typing import Any
 
 from zeenot import api
+from zeenot.application.inputs import check_input
 from zeenot.application.model import (
     Application,
     Computed,
@@ -55,6 +56,7 @@ from zeenot.plan import Profile, Weights, plan
 from zeenot.plan import Region as PlanRegion
 from zeenot.plan.profile import DEFAULT
 from zeenot.runtime.batching import BatchingVerifier
+from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
 from zeenot.runtime.store import Conflict, Store
 from zeenot.verifier import SigmaChecks, Verifier
 
@@ -183,12 +185,13 @@ class Service:
 
     def __init__(self, app: Application, store: Store, *, max_body: int = MAX_BODY):
         self.app, self.store, self.max_body = app, store, max_body
-        circuits = compile_regions(app)
+        circuits = bound_regions(app)
         if app.peer_sum is not None:
             spec = app.peer_sum
-            circuits |= compile_regions_by_name(app, [spec.share.__name__, spec.combine.__name__])
+            circuits |= bound_regions(app, [spec.share.__name__, spec.combine.__name__])
         self.regions = {name: self._region(name, circuit) for name, circuit in circuits.items()}
         self.parameters = self._parameters()
+        self.epoch = store.epoch(app.name)
 
     # start-up: keys and parameters, the same for every process --------------------------------
 
@@ -219,6 +222,7 @@ class Service:
             "zeenot_app": 1,
             "app": self.app.name,
             "source_sha256": self.app.source_sha256,
+            "epoch": self.epoch,
             "regions": {name: r.describe() for name, r in self.regions.items()},
             "parameters": {str(k): v for k, v in self.parameters.items()},
             "inputs": sorted(n for n, i in self.app.inputs.items() if i.private_to is None),
@@ -234,10 +238,10 @@ class Service:
         sid = None
         try:
             doc, sid = self._parse(body)
-            digest = hashlib.sha256(body).hexdigest()
+            inputs = self._inputs(doc["inputs"])  # typed, before any proof is looked at
             proofs = self._proofs(doc["proofs"])
-            inputs = self._inputs(doc["inputs"])
-            result = self._run(proofs, inputs)
+            digest = statement_digest(sid, inputs, proofs)
+            result = self._run(sid, proofs, inputs)
             digests = [hashlib.sha256(p.proof).hexdigest() for p in proofs.values()]
             # Optimistic: one transaction on the common path; the unique keys on the id and on
             # the proofs' digests catch retries and replays, which are told apart afterwards.
@@ -256,6 +260,8 @@ class Service:
             raise
 
     def _repeat(self, known: Any, digest: str) -> tuple[int, dict[str, Any]]:
+        # The same statement under the same id is the same run, whatever the proofs' bytes (a
+        # re-randomised copy posted first by someone else must not lose the client its run).
         if known.digest != digest:
             raise Rejected(409, f"submission id `{known.id}` was used for another submission")
         return 200, {"id": known.id, "status": "accepted", "result": known.result}
@@ -305,21 +311,38 @@ class Service:
         return proofs
 
     def _inputs(self, given: dict[str, Any]) -> dict[str, Any]:
-        public = {n for n, i in self.app.inputs.items() if i.private_to is None}
-        if set(given) != public:
-            odd = sorted(set(given) ^ public)
+        """`main`'s public inputs, each checked against its annotation (400 naming it)."""
+        public = {n: i for n, i in self.app.inputs.items() if i.private_to is None}
+        if set(given) != set(public):
+            odd = sorted(set(given) ^ set(public))
             raise Rejected(
                 422,
                 f"`inputs` holds exactly the public inputs of `main` {sorted(public)}: `{odd[0]}`",
             )
+        for name, spec in public.items():
+            assert spec.expected is not None  # every public input has one (ZN507)
+            try:
+                check_input(name, spec.expected, given[name])
+            except ValueError as exc:
+                raise Rejected(400, f"input {exc}") from None
         return given
 
-    def _run(self, proofs: dict[str, api.Proof], inputs: dict[str, Any]) -> Any:
+    def _run(self, sid: str, proofs: dict[str, api.Proof], inputs: dict[str, Any]) -> Any:
         """Check every proof's public inputs against the server's values, then run the server
         steps on the verified values."""
         values: dict[int, Any] = dict(self.parameters)
         for step, call in self.app.proved_calls():
-            proof = proofs[proof_key(step, call)]
+            key = proof_key(step, call)
+            proof = proofs[key]
+            context = run_context(
+                self.app.name, self.app.source_sha256, self.epoch, sid, key, inputs
+            )
+            if normal(proof.public_inputs.get(CONTEXT)) != normal(context):
+                raise Rejected(
+                    422,
+                    f"proof `{key}` belongs to another run: it is bound to another submission "
+                    "id, public input, application version or server",
+                )
             for param, origin in call.args.items():
                 if param not in proof.public_inputs:
                     continue  # private (or committed: the back end checks the commitment)
@@ -387,6 +410,22 @@ class Service:
             return out if origin.index is None else out[origin.index]
         assert isinstance(origin, Computed)
         return None  # never needed by the server (ZN505)
+
+
+def statement_digest(sid: str, inputs: dict[str, Any], proofs: dict[str, api.Proof]) -> str:
+    """What a run states, without its proofs' bytes: the id, `main`'s public inputs and each
+    proof's program, back end and public values. Two submissions with the same digest are one
+    run (a retry); proofs re-randomised from each other share it."""
+    doc = {
+        "id": sid,
+        "inputs": inputs,
+        "proofs": {
+            key: [p.program_hash, p.backend, p.public_inputs, p.outputs, p.sent, p.lengths]
+            for key, p in sorted(proofs.items())
+        },
+    }
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def to_json(value: Any) -> Any:

@@ -13,7 +13,10 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import fcntl
+import hashlib
 import json
+import re
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from zeenot.errors import UsageError
 
-SCHEMA_HEAD = "0002"
+SCHEMA_HEAD = "0003"
 _MIGRATIONS = Path(__file__).with_name("migrations")
 
 metadata = sa.MetaData()
@@ -47,6 +50,13 @@ parameters_table = sa.Table(
     sa.Column("app", sa.String(128), primary_key=True),
     sa.Column("source_sha256", sa.String(64), primary_key=True),
     sa.Column("value", sa.Text),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+epochs_table = sa.Table(
+    "epochs",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("epoch", sa.String(64)),
     sa.Column("created_at", sa.DateTime(timezone=True)),
 )
 submissions_table = sa.Table(
@@ -123,6 +133,30 @@ class PeerRow:
     position: int
     public_key: str
     token_sha256: str
+
+
+# a quoted fragment: in backticks, or in quotes that do not follow a letter (not "server's")
+_QUOTED = re.compile(r"`[^`]*`|(?<![A-Za-z])'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_OURS = re.compile(r"[`'\"][A-Za-z0-9 ._@:/=\[\]-]{0,64}[`'\"]", re.ASCII)
+_NUMBER = re.compile(r"-?[0-9]{20,}")
+MAX_REASON = 300
+
+
+def redact(reason: str) -> str:
+    """A refusal's reason as the public log keeps it: every quoted fragment that is not a
+    short name (an input's, a region's, a validated id) and every long number is replaced by
+    `#` and 8 hex digits of its SHA-256; control characters go; at most `MAX_REASON`
+    characters. The client got the whole reason in its answer; the log is for everyone."""
+
+    def digest(m: re.Match[str]) -> str:
+        text = m.group(0)
+        if _OURS.fullmatch(text):
+            return text
+        return "#" + hashlib.sha256(text.encode()).hexdigest()[:8]
+
+    out = _NUMBER.sub(digest, _QUOTED.sub(digest, reason))
+    out = "".join(c if c.isprintable() else " " for c in out)
+    return out if len(out) <= MAX_REASON else out[: MAX_REASON - 1] + "…"
 
 
 def now() -> dt.datetime:
@@ -254,6 +288,21 @@ class Store:
             created_at=now(),
         )
 
+    def epoch(self, app: str) -> str:
+        """The application's epoch in this database: drawn by the first process to ask, read
+        by every other (runtime/binding.py)."""
+        t = epochs_table
+        for _ in range(2):
+            with self.engine.connect() as conn:
+                value = conn.execute(sa.select(t.c.epoch).where(t.c.app == app)).scalar()
+            if value is not None:
+                return str(value)
+            try:
+                self._insert(t, app=app, epoch=secrets.token_hex(16), created_at=now())
+            except Conflict:
+                pass  # another process drew it first: read theirs
+        raise AssertionError("the epoch row exists after an insert or a conflict")
+
     def _insert(self, table: sa.Table, **row: Any) -> None:
         try:
             with self.engine.begin() as conn:
@@ -334,11 +383,12 @@ class Store:
 
     def reject(self, app: str, sid: str | None, status: int, reason: str) -> None:
         """Log a refused submission (the audit log the dashboard shows; nothing else of it is
-        kept). Reasons are ours, not the client's bytes, and never contain secrets."""
+        kept). The reason is kept in our words only (`redact`): what a client chose in it
+        (text, values) is replaced by a short digest; it never contains secrets."""
         with self.engine.begin() as conn:
             conn.execute(
                 rejections_table.insert().values(
-                    app=app, submission=sid, status=status, reason=reason[:500], rejected_at=now()
+                    app=app, submission=sid, status=status, reason=redact(reason), rejected_at=now()
                 )
             )
 

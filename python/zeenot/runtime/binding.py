@@ -1,0 +1,128 @@
+"""Proofs bound to their run: every region the runtime proves carries one more public input,
+`@context`, a field element that digests where the proof belongs.
+
+A proof is a proof of a *statement*; anyone holding a valid proof can make others of the same
+statement (a Groth16 proof re-randomises: `(-A, -B, C)` verifies too). So a server that
+recognises proofs by their bytes cannot stop a proof from being moved to another run: the
+statement itself must name the run. The runtime therefore compiles every region with an extra
+public `Field` input that no instruction reads, and sets it to a digest of
+
+* a client's run: the application, its source version, the server's epoch (a random value
+  each deployment draws once and publishes), the submission id, the region call (`worker.k`)
+  and every public input of `main`, used by a region or not;
+* a peer's share or partial sum: the application, its source version, the epoch, the round,
+  the sender and the roster (names and public keys, in position order).
+
+Groth16 binds an input no constraint reads through the QAP's input rows (docs/circuits.md:
+every instance variable has a row of its own), and the sigma back end hashes every public
+value into its Fiat–Shamir context. The server recomputes the digest from what it knows and
+checks it like any other public input: a proof moved to another run, id, input, round or peer
+fails, whatever its bytes. The application's author writes nothing for this.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from zeenot import api
+from zeenot.application.model import Application
+from zeenot.application.regions import compile_regions, compile_regions_by_name
+from zeenot.ir import Program
+from zeenot.types import P
+
+CONTEXT = "@context"  # not an identifier: no parameter of a @zk function can be called this
+_DOMAIN = b"zeenot/runtime-context/v1\x00"
+
+
+def bound_regions(
+    app: Application, names: list[str] | None = None
+) -> dict[str, api.Circuit | api.Template]:
+    """The application's regions as the runtime proves them, each with its `@context` input:
+    those its client steps call, or the ones `names` lists (a PeerSum's share and combine)."""
+    compiled = compile_regions(app) if names is None else compile_regions_by_name(app, names)
+    return {name: bound(c) for name, c in compiled.items()}
+
+
+def bound(compiled: api.Circuit | api.Template) -> api.Circuit | api.Template:
+    """`compiled` with the public `@context` input appended (a template: at every length)."""
+    if isinstance(compiled, api.Template):
+        return api.Template(compiled.fn, compiled.unbounded, transform=with_context)
+    return api.Circuit(with_context(compiled.program))
+
+
+def with_context(program: Program) -> Program:
+    """The program with one more parameter, `@context: Public[Field]`, its leaf the last input.
+    Ids stay dense, inputs first (docs/ir.md): every value id from the new input's on moves up
+    by one."""
+    doc = json.loads(program.to_json())
+    if any(p["name"] == CONTEXT for p in doc["signature"]["params"]):
+        raise ValueError("the program is bound to a context already")
+    n = len(doc["inputs"])
+
+    def move(i: int) -> int:
+        return i + 1 if i >= n else i
+
+    for ins in doc["body"]:
+        if "id" in ins:
+            ins["id"] = move(ins["id"])
+        if "args" in ins:
+            ins["args"] = [move(a) for a in ins["args"]]
+        if ins.get("guard") is not None:
+            ins["guard"] = move(ins["guard"])
+    for out in doc["outputs"]:
+        out["value"] = move(out["value"])
+    doc["inputs"].append({"id": n, "name": CONTEXT, "ty": "field", "vis": "public", "tier": None})
+    doc["signature"]["params"].append({"name": CONTEXT, "ty": "field", "vis": "public"})
+    return Program(doc)
+
+
+def digest(fields: dict[str, Any]) -> str:
+    """A field element (decimal) digesting `fields`: SHA-256 of their canonical JSON under
+    zeenot's domain tag, reduced mod the BN254 scalar field's order (bias below 2^-250)."""
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return str(int.from_bytes(hashlib.sha256(_DOMAIN + text.encode()).digest(), "big") % P)
+
+
+def run_context(
+    app: str, source_sha256: str, epoch: str, sid: str, call: str, inputs: dict[str, Any]
+) -> str:
+    """The context of the proof of region call `call` in run `sid` with `main`'s public
+    `inputs` (JSON values as submitted)."""
+    return digest(
+        {
+            "kind": "run",
+            "app": app,
+            "source": source_sha256,
+            "epoch": epoch,
+            "id": sid,
+            "call": call,
+            "inputs": inputs,
+        }
+    )
+
+
+def round_context(
+    app: str,
+    source_sha256: str,
+    epoch: str,
+    rnd: str,
+    step: str,
+    sender: str,
+    roster: list[tuple[str, str]],
+) -> str:
+    """The context of a peer's `step` ("share" or "combine") proof in round `rnd`; `roster` is
+    the round's (peer, public key) pairs in position order."""
+    return digest(
+        {
+            "kind": "round",
+            "app": app,
+            "source": source_sha256,
+            "epoch": epoch,
+            "round": rnd,
+            "step": step,
+            "sender": sender,
+            "roster": [list(member) for member in roster],
+        }
+    )
