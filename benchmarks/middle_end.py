@@ -1,4 +1,4 @@
-"""Benchmark: what the middle end saves (python/zeenot/lang/optimize.py), on every example.
+"""Benchmark: what the middle end saves (python/zeenot/lang/passes/), on every example.
 
 Every `@zk` function of every example (and the k-anonymity test program) is compiled twice:
 as `zeenot compile` does, and with the middle end's passes switched off (no shared

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from zeenot import babyjub
 from zeenot.errors import CompileError, Diagnostic
 from zeenot.lang.lists import COMPARISON_METHODS, ListOps, leaf_types
-from zeenot.lang.optimize import FALLIBLE, Shared, can_fail, eliminate_dead, fold, renumber
+from zeenot.lang.passes import FALLIBLE, Shared, can_fail, eliminate_dead, fold, renumber
 from zeenot.lang.regions import Crossing, RegionCalls, RegionDocs, joint
 from zeenot.lang.source import function_source
 from zeenot.lang.values import (
@@ -185,7 +185,7 @@ class Compiler(ListOps, RegionCalls):
         self.next_id = 0
         self.consts: dict[tuple[str, int], Wire] = {}
         self.const_values: dict[int, int] = {}  # id -> value of every integer constant
-        self.shared = Shared()  # instructions by what they compute (optimize.py)
+        self.shared = Shared()  # instructions by what they compute (lang/passes)
         self.guard: Wire | None = None
         self.stack: list[Any] = []
         self.frame: Frame = None  # type: ignore[assignment]
