@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from zeenot.lang.compiler import Compiler
+from zeenot.lang.emit import Emitter
 from zeenot.lang.passes import eliminate_dead, renumber
 from zeenot.lang.values import Wire
 
@@ -31,7 +31,7 @@ UPDATE = os.environ.get("ZEENOT_UPDATE_GOLDEN") == "1"
 def run_passes(doc: dict[str, Any]) -> dict[str, Any]:
     """`doc` (inputs, body, outputs) emitted again instruction by instruction, then without
     its dead code and renumbered."""
-    c = Compiler()
+    c = Emitter()
     ids: dict[int, Wire] = {}
     inputs = []
     for leaf in doc["inputs"]:
