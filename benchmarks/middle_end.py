@@ -1,4 +1,4 @@
-"""Benchmark: what the middle end saves (python/zeenot/lang/optimize.py), on every example.
+"""Benchmark: what the middle end saves (python/zeenot/lang/passes/), on every example.
 
 Every `@zk` function of every example (and the k-anonymity test program) is compiled twice:
 as `zeenot compile` does, and with the middle end's passes switched off (no shared
@@ -23,7 +23,7 @@ from pathlib import Path
 from report import provenance, publish
 
 from zeenot import api
-from zeenot.lang import compiler, load_module
+from zeenot.lang import compiler, emit, load_module
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "examples").glob("*/app.py")) + [
@@ -34,15 +34,15 @@ SOURCES = sorted((ROOT / "examples").glob("*/app.py")) + [
 @contextlib.contextmanager
 def middle_end_off() -> Iterator[None]:
     """The passes switched off where the compiler calls them."""
-    saved = (compiler.Shared.find, compiler.can_fail, compiler.eliminate_dead, compiler.fold)
-    compiler.Shared.find = lambda self, ins: None  # type: ignore[method-assign]
-    compiler.can_fail = lambda *args: True  # type: ignore[assignment]
+    saved = (emit.Shared.find, emit.can_fail, compiler.eliminate_dead, emit.fold)
+    emit.Shared.find = lambda self, ins: None  # type: ignore[method-assign]
+    emit.can_fail = lambda *args: True  # type: ignore[assignment]
     compiler.eliminate_dead = lambda inputs, body, outputs: body  # type: ignore[assignment]
-    compiler.fold = lambda *args: None  # type: ignore[assignment]
+    emit.fold = lambda *args: None  # type: ignore[assignment]
     try:
         yield
     finally:
-        (compiler.Shared.find, compiler.can_fail, compiler.eliminate_dead, compiler.fold) = saved  # type: ignore[method-assign, assignment]
+        (emit.Shared.find, emit.can_fail, compiler.eliminate_dead, emit.fold) = saved  # type: ignore[method-assign, assignment]
 
 
 def constraints(fn: object) -> int:

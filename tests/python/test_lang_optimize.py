@@ -1,4 +1,4 @@
-"""The middle end (zeenot.lang.optimize): shared subexpressions, no guard where nothing can
+"""The middle end (zeenot.lang.passes): shared subexpressions, no guard where nothing can
 fail, dead code, constant folding. Golden checks on the IR, the k-anonymity bound of issue 13,
 and the meaning kept (simulate = proofs on both back ends)."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from zeenot import api
-from zeenot.lang.optimize import can_fail
+from zeenot.lang.passes import can_fail
 from zeenot.simulate import simulate
 
 PROGRAMS = Path(__file__).parent / "programs"

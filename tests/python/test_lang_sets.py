@@ -12,7 +12,7 @@ import random
 import pytest
 
 from zeenot import CompileError, _native, api, load_function, simulate
-from zeenot.lang import lists
+from zeenot.lang import sets
 
 from .ir_interp import outputs
 
@@ -77,7 +77,7 @@ def construction(request, monkeypatch):
     """Each test runs with the cost-based choice and with each construction forced."""
     forced = {"sorting": True, "pairwise": False}.get(request.param)
     if forced is not None:
-        monkeypatch.setattr(lists, "_set_by_sorting", lambda *_: forced)
+        monkeypatch.setattr(sets, "_set_by_sorting", lambda *_: forced)
     return request.param
 
 
@@ -161,7 +161,7 @@ def test_the_cheaper_construction_is_chosen(module, monkeypatch):
     by_set = api.compile(f"{module}:distinct_by_set").stats["constraints"]
     assert by_set * 3 < pairwise * 2, (by_set, pairwise)
     small = api.compile(f"{module}:distinct").stats["constraints"]
-    monkeypatch.setattr(lists, "_set_by_sorting", lambda *_: True)
+    monkeypatch.setattr(sets, "_set_by_sorting", lambda *_: True)
     assert small < api.compile(f"{module}:distinct").stats["constraints"]
 
 

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from zeenot import CompileError, api, load_function, simulate
-from zeenot.lang.lists import _odd_even_merge_network
+from zeenot.lang.sets import _odd_even_merge_network
 
 from .ir_interp import outputs
 

@@ -13,14 +13,13 @@ binding, that both speak of the same `args` and `y`.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from zeenot.lang.source import function_source
+from zeenot.lang.values import PlainWire, Wire
 from zeenot.types import Ty, leaves, type_from_json, type_to_json
-
-if TYPE_CHECKING:
-    from zeenot.lang.values import Wire
 
 MAX_REGIONS = 64  # a call in an unrolled loop makes one region per iteration
 REGIONS_VERSION = 1
@@ -38,8 +37,10 @@ def joint(leaf: dict[str, Any], follows: bool) -> dict[str, Any]:
 @dataclass
 class RegionDocs:
     """What compiling one program in regions collects: every region's IR document (the first
-    is the program's own) and the links between them."""
+    is the program's own) and the links between them. `compile` compiles a callee region into
+    it (`compiler.compile_program`, which passes itself: the driver sits above this module)."""
 
+    compile: Callable[..., dict[str, Any]]
     programs: dict[str, dict[str, Any]] = field(default_factory=dict)
     links: list[dict[str, Any]] = field(default_factory=list)
     chain: list[Any] = field(default_factory=list)  # the @zk functions being compiled (recursion)
@@ -106,9 +107,6 @@ class RegionCalls:
 
     def region_call(self, fn: Any, node: ast.Call) -> Any:
         """Compile `fn` as a region of its own and return its result as committed inputs."""
-        from zeenot.lang.compiler import compile_program
-        from zeenot.lang.values import PlainWire, Wire
-
         regions = self.regions
         assert regions is not None
         name = fn.__name__
@@ -148,7 +146,7 @@ class RegionCalls:
             if own[1] == "public" or (own[1] == "private" and has_field):
                 passed[p] = own[1]
         region = regions.name_for(fn)
-        doc = compile_program(
+        doc = regions.compile(
             fn,
             regions=regions,
             region=region,

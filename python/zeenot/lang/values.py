@@ -230,3 +230,8 @@ def describe(v: Any) -> str:
     if isinstance(v, (FuncRef, Builtin, Closure, RecordCtor)):
         return "function"
     return type(v).__name__
+
+
+def is_plain_int(v: Any) -> bool:
+    """A plain int, possibly chosen at run time (not a bool)."""
+    return isinstance(v, IntChoice) or (isinstance(v, int) and not isinstance(v, bool))
