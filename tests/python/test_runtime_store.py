@@ -126,6 +126,6 @@ def test_the_runtime_serves_from_postgresql(postgres_url: str) -> None:
     runner = Runner(service.app, "http://unused")
     runner.http = _Local(service)  # type: ignore[assignment]
     body = runner.prepare(LOG, submission_id="pg-1")
-    assert service.submit(body)[0] == 201 and service.submit(body)[0] == 200
+    assert service.submit(body, "car-1")[0] == 201 and service.submit(body, "car-1")[0] == 200
     assert store.submission("payd", "pg-1").result["premium_cents"] == 2603
     assert json.loads(body)["id"] == "pg-1"

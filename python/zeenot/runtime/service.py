@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -55,7 +56,7 @@ from zeenot.plan import Profile, Weights, plan
 from zeenot.plan import Region as PlanRegion
 from zeenot.plan.profile import DEFAULT
 from zeenot.runtime.batching import BatchingVerifier
-from zeenot.runtime.store import Conflict, Store
+from zeenot.runtime.store import Conflict, Store, now
 from zeenot.verifier import SigmaChecks, Verifier
 
 SUBMISSION_FORMAT = 1
@@ -183,6 +184,8 @@ class Service:
 
     def __init__(self, app: Application, store: Store, *, max_body: int = MAX_BODY):
         self.app, self.store, self.max_body = app, store, max_body
+        # jobs to store with each accepted run, in its transaction (`zeenot serve --forward`)
+        self.on_accept: Callable[[str, str, Any], list[dict[str, Any]]] | None = None
         circuits = compile_regions(app)
         if app.peer_sum is not None:
             spec = app.peer_sum
@@ -224,16 +227,19 @@ class Service:
             "inputs": sorted(n for n, i in self.app.inputs.items() if i.private_to is None),
             "proofs": [proof_key(s, c) for s, c in self.app.proved_calls()],
             "max_body": self.max_body,
+            **({"clients": self.app.clients.describe()} if self.app.clients else {}),
         }
 
     # submissions -----------------------------------------------------------------------------
 
-    def submit(self, body: bytes) -> tuple[int, dict[str, Any]]:
+    def submit(self, body: bytes, client: str | None = None) -> tuple[int, dict[str, Any]]:
         """Check and store one submission: (HTTP status, response document). Raises
-        `Rejected` (already logged) for anything refused."""
+        `Rejected` (already logged) for anything refused. `client` is the registered client
+        whose signature of the request the HTTP layer verified (`runtime/identity.py`)."""
         sid = None
         try:
             doc, sid = self._parse(body)
+            period = self._client_period(client)
             digest = hashlib.sha256(body).hexdigest()
             proofs = self._proofs(doc["proofs"])
             inputs = self._inputs(doc["inputs"])
@@ -241,12 +247,23 @@ class Service:
             digests = [hashlib.sha256(p.proof).hexdigest() for p in proofs.values()]
             # Optimistic: one transaction on the common path; the unique keys on the id and on
             # the proofs' digests catch retries and replays, which are told apart afterwards.
+            jobs = self.on_accept(sid, digest, result) if self.on_accept else None
             try:
-                self.store.accept(self.app.name, sid, digest, digests, result)
+                self.store.accept(
+                    self.app.name,
+                    sid,
+                    digest,
+                    digests,
+                    result,
+                    client=client,
+                    period=period,
+                    jobs=jobs,
+                )
             except Conflict:
                 known = self.store.submission(self.app.name, sid)
-                if known is not None:  # a retry (same body), or the id reused
-                    return self._repeat(known, digest)
+                if known is not None:  # a retry (same body, same client), or the id reused
+                    return self._repeat(known, digest if known.client == client else None)
+                self._period_taken(client, period)
                 owners = [o for o in map(self.store.proof_owner, digests) if o is not None]
                 before = f" as `{owners[0][1]}`" if owners else ""
                 raise Rejected(409, f"replayed proof: it was submitted before{before}") from None
@@ -255,7 +272,33 @@ class Service:
             self.store.reject(self.app.name, sid, exc.status, exc.reason)
             raise
 
-    def _repeat(self, known: Any, digest: str) -> tuple[int, dict[str, Any]]:
+    def _client_period(self, client: str | None) -> str | None:
+        """The period of a run by `client` (None: the application has no rule); 401 if the
+        application takes runs from registered clients only and this one is not signed."""
+        rule = self.app.clients
+        if rule is None:
+            return None
+        if client is None:
+            raise Rejected(
+                401,
+                f"`{self.app.name}` takes runs from registered clients only: sign the "
+                "submission with the client's key (`zeenot run --client-key FILE`)",
+            )
+        return rule.period(now())
+
+    def _period_taken(self, client: str | None, period: str | None) -> None:
+        if client is None or period is None:
+            return
+        owner = self.store.period_owner(self.app.name, client, period)
+        if owner is not None:
+            unit = self.app.clients.one_run_per
+            raise Rejected(
+                409,
+                f"client `{client}` has run `{self.app.name}` this {unit} already "
+                f"({period}: submission `{owner}`): one run per client per {unit}",
+            )
+
+    def _repeat(self, known: Any, digest: str | None) -> tuple[int, dict[str, Any]]:
         if known.digest != digest:
             raise Rejected(409, f"submission id `{known.id}` was used for another submission")
         return 200, {"id": known.id, "status": "accepted", "result": known.result}
