@@ -253,6 +253,7 @@ class JobRunner:
         self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._enqueued: set[str] = set()
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._loop, name="zeenot-jobs", daemon=True)
@@ -277,7 +278,10 @@ class JobRunner:
         """Enqueue the periodic jobs that are due, then run one job; whether one ran."""
         at = time.time()
         for p in self.periodic:
-            self.jobs.enqueue(p.kind, p.key(at), {})
+            key = p.key(at)
+            if key not in self._enqueued:  # once per interval and process, not every poll
+                self.jobs.enqueue(p.kind, key, {})
+                self._enqueued = {k for k in self._enqueued if k.split(":")[0] != p.kind} | {key}
         job = self.jobs.claim(self.owner, sorted(self.handlers), self.lease)
         if job is None:
             return False
