@@ -13,17 +13,18 @@ function el(tag, attrs = {}, text = null) {
 
 // The operator's token: opened as /#token=…, kept for this tab only (sessionStorage) and taken
 // out of the address bar. The fragment never reaches the server or its logs.
-const TOKEN = (() => {
+function token() {
   const found = new URLSearchParams(location.hash.slice(1)).get("token");
   if (found) {
     sessionStorage.setItem("zeenot-token", found);
     history.replaceState(null, "", location.pathname + location.search);
   }
   return sessionStorage.getItem("zeenot-token");
-})();
+}
 
 async function json(url) {
-  const headers = TOKEN ? { authorization: `Bearer ${TOKEN}` } : {};
+  const secret = token();
+  const headers = secret ? { authorization: `Bearer ${secret}` } : {};
   const response = await fetch(url, { cache: "no-store", headers });
   if (response.status === 401) throw new Error("an operator's token is needed: open this page as /#token=…");
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
@@ -139,3 +140,4 @@ async function refresh() {
 
 refresh();
 setInterval(refresh, 2000);
+window.addEventListener("hashchange", refresh);
