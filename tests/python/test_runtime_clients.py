@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from zeenot.runtime.app import load_application
+from zeenot.application import load_application
 from zeenot.runtime.client import Runner, RunRefused
 from zeenot.runtime.identity import Key, SignedAuth
 

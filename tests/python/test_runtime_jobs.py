@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from zeenot.runtime.app import load_application
+from zeenot.application import load_application
 from zeenot.runtime.client import Runner
 from zeenot.runtime.identity import Key, verify_request
 from zeenot.runtime.jobs import JobRunner, Jobs, Periodic, retention
