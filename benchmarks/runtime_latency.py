@@ -21,10 +21,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.python.runtime_server import serve  # noqa: E402
+import httpx  # noqa: E402
+from tests.python.runtime_server import bearer, operator_token, serve  # noqa: E402
 
 from zeenot.application import load_application  # noqa: E402
 from zeenot.runtime.client import Runner  # noqa: E402
+from zeenot.runtime.identity import Key  # noqa: E402
 
 EXAMPLES = ["payd", "fitbit", "study", "loyalty", "cnids", "metering"]
 
@@ -36,16 +38,25 @@ def main() -> int:
     args = ap.parse_args()
     paths = [ROOT / "examples" / name / "app.py" for name in EXAMPLES]
     rows = []
-    with tempfile.TemporaryDirectory() as tmp, serve(paths, str(Path(tmp) / "z.db")) as (url, _):
+    tmp = tempfile.TemporaryDirectory()
+    token_file, token = operator_token(Path(tmp.name))
+    db = str(Path(tmp.name) / "z.db")
+    with tmp, serve(paths, db, "--operator-token-file", str(token_file)) as (url, _):
         for name, path in zip(EXAMPLES, paths, strict=True):
             inputs = json.loads(
                 (path.parent / ("log.json" if name == "payd" else "run.json")).read_text()
             )
-            runner = Runner(load_application(path), url)
+            app = load_application(path)
+            runner = Runner(app, url)
             for region in runner.regions:
                 runner.keys(region)  # download and check once
             prove, submit, size = [], [], 0
             for rep in range(args.reps):
+                if app.clients is not None:  # signed by a registered client, one per run
+                    runner.key = Key.generate(f"{name}-client-{rep}")
+                    public = {"name": runner.key.name, "public_key": runner.key.public_key}
+                    url_clients = f"{url}/api/apps/{name}/clients"
+                    httpx.post(url_clients, json=public, headers=bearer(token)).raise_for_status()
                 t = time.perf_counter()
                 body = runner.prepare(inputs, submission_id=f"{name}-{rep}")
                 prove.append(time.perf_counter() - t)

@@ -48,6 +48,14 @@ from tests.python.runtime_server import free_port  # noqa: E402
 
 from zeenot.application import load_application  # noqa: E402
 from zeenot.runtime.client import Runner  # noqa: E402
+from zeenot.runtime.identity import Key, SignedAuth, new_token, write_secret  # noqa: E402
+
+# payd takes signed runs of registered cars, one a car a week: each submission is its own car's,
+# registered by the operator (this script) before the load; reads need the operator's token.
+TOKEN = new_token()
+TOKEN_FILE = Path(tempfile.mkdtemp()) / "operator.token"
+write_secret(TOKEN_FILE, TOKEN + "\n")
+OPERATOR = {"authorization": f"Bearer {TOKEN}"}
 
 PAYD = ROOT / "examples" / "payd" / "app.py"
 
@@ -82,6 +90,7 @@ def database(kind: str) -> Iterator[str]:
 def start(db: str, processes: int, port: int) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "zeenot.cli", "serve", str(PAYD), "--db", db]
     cmd += ["--port", str(port), "--workers", str(processes)]
+    cmd += ["--operator-token-file", str(TOKEN_FILE)]
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
     )
@@ -136,9 +145,12 @@ def build(url: str, n: int, bad: float, seed: int) -> list[dict[str, Any]]:
     out = []
     for i in range(n):
         log = {**LOG, "policy": f"P-{i}", "km": [k + i % 300 for k in LOG["km"]]}
-        out.append(
-            {"id": f"s{i}", "body": runner.prepare(log, submission_id=f"s{i}"), "valid": True}
-        )
+        car = Key.generate(f"car-{i}")
+        public = {"name": car.name, "public_key": car.public_key}
+        r = httpx.post(f"{url}/api/apps/payd/clients", json=public, headers=OPERATOR)
+        assert r.status_code in (201, 409), r.text
+        body = runner.prepare(log, submission_id=f"s{i}")
+        out.append({"id": f"s{i}", "body": body, "valid": True, "car": car})
     runner.close()
     victims = rng.sample(range(n), int(n * bad))
     honest = [i for i in range(n) if i not in set(victims)]
@@ -162,8 +174,14 @@ def build(url: str, n: int, bad: float, seed: int) -> list[dict[str, Any]]:
             "body": json.dumps(doc).encode(),
             "valid": False,
             "replay": kind == 3,
+            "car": out[victim]["car"],
         }
     return out
+
+
+def _signed(item: dict[str, Any]) -> SignedAuth:
+    """The item's car signs it for the server (named `zeenot`: no --name), afresh per post."""
+    return SignedAuth(item["car"], "zeenot")
 
 
 def post_all(urls: list[str], items: list[dict[str, Any]], concurrency: int) -> dict[str, Any]:
@@ -177,7 +195,9 @@ def post_all(urls: list[str], items: list[dict[str, Any]], concurrency: int) -> 
     def post(indexed: tuple[int, dict[str, Any]]) -> tuple[str, int, float]:
         k, item = indexed
         t = time.perf_counter()
-        r = clients[k % len(clients)].post("/api/apps/payd/submissions", content=item["body"])
+        r = clients[k % len(clients)].post(
+            "/api/apps/payd/submissions", content=item["body"], auth=_signed(item)
+        )
         return item["id"], r.status_code, time.perf_counter() - t
 
     t0 = time.perf_counter()
@@ -194,7 +214,8 @@ def audit(url: str, items: list[dict[str, Any]], answers: list[tuple[str, int, f
     status = {sid: code for sid, code, _ in answers}
     invalid_accepted = valid_lost = 0
     for item in items:
-        stored = httpx.get(f"{url}/api/apps/payd/submissions/{item['id']}").status_code == 200
+        path = f"{url}/api/apps/payd/submissions/{item['id']}"
+        stored = httpx.get(path, headers=OPERATOR).status_code == 200
         if item["valid"]:
             valid_lost += status[item["id"]] not in (200, 201) or not stored
         else:
@@ -281,7 +302,9 @@ def crash(args: argparse.Namespace) -> dict[str, Any]:
             with httpx.Client(base_url=url, timeout=30) as client:
                 for item in items:
                     try:
-                        r = client.post("/api/apps/payd/submissions", content=item["body"])
+                        r = client.post(
+                            "/api/apps/payd/submissions", content=item["body"], auth=_signed(item)
+                        )
                     except httpx.TransportError:
                         errors += 1
                         if done.is_set():
@@ -303,12 +326,17 @@ def crash(args: argparse.Namespace) -> dict[str, Any]:
             missing = [
                 sid
                 for sid in acked
-                if httpx.get(f"{url}/api/apps/payd/submissions/{sid}").status_code != 200
+                if httpx.get(f"{url}/api/apps/payd/submissions/{sid}", headers=OPERATOR).status_code
+                != 200
             ]
             wrong = []
             by_id = {i["id"]: i for i in items}
             for sid, result in acked.items():
-                r = httpx.post(f"{url}/api/apps/payd/submissions", content=by_id[sid]["body"])
+                r = httpx.post(
+                    f"{url}/api/apps/payd/submissions",
+                    content=by_id[sid]["body"],
+                    auth=_signed(by_id[sid]),
+                )
                 if r.status_code != 200 or r.json()["result"] != result:
                     wrong.append(sid)
             orphans = orphan_rows(db)

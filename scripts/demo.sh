@@ -86,9 +86,12 @@ zeenot plan "$BAPP" --inputs "$BIN"
 zeenot prove "$BOUT" --inputs "$BIN" --backend auto -o "$BOUT/bundle.json"
 zeenot verify "$BOUT" "$BOUT/bundle.json"
 step "an application: the insurer's server and the car's client as two processes"
-rm -f out/payd.db*
+rm -f out/payd.db* out/payd-*.key out/payd-operator.token
 PORT=${ZEENOT_DEMO_PORT:-8765}
-.venv/bin/zeenot serve examples/payd/app.py --db out/payd.db --port "$PORT" &
+zeenot keys new --name insurer --out out/payd-insurer.key >/dev/null     # the server's identity
+zeenot keys token --out out/payd-operator.token                          # the operator's token
+.venv/bin/zeenot serve examples/payd/app.py --db out/payd.db --port "$PORT" \
+  --identity out/payd-insurer.key --operator-token-file out/payd-operator.token &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 100); do
@@ -96,8 +99,18 @@ for _ in $(seq 100); do
     2>/dev/null && break
   sleep 0.2
 done
-zeenot run examples/payd/app.py --server http://127.0.0.1:$PORT --inputs examples/payd/log.json
-step "the server's record of verified runs"
-.venv/bin/python -c "import httpx, json; print(json.dumps(httpx.get('http://127.0.0.1:$PORT/api/apps/payd/submissions').json(), indent=2))"
+step "the car makes its key; the insurer registers its public half (payd: one run per car per week)"
+zeenot keys new --name car-1042 --out out/payd-car.key > out/payd-car.pub.json
+zeenot clients add payd --server http://127.0.0.1:$PORT \
+  --operator-token-file out/payd-operator.token --client out/payd-car.pub.json
+zeenot run examples/payd/app.py --server http://127.0.0.1:$PORT --inputs examples/payd/log.json \
+  --client-key out/payd-car.key
+step "a second run of the same car this week is refused (409)"
+if zeenot run examples/payd/app.py --server http://127.0.0.1:$PORT \
+  --inputs examples/payd/log.json --client-key out/payd-car.key; then
+  echo "BUG: a second run of the week accepted" >&2; exit 1
+fi
+step "the server's record of verified runs (an operator's read)"
+.venv/bin/python -c "import httpx, json; t = open('out/payd-operator.token').read().strip(); print(json.dumps(httpx.get('http://127.0.0.1:$PORT/api/apps/payd/submissions', headers={'authorization': 'Bearer ' + t}).json(), indent=2))"
 kill $SERVER
 step "done"

@@ -16,6 +16,7 @@ Run it with `./scripts/demo.sh`, or step by step:
 """
 
 from zeenot import Client, Private, Public, check, u32, u64, worker, zk
+from zeenot.runtime.clients import Clients
 
 DAYS = 7
 Week = tuple[u32, u32, u32, u32, u32, u32, u32]
@@ -62,6 +63,11 @@ def weekly_premium(
 # The application: the car (client) proves the premium, the insurer (server) verifies it and
 # bills. `zeenot serve examples/payd/app.py` and `zeenot run examples/payd/app.py --server URL
 # --inputs examples/payd/log.json` (see the README's demo).
+
+
+# Only cars the insurer registered may submit (each run signed with the car's key), and one
+# premium per car per week: the server's database refuses a second run of the same week (409).
+CLIENTS = Clients(one_run_per="week")
 
 
 @worker(tier="server")

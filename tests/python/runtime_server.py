@@ -62,3 +62,17 @@ def serve(
                 proc.wait()
         if proc.stdout:
             proc.stdout.close()
+
+
+def operator_token(directory: Path) -> tuple[Path, str]:
+    """A fresh operator token file (mode 0600) and its token."""
+    from zeenot.runtime.identity import new_token, write_secret
+
+    token = new_token()
+    path = directory / "operator.token"
+    write_secret(path, token + "\n")
+    return path, token
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}

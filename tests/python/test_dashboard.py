@@ -17,8 +17,9 @@ import pytest
 
 from zeenot.application import load_application
 from zeenot.runtime.client import Runner
+from zeenot.runtime.identity import Key
 
-from .runtime_server import ROOT, serve
+from .runtime_server import ROOT, bearer, operator_token, serve
 
 PAYD = ROOT / "examples" / "payd" / "app.py"
 TINY = Path(__file__).resolve().parent / "apps" / "tiny_peers.py"
@@ -51,26 +52,40 @@ def browser():
 
 def test_the_dashboard_shows_accepted_and_rejected_submissions(browser, tmp_path: Path) -> None:
     log = json.loads((ROOT / "examples" / "payd" / "log.json").read_text())
-    with serve([PAYD, TINY], str(tmp_path / "zeenot.db")) as (url, _):
-        runner = Runner(load_application(PAYD), url)
+    token_file, token = operator_token(tmp_path)
+    args = ["--operator-token-file", str(token_file)]
+    with serve([PAYD, TINY], str(tmp_path / "zeenot.db"), *args) as (url, _):
+        cars = [Key.generate(f"car-{i}") for i in (1, 2, 3)]  # payd: one run a car a week
+        for car in cars:
+            public = {"name": car.name, "public_key": car.public_key}
+            httpx.post(f"{url}/api/apps/payd/clients", json=public, headers=bearer(token))
+        runner = Runner(load_application(PAYD), url, key=cars[0])
         runner.run(log, submission_id="driver-1")
         # capped at 40 €, and a policy name that is an HTML injection attempt (a public input
         # the client chooses; it lands in the server's result)
         injection = "<img src=x onerror=alert(1)>"
+        runner.key = cars[1]
         runner.run({**log, "km": [500] * 7, "policy": injection}, submission_id="driver-2")
         body = json.loads(runner.prepare(log, submission_id="<img src=x onerror=alert(1)>"))
         body["proofs"]["quote.0"]["outputs"][0] = 1
-        refused = httpx.post(f"{url}/api/apps/payd/submissions", json=body)
+        runner.key = cars[2]  # a car without a run this week: the proof is what is refused
+        submit = f"{url}/api/apps/payd/submissions"
+        refused = httpx.post(submit, json=body, auth=runner.auth())
         assert refused.status_code == 400  # the id itself is refused, before the proof
         body["id"] = "tampered-1"
-        assert httpx.post(f"{url}/api/apps/payd/submissions", json=body).status_code == 422
+        tampered = httpx.post(submit, json=body, auth=runner.auth())
+        assert tampered.status_code == 422
         runner.close()
 
         page = browser.new_page()
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        page.goto(url + "/")
+        page.goto(url + "/")  # without the operator's token: nothing to show
+        page.wait_for_function("document.getElementById('updated').textContent.includes('token')")
+        assert page.locator("tr.submission").count() == 0
+        page.goto(url + "/#token=" + token)
         page.wait_for_selector("body[data-ready='1']", timeout=15_000)
+        assert "token" not in page.url  # taken out of the address bar
         panel = page.locator("article[data-app='payd']")
         assert panel.locator(".count").inner_text() == "2 accepted submissions"
         ids = panel.locator("tr.submission td.id").all_inner_texts()

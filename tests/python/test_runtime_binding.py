@@ -16,12 +16,11 @@ from zeenot import api
 from zeenot.application import load_application
 from zeenot.errors import ProofRejected
 from zeenot.runtime.binding import CONTEXT, bound, run_context, with_context
-from zeenot.runtime.client import Runner
 from zeenot.runtime.service import Rejected, Service
 from zeenot.runtime.store import Store
 from zeenot.types import P
 
-from .test_runtime_service import LOG, PAYD, _body, _Local
+from .test_runtime_service import LOG, PAYD, CarRunner, _body, _Local
 
 G1, G2 = 32, 64  # arkworks' compressed BN254 points; the y sign is bit 7 of the last byte
 
@@ -39,13 +38,14 @@ def payd(tmp_path: Path):
     app = load_application(PAYD)
     store = Store(str(tmp_path / "zeenot.db"))
     service = Service(app, store)
-    runner = Runner(app, "http://unused")
+    runner = CarRunner(app, "http://unused")
     runner.http = _Local(service)  # type: ignore[assignment]
     return service, runner, store
 
 
-def _submit(service: Service, doc: dict):
-    return service.submit(json.dumps(doc).encode())
+def _submit(service: Service, doc: dict, client: str | None = None):
+    """Submit as signed by `client` (default: the car `CarRunner` proved as)."""
+    return service.submit(json.dumps(doc).encode(), client or f"car-{doc['id']}")
 
 
 def test_a_negated_proof_is_valid_for_its_own_statement(payd) -> None:
@@ -75,15 +75,20 @@ def test_a_malleated_proof_moved_to_another_run_is_refused(payd, sid, policy) ->
 
 
 def test_a_victims_proof_posted_first_does_not_lose_the_victims_run(payd) -> None:
-    """An attacker who sees Alice's submission posts a malleated copy first: it can only be
-    Alice's own run (same id, same inputs), and Alice's post is answered as a retry."""
+    """An attacker who sees Alice's submission posts a malleated copy first, under Alice's
+    id and inputs but signed as itself: the proofs are bound to Alice (payd knows its clients),
+    so it is refused, and Alice's own post is accepted. Alice's own re-randomised retry is the
+    same run (200)."""
     service, runner, store = payd
     alice = _body(runner, "alice-1")
     copy = {**alice, "proofs": {"quote.0": negated(alice["proofs"]["quote.0"])}}
-    status, first = _submit(service, copy)
+    with pytest.raises(Rejected) as info:
+        _submit(service, copy, client="car-mallory")
+    assert info.value.status == 422 and "belongs to another run" in info.value.reason
+    status, first = _submit(service, alice)
     assert status == 201
-    status, answer = _submit(service, alice)
-    assert status == 200 and answer == first
+    status, again = _submit(service, copy)
+    assert status == 200 and again == first
     assert store.count_submissions("payd") == 1
 
 
@@ -93,7 +98,7 @@ def test_a_proof_made_for_another_deployment_is_refused(tmp_path: Path) -> None:
     source = tmp_path / "app.py"
     source.write_text(PAYD.read_text() + '\n\nBACKENDS = {"weekly_premium": "sigma"}\n')
     first = Service(load_application(source), Store(str(tmp_path / "first.db")))
-    runner = Runner(first.app, "http://unused")
+    runner = CarRunner(first.app, "http://unused")
     runner.http = _Local(first)  # type: ignore[assignment]
     doc = json.loads(runner.prepare(LOG, submission_id="alice-1"))
     second = Service(load_application(source), Store(str(tmp_path / "second.db")))

@@ -17,7 +17,7 @@ from zeenot.application.inputs import MAX_TEXT, check_input, input_type
 from zeenot.errors import CompileError
 from zeenot.types import MaxSize, u8, u32
 
-from .runtime_server import ROOT, serve
+from .runtime_server import ROOT, bearer, operator_token, serve
 
 PAYD = ROOT / "examples" / "payd" / "app.py"
 LOG = json.loads((ROOT / "examples" / "payd" / "log.json").read_text())
@@ -25,13 +25,24 @@ LOG = json.loads((ROOT / "examples" / "payd" / "log.json").read_text())
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):
-    db = str(tmp_path_factory.mktemp("door") / "zeenot.db")
+    """payd without its client rule (unsigned runs reach the door), and an operator token."""
+    here = tmp_path_factory.mktemp("door") / "payd"
+    here.mkdir()
+    source = PAYD.read_text().replace('CLIENTS = Clients(one_run_per="week")', "")
+    assert "CLIENTS =" not in source
+    (here / "app.py").write_text(source)
+    token_file, token = operator_token(here)
     os.environ["ZEENOT_BODY_TIMEOUT"] = "2"
     try:
-        with serve([PAYD], db) as (url, _):
+        with serve([here / "app.py"], str(here / "zeenot.db"), "--operator-token-file",
+                   str(token_file)) as (url, _):  # fmt: skip
+            READ.update(bearer(token))
             yield url
     finally:
         del os.environ["ZEENOT_BODY_TIMEOUT"]
+
+
+READ: dict[str, str] = {}  # the operator's token, for reads
 
 
 def _post(url: str, doc: object, **headers: str) -> httpx.Response:
@@ -75,7 +86,7 @@ def test_a_wrongly_typed_public_input_is_refused_by_name(server: str, policy: ob
     assert r.status_code in (400, 413), r.text
     if r.status_code == 400:
         assert "`policy`" in r.json()["reason"]
-    listed = httpx.get(f"{server}/api/apps/payd/submissions").json()
+    listed = httpx.get(f"{server}/api/apps/payd/submissions", headers=READ).json()
     assert listed == []
 
 
@@ -91,7 +102,7 @@ def test_deep_nesting_anywhere_is_a_400(server: str) -> None:
 @pytest.mark.parametrize("limit", ["²", "-1", "0", "x", "1e3", "9" * 40, "٣"])
 def test_odd_limits_are_a_400(server: str, limit: str) -> None:
     for route in ("/api/apps/payd/submissions", "/api/rejections"):
-        r = httpx.get(f"{server}{route}", params={"limit": limit})
+        r = httpx.get(f"{server}{route}", params={"limit": limit}, headers=READ)
         assert r.status_code == 400, (route, limit, r.text)
 
 

@@ -9,22 +9,42 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .runtime_server import ROOT, ZEENOT, serve
+from zeenot.runtime.identity import Key
+
+from .runtime_server import ROOT, ZEENOT, bearer, operator_token, serve
 
 PAYD = ROOT / "examples" / "payd" / "app.py"
 LOG = ROOT / "examples" / "payd" / "log.json"
 
 
+TOKEN: dict[str, str] = {}
+CAR = Path()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):
-    db = str(tmp_path_factory.mktemp("http") / "zeenot.db")
-    with serve([PAYD], db, "--max-body", "65536") as (url, _):
+    """payd with an operator token and one registered car (payd takes signed runs only)."""
+    global CAR
+    tmp = tmp_path_factory.mktemp("http")
+    token_file, token = operator_token(tmp)
+    TOKEN.update(bearer(token))
+    key = Key.generate("car-1")
+    CAR = tmp / "car-1.key"
+    key.save(CAR)
+    args = ["--max-body", "65536", "--operator-token-file", str(token_file)]
+    with serve([PAYD], str(tmp / "zeenot.db"), *args) as (url, _):
+        public = {"name": key.name, "public_key": key.public_key}
+        assert (
+            httpx.post(f"{url}/api/apps/payd/clients", json=public, headers=TOKEN).status_code
+            == 201
+        )
         yield url
 
 
 def _run(url: str, *extra: str, inputs: Path = LOG) -> subprocess.CompletedProcess[str]:
+    key = ["--client-key", str(CAR)] if CAR.name else []
     return subprocess.run(
-        [*ZEENOT, "run", str(PAYD), "--server", url, "--inputs", str(inputs), *extra],
+        [*ZEENOT, "run", str(PAYD), "--server", url, "--inputs", str(inputs), *key, *extra],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -41,7 +61,7 @@ def test_client_and_server_processes(server: str, tmp_path: Path) -> None:
         "status": "accepted",
         "result": {"policy": "P-1042", "premium_cents": 2603, "capped": False},
     }
-    stored = httpx.get(f"{server}/api/apps/payd/submissions/cli-1").json()
+    stored = httpx.get(f"{server}/api/apps/payd/submissions/cli-1", headers=TOKEN).json()
     assert stored["result"] == answer["result"]
     # Running again under the same id proves again: other proof bytes of the same statement,
     # so the same run, answered from the database; the same id with another input is refused.
@@ -52,7 +72,7 @@ def test_client_and_server_processes(server: str, tmp_path: Path) -> None:
     other.write_text(json.dumps({**json.loads(LOG.read_text()), "policy": "P-2"}))
     reused = _run(server, "--id", "cli-1", inputs=other)
     assert reused.returncode == 1 and "used for another submission" in reused.stderr
-    listed = httpx.get(f"{server}/api/apps/payd/submissions").json()
+    listed = httpx.get(f"{server}/api/apps/payd/submissions", headers=TOKEN).json()
     assert [s["id"] for s in listed].count("cli-1") == 1
 
 
@@ -74,16 +94,17 @@ def test_a_failing_check_yields_no_proof_and_no_submission(server: str, tmp_path
     done = _run(server, "--id", "cli-bad", inputs=bad)
     assert done.returncode == 1, done.stderr
     assert "no proof exists" in done.stderr
-    assert httpx.get(f"{server}/api/apps/payd/submissions/cli-bad").status_code == 404
+    missing = httpx.get(f"{server}/api/apps/payd/submissions/cli-bad", headers=TOKEN)
+    assert missing.status_code == 404
 
 
 def test_oversized_and_unknown_requests(server: str) -> None:
     big = httpx.post(f"{server}/api/apps/payd/submissions", content=b" " * 70_000)
     assert big.status_code == 413 and "larger than 65536" in big.json()["reason"]
-    assert httpx.post(f"{server}/api/apps/nope/submissions", content=b"{}").status_code == 404
+    assert httpx.post(f"{server}/api/apps/nope/submissions", json={}).status_code == 404
     assert httpx.get(f"{server}/api/apps/payd/regions/weekly_premium/secret").status_code == 404
-    assert httpx.get(f"{server}/api/rejections?limit=0").status_code == 400
-    reasons = httpx.get(f"{server}/api/rejections").json()
+    assert httpx.get(f"{server}/api/rejections?limit=0", headers=TOKEN).status_code == 400
+    reasons = httpx.get(f"{server}/api/rejections", headers=TOKEN).json()
     assert any(r["status"] == 413 for r in reasons)
 
 

@@ -21,17 +21,25 @@ import pytest
 from zeenot.application import load_application
 from zeenot.runtime.peers import Peer, PeerError
 
-from .runtime_server import ROOT, serve
+from .runtime_server import ROOT, bearer, operator_token, serve
 
 TINY = Path(__file__).resolve().parent / "apps" / "tiny_peers.py"
 _rounds = iter(range(10_000))
 _lock = threading.Lock()
 
 
+TOKEN: dict[str, str] = {}
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):
-    db = str(tmp_path_factory.mktemp("peers") / "zeenot.db")
-    with serve([TINY], db) as (url, _):
+    tmp = tmp_path_factory.mktemp("peers")
+    token_file, token = operator_token(tmp)
+    TOKEN.update(bearer(token))
+    with serve([TINY], str(tmp / "zeenot.db"), "--operator-token-file", str(token_file)) as (
+        url,
+        _,
+    ):
         yield url
 
 
@@ -84,7 +92,7 @@ def test_a_forged_share_proof_is_refused_and_the_peer_named(server: str, app) ->
     results = _run(peers, [{"cell": 0}, {"cell": 1}, {"cell": 2}])
     assert isinstance(results[2], PeerError) and "422" in str(results[2])
     assert "`mallory`" in str(results[2])
-    rejections = httpx.get(f"{server}/api/rejections").json()
+    rejections = httpx.get(f"{server}/api/rejections", headers=TOKEN).json()
     assert any("`mallory`" in r["reason"] and r["status"] == 422 for r in rejections)
     status = httpx.get(f"{server}/api/apps/tiny_peers/rounds/{rnd}").json()
     assert "mallory" not in status["shared"] and status["result"] is None

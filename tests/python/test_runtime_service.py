@@ -14,6 +14,7 @@ from zeenot import api
 from zeenot.application import load_application
 from zeenot.runtime.binding import CONTEXT
 from zeenot.runtime.client import Runner
+from zeenot.runtime.identity import Key
 from zeenot.runtime.service import Rejected, Service
 from zeenot.runtime.store import Store
 
@@ -52,9 +53,18 @@ def payd(tmp_path_factory: pytest.TempPathFactory) -> tuple[Service, Runner, Sto
     app = load_application(PAYD)
     store = Store(str(tmp_path_factory.mktemp("db") / "zeenot.db"))
     service = Service(app, store)
-    runner = Runner(app, "http://unused")
+    runner = CarRunner(app, "http://unused")
     runner.http = _Local(service)  # type: ignore[assignment]
     return service, runner, store
+
+
+class CarRunner(Runner):
+    """Proves as the car `_send` signs for, `car-{submission id}`: the proofs of an
+    application that knows its clients are bound to the client (runtime/binding.py)."""
+
+    def prepare(self, inputs: dict[str, Any], *, submission_id: str | None = None) -> bytes:
+        self.key = Key.generate(f"car-{submission_id or '0'}")
+        return super().prepare(inputs, submission_id=submission_id)
 
 
 def _body(runner: Runner, sid: str, **changes: Any) -> dict[str, Any]:
@@ -62,8 +72,11 @@ def _body(runner: Runner, sid: str, **changes: Any) -> dict[str, Any]:
 
 
 def _send(service: Service, doc: dict[str, Any] | bytes) -> tuple[int, dict[str, Any]]:
+    """Submit as a car of its own per submission id (payd takes one run per car per week;
+    the signature that names the car is checked over HTTP: test_runtime_clients.py)."""
     raw = doc if isinstance(doc, bytes) else json.dumps(doc).encode()
-    return service.submit(raw)
+    sid = doc.get("id") if isinstance(doc, dict) else None
+    return service.submit(raw, f"car-{sid}" if isinstance(sid, str) else "car-0")
 
 
 def _refused(service: Service, store: Store, doc: dict[str, Any] | bytes, status: int, words: str):
@@ -209,7 +222,7 @@ def test_a_server_worker_failure_is_a_clean_refusal(tmp_path: Path) -> None:
     app = load_application(path)
     store = Store(str(tmp_path / "db.sqlite"))
     service = Service(app, store)
-    runner = Runner(app, "http://unused")
+    runner = CarRunner(app, "http://unused")
     runner.http = _Local(service)  # type: ignore[assignment]
     doc = json.loads(runner.prepare({**LOG, "policy": "X-1"}, submission_id="bad-policy"))
     with pytest.raises(Rejected) as info:
@@ -224,7 +237,7 @@ def test_the_client_refuses_a_server_running_another_program(payd, tmp_path: Pat
     service, _, _ = payd
     path = tmp_path / "app.py"
     path.write_text(PAYD.read_text().replace("MAX_DAILY_KM = 1_600", "MAX_DAILY_KM = 1_700"))
-    runner = Runner(load_application(path), "http://unused")
+    runner = CarRunner(load_application(path), "http://unused")
     runner.http = _Local(service)  # type: ignore[assignment]
     with pytest.raises(RunError, match="different versions"):
         runner.prepare(LOG)
@@ -244,7 +257,7 @@ def _service_for(source: str, tmp_path: Path) -> tuple[Service, Runner, Store]:
     app = load_application(path)
     store = Store(str(tmp_path / "db.sqlite"))
     service = Service(app, store)
-    runner = Runner(app, "http://unused")
+    runner = CarRunner(app, "http://unused")
     runner.http = _Local(service)  # type: ignore[assignment]
     return service, runner, store
 
@@ -268,7 +281,7 @@ def test_a_sigma_region_is_proved_and_verified(tmp_path: Path) -> None:
     assert status == 201 and answer["result"]["premium_cents"] == 2603
     # a groth16 proof where the application proves with sigma is refused
     groth = Service(load_application(PAYD), Store(str(tmp_path / "other.sqlite")))
-    other = Runner(groth.app, "http://unused")
+    other = CarRunner(groth.app, "http://unused")
     other.http = _Local(groth)  # type: ignore[assignment]
     mixed = json.loads(other.prepare(LOG, submission_id="mixed-1"))
     with pytest.raises(Rejected) as info:

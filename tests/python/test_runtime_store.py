@@ -117,6 +117,7 @@ def test_the_runtime_serves_from_postgresql(postgres_url: str) -> None:
 
     from zeenot.application import load_application
     from zeenot.runtime.client import Runner
+    from zeenot.runtime.identity import Key
     from zeenot.runtime.service import Service
 
     from .test_runtime_service import LOG, PAYD, _Local
@@ -125,7 +126,8 @@ def test_the_runtime_serves_from_postgresql(postgres_url: str) -> None:
     service = Service(load_application(PAYD), store)
     runner = Runner(service.app, "http://unused")
     runner.http = _Local(service)  # type: ignore[assignment]
+    runner.key = Key.generate("car-1")
     body = runner.prepare(LOG, submission_id="pg-1")
-    assert service.submit(body)[0] == 201 and service.submit(body)[0] == 200
+    assert service.submit(body, "car-1")[0] == 201 and service.submit(body, "car-1")[0] == 200
     assert store.submission("payd", "pg-1").result["premium_cents"] == 2603
     assert json.loads(body)["id"] == "pg-1"

@@ -3,6 +3,7 @@ them, the information-flow check on that plan, and the regions its client proves
 the planner (`zeenot.plan`, which plans an application's regions) and the runtime
 (`zeenot.runtime`, which serves and runs it). See docs/runtime.md."""
 
+from zeenot.application.clients import Clients
 from zeenot.application.load import load_application
 from zeenot.application.model import TIERS, Application, worker
 from zeenot.application.peersum import PeerSum
@@ -11,6 +12,7 @@ from zeenot.application.regions import backend_setting, compile_regions
 __all__ = [
     "TIERS",
     "Application",
+    "Clients",
     "PeerSum",
     "backend_setting",
     "compile_regions",

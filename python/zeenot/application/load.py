@@ -36,6 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from zeenot.application.clients import find_clients
 from zeenot.application.flow import check_flow
 from zeenot.application.inputs import InputType, input_type
 from zeenot.application.model import (
@@ -83,6 +84,7 @@ def load_application(path: str | Path) -> Application:
         steps=[],
         result=None,
         peer_sum=peer_sum,
+        clients=find_clients(module),
     )
     if callable(main):
         _Planner(app, str(path)).plan(main)

@@ -134,6 +134,7 @@ class Application:
     steps: list[Step]
     result: list[Source] | Source | None  # what main returns
     peer_sum: Any = None  # a `zeenot.runtime.peers.PeerSum`, for applications of peers
+    clients: Any = None  # a `zeenot.application.clients.Clients`: runs from registered clients
 
     def step_phase(self, phase: str) -> list[Step]:
         return [s for s in self.steps if s.phase == phase]

@@ -3,5 +3,6 @@ that verifies before it accepts, a client that proves, peers, one data layer (SQ
 PostgreSQL). See docs/runtime.md."""
 
 from zeenot.application import TIERS, Application, load_application, worker
+from zeenot.runtime.clients import Clients
 
-__all__ = ["TIERS", "Application", "load_application", "worker"]
+__all__ = ["TIERS", "Application", "Clients", "load_application", "worker"]

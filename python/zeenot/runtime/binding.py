@@ -8,8 +8,9 @@ statement itself must name the run. The runtime therefore compiles every region 
 public `Field` input that no instruction reads, and sets it to a digest of
 
 * a client's run: the application, its source version, the server's epoch (a random value
-  each deployment draws once and publishes), the submission id, the region call (`worker.k`)
-  and every public input of `main`, used by a region or not;
+  each deployment draws once and publishes), the submission id, the region call (`worker.k`),
+  every public input of `main`, used by a region or not, and the client's registered name
+  where the application knows its clients;
 * a peer's share or partial sum: the application, its source version, the epoch, the round,
   the sender and the roster (names and public keys, in position order).
 
@@ -86,21 +87,29 @@ def digest(fields: dict[str, Any]) -> str:
 
 
 def run_context(
-    app: str, source_sha256: str, epoch: str, sid: str, call: str, inputs: dict[str, Any]
+    app: str,
+    source_sha256: str,
+    epoch: str,
+    sid: str,
+    call: str,
+    inputs: dict[str, Any],
+    client: str | None = None,
 ) -> str:
     """The context of the proof of region call `call` in run `sid` with `main`'s public
-    `inputs` (JSON values as submitted)."""
-    return digest(
-        {
-            "kind": "run",
-            "app": app,
-            "source": source_sha256,
-            "epoch": epoch,
-            "id": sid,
-            "call": call,
-            "inputs": inputs,
-        }
-    )
+    `inputs` (JSON values as submitted), by `client` where the application knows its clients
+    (runtime/identity.py: then another client cannot submit the proof as its own)."""
+    fields = {
+        "kind": "run",
+        "app": app,
+        "source": source_sha256,
+        "epoch": epoch,
+        "id": sid,
+        "call": call,
+        "inputs": inputs,
+    }
+    if client is not None:
+        fields["client"] = client
+    return digest(fields)
 
 
 def round_context(

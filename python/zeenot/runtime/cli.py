@@ -27,6 +27,27 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--workers", type=int, default=1, help="server processes (share --db)")
     s.add_argument("--max-body", type=int, default=0, metavar="BYTES", help="largest submission")
+    s.add_argument("--identity", metavar="KEY", help="this server's key (zeenot keys new)")
+    s.add_argument(
+        "--name",
+        help="this server's name, which signed requests name as their audience "
+        "(default: the --identity key's name, else `zeenot`)",
+    )
+    s.add_argument("--roster", metavar="ROSTER.json", help="the servers this one accepts")
+    s.add_argument(
+        "--operator-token-file", metavar="F", help="operators' bearer tokens, one a line"
+    )
+    s.add_argument(
+        "--public-reads",
+        action="store_true",
+        help="submissions, results, rejections and the dashboard readable without a token",
+    )
+    s.add_argument("--forward", metavar="URL", help="deliver each accepted run there, signed")
+    s.add_argument(
+        "--forward-to", default="sink", metavar="NAME", help="the receiver's name (audience)"
+    )
+    s.add_argument("--ssl-keyfile", metavar="KEY.pem", help="serve HTTPS (uvicorn's option)")
+    s.add_argument("--ssl-certfile", metavar="CERT.pem", help="serve HTTPS (uvicorn's option)")
     s.set_defaults(run=serve)
 
     s = sub.add_parser("run", help="run an application's client tier against a server")
@@ -35,7 +56,37 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--server", required=True, metavar="URL")
     s.add_argument("--inputs", required=True, metavar="IN.json")
     s.add_argument("--id", default=None, help="the submission id (default: random)")
+    s.add_argument("--client-key", metavar="KEY", help="sign the run as this registered client")
+    s.add_argument(
+        "--audience", metavar="NAME", help="the server's name (default: what it publishes)"
+    )
     s.set_defaults(run=run)
+
+    s = sub.add_parser("keys", help="make and show Ed25519 keys and operator tokens")
+    k = s.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
+    n = k.add_parser("new", help="a new signing key (a server's identity or a client's key)")
+    n.add_argument("--name", required=True, help="the server's or the client's name")
+    n.add_argument("--out", required=True, metavar="FILE", help="written with mode 0600")
+    n.add_argument("--force", action="store_true", help="replace an existing file")
+    n.set_defaults(run=keys_new)
+    n = k.add_parser("public", help="print a key's name and public key (JSON)")
+    n.add_argument("key", metavar="FILE")
+    n.set_defaults(run=keys_public)
+    n = k.add_parser("token", help="a new operator token, written with mode 0600")
+    n.add_argument("--out", required=True, metavar="FILE")
+    n.add_argument("--force", action="store_true", help="replace an existing file")
+    n.set_defaults(run=keys_token)
+
+    s = sub.add_parser("clients", help="register an application's clients (an operator's)")
+    k = s.add_subparsers(dest="clients_command", required=True, metavar="ACTION")
+    n = k.add_parser("add", help="register a client's public key")
+    n.add_argument("app", help="the application's name")
+    n.add_argument("--server", required=True, metavar="URL")
+    n.add_argument("--operator-token-file", required=True, metavar="F")
+    n.add_argument(
+        "--client", required=True, metavar="PUBLIC.json", help="`zeenot keys public`'s output"
+    )
+    n.set_defaults(run=clients_add)
 
     s = sub.add_parser("peer", help="take part in a round of an application of peers")
     s.add_argument("app", metavar="APP.py")
@@ -55,13 +106,36 @@ def serve(args: argparse.Namespace) -> int:
 
     paths = [os.path.abspath(p) for p in args.apps]
     names = [load_application(p).name for p in paths]  # a diagnostic here, not in each worker
-    Store(args.db)  # migrate once before the workers start
+    store = Store(args.db)  # migrate once before the workers start
     os.environ["ZEENOT_SERVE_APPS"] = os.pathsep.join(paths)
     os.environ["ZEENOT_SERVE_DB"] = args.db
     os.environ["ZEENOT_SERVE_MAX_BODY"] = str(args.max_body)
+    options = {
+        "ZEENOT_SERVE_IDENTITY": args.identity and os.path.abspath(args.identity),
+        "ZEENOT_SERVE_NAME": args.name,
+        "ZEENOT_SERVE_ROSTER": args.roster and os.path.abspath(args.roster),
+        "ZEENOT_SERVE_OPERATORS": args.operator_token_file
+        and os.path.abspath(args.operator_token_file),
+        "ZEENOT_SERVE_PUBLIC_READS": "1" if args.public_reads else None,
+        "ZEENOT_SERVE_FORWARD": args.forward,
+        "ZEENOT_SERVE_FORWARD_TO": args.forward_to,
+    }
+    for variable, value in options.items():
+        if value:
+            os.environ[variable] = value
+        else:
+            os.environ.pop(variable, None)
+    from zeenot.runtime.server import configure_gate
+
+    gate = configure_gate(store, os.environ)  # a diagnostic here, not in each worker
+    if args.forward and gate.key is None:
+        raise MalformedInput("--forward signs what it delivers: give the server --identity")
+    if bool(args.ssl_keyfile) != bool(args.ssl_certfile):
+        raise MalformedInput("HTTPS needs both --ssl-keyfile and --ssl-certfile")
+    scheme = "https" if args.ssl_certfile else "http"
     print(
-        f"zeenot: serving {', '.join(names)} on http://{args.host}:{args.port} "
-        f"({args.workers} process{'es' if args.workers > 1 else ''}, db {args.db})",
+        f"zeenot: serving {', '.join(names)} on {scheme}://{args.host}:{args.port} as "
+        f"`{gate.name}` ({args.workers} process{'es' if args.workers > 1 else ''}, db {args.db})",
         file=sys.stderr,
         flush=True,
     )
@@ -72,6 +146,8 @@ def serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level="warning",
+        ssl_keyfile=args.ssl_keyfile,
+        ssl_certfile=args.ssl_certfile,
     )
     return EXIT_OK
 
@@ -83,7 +159,12 @@ def run(args: argparse.Namespace) -> int:
     inputs = read_json(args.inputs, "inputs")
     if not isinstance(inputs, dict):
         raise MalformedInput(f"inputs `{args.inputs}` must be a JSON object keyed by input name")
-    client = Runner(load_application(args.app), args.server)
+    key = None
+    if args.client_key:
+        from zeenot.runtime.identity import Key
+
+        key = Key.load(args.client_key)
+    client = Runner(load_application(args.app), args.server, key=key, audience=args.audience)
     try:
         answer = client.run(inputs, submission_id=args.id)
     except RunRefused as exc:
@@ -113,5 +194,59 @@ def peer(args: argparse.Namespace) -> int:
         print(f"error: {args.peer}: {exc}", file=sys.stderr)
         return EXIT_FALSE
     json.dump({"peer": args.peer, "round": args.round, "result": result}, sys.stdout)
+    print()
+    return EXIT_OK
+
+
+def keys_new(args: argparse.Namespace) -> int:
+    from zeenot.runtime.identity import Key
+
+    if os.path.exists(args.out) and not args.force:
+        raise MalformedInput(f"`{args.out}` exists: a key is not replaced without --force")
+    key = Key.generate(args.name)
+    key.save(args.out)
+    json.dump({"name": key.name, "public_key": key.public_key}, sys.stdout)
+    print()
+    return EXIT_OK
+
+
+def keys_public(args: argparse.Namespace) -> int:
+    from zeenot.runtime.identity import Key
+
+    key = Key.load(args.key)
+    json.dump({"name": key.name, "public_key": key.public_key}, sys.stdout)
+    print()
+    return EXIT_OK
+
+
+def keys_token(args: argparse.Namespace) -> int:
+    from zeenot.runtime.identity import new_token, write_secret
+
+    if os.path.exists(args.out) and not args.force:
+        raise MalformedInput(f"`{args.out}` exists: a token is not replaced without --force")
+    write_secret(args.out, new_token() + "\n")
+    print(f"zeenot: an operator token in {args.out} (mode 0600)", file=sys.stderr)
+    return EXIT_OK
+
+
+def clients_add(args: argparse.Namespace) -> int:
+    import httpx
+
+    from zeenot.files import read_text
+
+    client = read_json(args.client, "client")
+    if not isinstance(client, dict) or set(client) != {"name", "public_key"}:
+        raise MalformedInput(f"`{args.client}` is {{name, public_key}} (`zeenot keys public`)")
+    token = read_text(args.operator_token_file, "operator token file").split()[0]
+    url = f"{args.server.rstrip('/')}/api/apps/{args.app}/clients"
+    try:
+        answer = httpx.post(url, json=client, headers={"authorization": f"Bearer {token}"})
+    except httpx.TransportError as exc:
+        print(f"error: cannot reach the server: {exc}", file=sys.stderr)
+        return 2
+    if answer.status_code != 201:
+        print(f"error: {answer.status_code}: {answer.text[:300]}", file=sys.stderr)
+        return EXIT_FALSE
+    json.dump(answer.json(), sys.stdout)
     print()
     return EXIT_OK

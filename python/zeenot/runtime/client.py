@@ -8,6 +8,10 @@ their public values, and the inputs `main` declares public.
 
 A submission is sent again with the same id when the connection fails, so a run that the server
 stored but whose answer was lost is not stored twice (the server answers 200 with the result).
+
+With a client key (`key`, `zeenot run --client-key`), every submission is signed for the
+server's name (`runtime/identity.py`; each attempt signed afresh), so the server knows which
+registered client ran it and nobody else can submit, or read, in its name.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from zeenot import api
 from zeenot.application.model import Application, Const, Input, Source, Step, StepOutput, proof_key
 from zeenot.errors import MalformedInput, ZeenotError
 from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
+from zeenot.runtime.identity import Key, SignedAuth
 from zeenot.runtime.service import (
     SUBMISSION_FORMAT,
     backend_of,
@@ -44,8 +49,18 @@ class RunRefused(RunError):
 
 
 class Runner:
-    def __init__(self, app: Application, server: str, *, timeout: float = 60.0, retries: int = 3):
+    def __init__(
+        self,
+        app: Application,
+        server: str,
+        *,
+        timeout: float = 60.0,
+        retries: int = 3,
+        key: Key | None = None,
+        audience: str | None = None,
+    ):
         self.app = app
+        self.key, self.audience = key, audience
         self.http = httpx.Client(base_url=server.rstrip("/"), timeout=timeout)
         self.retries = retries
         self.regions = bound_regions(app)
@@ -96,6 +111,28 @@ class Runner:
             self._keys[region] = api.Keys(fingerprint(self.regions[region]), pk, vk)
         return self._keys[region]
 
+    def auth(self) -> SignedAuth | None:
+        """The client's signature on its requests: for the server's published name unless an
+        audience was given (giving it pins the server: a request signed for it is refused by
+        any other)."""
+        if self.key is None:
+            return None
+        if self.audience is None:
+            self.audience = str(self._get("/api/identity").json()["name"])
+        return SignedAuth(self.key, self.audience)
+
+    def mine(self, submission_id: str | None = None) -> Any:
+        """This client's own runs as the server stored them (signed: no operator token)."""
+        url = f"/api/apps/{self.app.name}/submissions"
+        url = f"{url}/{submission_id}" if submission_id else url
+        try:
+            response = self.http.get(url, auth=self.auth() or httpx.USE_CLIENT_DEFAULT)
+        except httpx.TransportError as exc:
+            raise RunError(f"cannot reach the server: {exc}") from None
+        if response.status_code != 200:
+            raise RunRefused(f"GET {url}: {response.status_code} {_reason(response)}")
+        return response.json()
+
     # a run ------------------------------------------------------------------------------------
 
     def run(self, inputs: dict[str, Any], *, submission_id: str | None = None) -> dict[str, Any]:
@@ -133,10 +170,11 @@ class Runner:
 
     def submit(self, body: bytes) -> dict[str, Any]:
         url = f"/api/apps/{self.app.name}/submissions"
+        auth = self.auth() or httpx.USE_CLIENT_DEFAULT
         for attempt in range(self.retries + 1):
             try:
                 response = self.http.post(
-                    url, content=body, headers={"content-type": "application/json"}
+                    url, content=body, headers={"content-type": "application/json"}, auth=auth
                 )
             except httpx.TransportError as exc:
                 if attempt == self.retries:
@@ -172,8 +210,15 @@ class Runner:
                 inputs = {p: to_json(v) for p, v in zip(params, call_args, strict=True)}
                 key = proof_key(step, planned)
                 doc = self.descriptor()
+                client = self.key.name if self.key is not None else None
                 inputs[CONTEXT] = run_context(
-                    self.app.name, self.app.source_sha256, doc["epoch"], run[0], key, run[1]
+                    self.app.name,
+                    self.app.source_sha256,
+                    doc["epoch"],
+                    run[0],
+                    key,
+                    run[1],
+                    client,
                 )
                 circuit = self.regions[region]
                 if self.descriptor()["regions"][region]["backend"] == "sigma":

@@ -60,12 +60,19 @@ def _checked(chart: Any) -> dict[str, Any]:
     return chart
 
 
-def routes(services: dict[str, Any], relays: dict[str, Any], store: Store) -> list[Any]:
+def routes(
+    services: dict[str, Any], relays: dict[str, Any], store: Store, gate: Any = None
+) -> list[Any]:
+    """The page (public: it holds no data) and the panels (an operator's, unless the server
+    runs with `--public-reads`: the page sends the token it was opened with, `/#token=…`)."""
+
     async def page(_: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
 
     async def panel(request: Request) -> Response:
         name = request.path_params["app"]
+        if gate is not None and not gate.public_reads:
+            gate.require_operator(request.headers, "the dashboard")
         if name not in services:
             return JSONResponse({"status": "rejected", "reason": f"no `{name}`"}, status_code=404)
         doc = await run_in_threadpool(view, services[name], relays.get(name), store)

@@ -9,12 +9,20 @@ Routes (JSON unless said otherwise):
     GET  /api/apps/{app}/regions/{region}/proving_key     bytes (its SHA-256 is in the descriptor)
     GET  /api/apps/{app}/regions/{region}/verifying_key   bytes
     POST /api/apps/{app}/submissions                  a client's run: 201 stored, 200 a retry of
-                                                      a stored one, 4xx refused (nothing stored)
-    GET  /api/apps/{app}/submissions                  the latest accepted (?limit=)
-    GET  /api/apps/{app}/submissions/{id}             one accepted submission's result
+                                                      a stored one, 4xx refused (nothing stored);
+                                                      signed by a registered client where the
+                                                      application declares `Clients(...)`
+    GET  /api/apps/{app}/submissions                  the latest accepted (?limit=)  [operator;
+                                                      a signed client: its own]
+    GET  /api/apps/{app}/submissions/{id}             one accepted submission's result  [idem]
     GET  /api/rejections                              the latest refusals and why (?limit=)
+                                                      [operator]
     GET  /                                            the dashboard (runtime/dashboard.py)
-    GET  /api/apps/{app}/dashboard                    one application's panel: count and chart
+    GET  /api/apps/{app}/dashboard                    one application's panel  [operator]
+    POST /api/apps/{app}/clients                      register a client's public key  [operator]
+    GET  /api/apps/{app}/clients                      the registered clients  [operator]
+    GET  /api/identity                                this server's name and public key
+    GET  /api/servers/whoami                          [signed by a server of the roster]
     GET  /api/apps/{app}/rounds/{round}               a peers' round: roster, progress, result
     POST /api/apps/{app}/rounds/{round}/peers         register (answers the peer's token)
     POST /api/apps/{app}/rounds/{round}/shares        a verified share and its sealed messages
@@ -23,14 +31,18 @@ Routes (JSON unless said otherwise):
 
 The process keeps no state of its own beyond what it derives from the application's source and
 reads from the database, so any number of them can serve one database (`--workers`, or
-processes on several machines over one PostgreSQL).
+processes on several machines over one PostgreSQL). [operator]: `Authorization: Bearer TOKEN`
+of `--operator-token-file`, unless the server runs with `--public-reads`
+(`runtime/identity.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from starlette.applications import Starlette
@@ -40,10 +52,23 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from zeenot.application import load_application
+from zeenot.errors import MalformedInput
+from zeenot.files import parse_json
 from zeenot.runtime import dashboard
+from zeenot.runtime.identity import (
+    AuthError,
+    Gate,
+    Key,
+    OperatorTokens,
+    Roster,
+    check_name,
+    public_key,
+    request_target,
+)
+from zeenot.runtime.jobs import RETENTION, JobRunner, forward, job_row, retention
 from zeenot.runtime.relay import Relay
 from zeenot.runtime.service import Rejected, Service
-from zeenot.runtime.store import Store
+from zeenot.runtime.store import Conflict, Store
 
 MAX_LIMIT = 500
 _NAME = re.compile(r"[A-Za-z0-9._-]{1,64}", re.ASCII)
@@ -51,8 +76,16 @@ _DIGITS = re.compile(r"[0-9]{1,12}", re.ASCII)  # `str.isdigit` admits "²", whi
 BODY_TIMEOUT = float(os.environ.get("ZEENOT_BODY_TIMEOUT", "10"))  # seconds for a whole body
 
 
-def build(services: dict[str, Service], store: Store) -> Starlette:
-    """The ASGI application serving `services` (by application name) from `store`."""
+def build(
+    services: dict[str, Service],
+    store: Store,
+    gate: Gate | None = None,
+    runner: JobRunner | None = None,
+) -> Starlette:
+    """The ASGI application serving `services` (by application name) from `store`; `gate`
+    says who may do what (default: no identity, no operators, reads refused), `runner` runs
+    jobs while the application is up."""
+    gate = gate or Gate("zeenot", store)
 
     def service(request: Request) -> Service:
         name = request.path_params["app"]
@@ -85,16 +118,32 @@ def build(services: dict[str, Service], store: Store) -> Starlette:
         svc = service(request)
         try:
             body = await _bounded_body(request, svc.max_body)
-        except Rejected as exc:  # logged here: the service never saw it
+            client = await run_in_threadpool(
+                gate.client,
+                svc.app.name,
+                request.method,
+                request_target(request.scope),
+                body,
+                request.headers,
+            )
+        except (Rejected, AuthError) as exc:  # logged here: the service never saw it
             await run_in_threadpool(store.reject, svc.app.name, None, exc.status, exc.reason)
             raise
-        status, doc = await run_in_threadpool(svc.submit, body)
+        status, doc = await run_in_threadpool(svc.submit, body, client)
         return JSONResponse(doc, status_code=status)
+
+    async def reader(request: Request, app: str | None, what: str) -> str | None:
+        return await run_in_threadpool(
+            gate.reader, app, request.method, request_target(request.scope), request.headers, what
+        )
 
     async def submissions(request: Request) -> Response:
         svc = service(request)
         limit = _limit(request)
-        rows = await run_in_threadpool(store.recent_submissions, svc.app.name, limit)
+        client = await reader(request, svc.app.name, "reading submissions")
+        rows = await run_in_threadpool(
+            lambda: store.recent_submissions(svc.app.name, limit, client=client)
+        )
         return JSONResponse(
             [
                 {"id": r.id, "accepted_at": r.accepted_at.isoformat(), "result": r.result}
@@ -105,16 +154,68 @@ def build(services: dict[str, Service], store: Store) -> Starlette:
     async def submission(request: Request) -> Response:
         svc = service(request)
         sid = request.path_params["sid"]
+        client = await reader(request, svc.app.name, "reading a submission")
         row = await run_in_threadpool(store.submission, svc.app.name, sid)
-        if row is None:
+        if row is None or (client is not None and row.client != client):
             raise Rejected(404, f"no accepted submission `{sid}`")
         return JSONResponse(
             {"id": row.id, "accepted_at": row.accepted_at.isoformat(), "result": row.result}
         )
 
     async def rejections(request: Request) -> Response:
-        rows = await run_in_threadpool(store.recent_rejections, None, _limit(request))
+        limit = _limit(request)
+        await reader(request, None, "reading rejections")
+        rows = await run_in_threadpool(store.recent_rejections, None, limit)
         return JSONResponse(rows)
+
+    async def register_client(request: Request) -> Response:
+        """An operator registers a client's public key (the client made the key and keeps its
+        private half: the server can check the client's signatures, never make one)."""
+        svc = service(request)
+        gate.require_operator(request.headers, "registering a client")
+        if svc.app.clients is None:
+            raise Rejected(
+                404, f"`{svc.app.name}` takes no registered clients (it declares no Clients)"
+            )
+        body = await _bounded_body(request, 4096)
+        try:
+            doc = parse_json(body, "a client")
+            if not isinstance(doc, dict) or set(doc) != {"name", "public_key"}:
+                raise MalformedInput('a client is {"name": …, "public_key": …}')
+            name = check_name(doc["name"], "a client's name")
+            public_key(doc["public_key"], "a client's public key")
+        except MalformedInput as exc:
+            raise Rejected(400, str(exc)) from None
+        try:
+            await run_in_threadpool(store.register_client, svc.app.name, name, doc["public_key"])
+        except Conflict:
+            raise Rejected(
+                409, f"a client `{name}`, or one with this key, is registered already"
+            ) from None
+        return JSONResponse(
+            {"app": svc.app.name, "name": name, "public_key": doc["public_key"]}, status_code=201
+        )
+
+    async def list_clients(request: Request) -> Response:
+        svc = service(request)
+        gate.require_operator(request.headers, "listing clients")
+        rows = await run_in_threadpool(store.clients, svc.app.name)
+        return JSONResponse([{"name": n, "public_key": k} for n, k in rows])
+
+    async def identity(_: Request) -> Response:
+        return JSONResponse(gate.describe())
+
+    async def whoami(request: Request) -> Response:
+        """A server of the roster asks who this server is (and learns that it was recognised):
+        the check two servers of a deployment run before they hand each other work."""
+        body = await _bounded_body(request, 4096)
+        signer = await run_in_threadpool(
+            gate.server, request.method, request_target(request.scope), body, request.headers
+        )
+        assert gate.roster is not None
+        return JSONResponse(
+            {**gate.describe(), "you": signer, "roster": sorted(gate.roster.servers)}
+        )
 
     relays = {name: Relay(svc) for name, svc in services.items() if svc.app.peer_sum is not None}
 
@@ -160,8 +261,21 @@ def build(services: dict[str, Service], store: Store) -> Starlette:
         return Route(path, endpoint, methods=[method])
 
     async def refused(_: Request, exc: Exception) -> Response:
-        assert isinstance(exc, Rejected)
-        return JSONResponse({"status": "rejected", "reason": exc.reason}, status_code=exc.status)
+        assert isinstance(exc, (Rejected, AuthError))
+        headers = {"www-authenticate": "Bearer"} if exc.status == 401 else None
+        return JSONResponse(
+            {"status": "rejected", "reason": exc.reason}, status_code=exc.status, headers=headers
+        )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        if runner is not None:
+            runner.start()
+        try:
+            yield
+        finally:
+            if runner is not None:
+                await run_in_threadpool(runner.stop)
 
     routes = [
         Route("/api/health", health),
@@ -172,26 +286,36 @@ def build(services: dict[str, Service], store: Store) -> Starlette:
         Route("/api/apps/{app}/submissions", submissions),
         Route("/api/apps/{app}/submissions/{sid}", submission),
         Route("/api/rejections", rejections),
+        Route("/api/apps/{app}/clients", register_client, methods=["POST"]),
+        Route("/api/apps/{app}/clients", list_clients),
+        Route("/api/identity", identity),
+        Route("/api/servers/whoami", whoami, methods=["GET", "POST"]),
         Route("/api/apps/{app}/rounds/{round:str}", round_status),
         peer_route("/api/apps/{app}/rounds/{round:str}/peers", "register", "POST"),
         peer_route("/api/apps/{app}/rounds/{round:str}/shares", "share", "POST"),
         peer_route("/api/apps/{app}/rounds/{round:str}/partials", "partial", "POST"),
         peer_route("/api/apps/{app}/rounds/{round:str}/mailbox/{peer:str}", "mailbox", "GET"),
-        *dashboard.routes(services, relays, store),
+        *dashboard.routes(services, relays, store, gate),
     ]
-    return Starlette(routes=routes, exception_handlers={Rejected: refused})
+    return Starlette(
+        routes=routes,
+        exception_handlers={Rejected: refused, AuthError: refused},
+        lifespan=lifespan,
+    )
 
 
 async def _bounded_body(request: Request, limit: int) -> bytes:
     """The request body: JSON only (415 otherwise), refused as soon as it exceeds `limit`
     (before it is all read), and within `BODY_TIMEOUT` seconds (408: a client that declares a
     body and stalls does not hold a connection open)."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/json":
-        raise Rejected(415, "send the body as JSON (`content-type: application/json`)")
     declared = request.headers.get("content-length")
     if declared is not None and (not _DIGITS.fullmatch(declared) or int(declared) > limit):
         raise Rejected(413, f"submission larger than {limit} bytes")
+    if declared in (None, "0") and "transfer-encoding" not in request.headers:
+        return b""  # no body (a signed GET hashes the empty one)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Rejected(415, "send the body as JSON (`content-type: application/json`)")
     chunks: list[bytes] = []
 
     async def read() -> None:
@@ -221,12 +345,47 @@ def _limit(request: Request) -> int:
 def create_app() -> Starlette:
     """The uvicorn factory `zeenot serve` starts in each worker process; its configuration
     comes from the environment so that `--workers N` processes are configured alike."""
-    paths = [p for p in os.environ["ZEENOT_SERVE_APPS"].split(os.pathsep) if p]
-    store = Store(os.environ["ZEENOT_SERVE_DB"])
-    max_body = int(os.environ.get("ZEENOT_SERVE_MAX_BODY", "0")) or None
+    env = os.environ
+    paths = [p for p in env["ZEENOT_SERVE_APPS"].split(os.pathsep) if p]
+    store = Store(env["ZEENOT_SERVE_DB"])
+    max_body = int(env.get("ZEENOT_SERVE_MAX_BODY", "0")) or None
+    gate = configure_gate(store, env)
     services: dict[str, Service] = {}
     for path in paths:
         app = load_application(path)
         kwargs: dict[str, Any] = {"max_body": max_body} if max_body else {}
         services[app.name] = Service(app, store, **kwargs)
-    return build(services, store)
+    handlers = {"retention": retention(store)}
+    if env.get("ZEENOT_SERVE_FORWARD"):
+        url = env["ZEENOT_SERVE_FORWARD"]
+        if gate.key is None:
+            raise MalformedInput("--forward signs what it delivers: give the server --identity")
+        handlers["forward"] = forward(gate.key, url, env.get("ZEENOT_SERVE_FORWARD_TO", "sink"))
+        for svc in services.values():
+            svc.on_accept = _outbox(svc.app.name)
+    runner = JobRunner(store, handlers, periodic=[RETENTION])
+    return build(services, store, gate, runner)
+
+
+def configure_gate(store: Store, env: Mapping[str, str]) -> Gate:
+    """The server's identity, roster and operators, from `zeenot serve`'s options."""
+    key = Key.load(env["ZEENOT_SERVE_IDENTITY"]) if env.get("ZEENOT_SERVE_IDENTITY") else None
+    name = env.get("ZEENOT_SERVE_NAME") or (key.name if key else "zeenot")
+    roster = Roster.load(env["ZEENOT_SERVE_ROSTER"]) if env.get("ZEENOT_SERVE_ROSTER") else None
+    tokens = env.get("ZEENOT_SERVE_OPERATORS")
+    return Gate(
+        name=check_name(name, "the server's name"),
+        store=store,
+        key=key,
+        roster=roster,
+        operators=OperatorTokens.load(tokens) if tokens else None,
+        public_reads=env.get("ZEENOT_SERVE_PUBLIC_READS") == "1",
+    )
+
+
+def _outbox(app: str) -> Any:
+    def jobs(sid: str, digest: str, result: Any) -> list[dict[str, Any]]:
+        payload = {"app": app, "id": sid, "digest": digest, "result": result}
+        return [job_row("forward", f"forward:{app}:{sid}", payload)]
+
+    return jobs

@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -57,7 +58,7 @@ from zeenot.plan import Region as PlanRegion
 from zeenot.plan.profile import DEFAULT
 from zeenot.runtime.batching import BatchingVerifier
 from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
-from zeenot.runtime.store import Conflict, Store
+from zeenot.runtime.store import Conflict, Store, now
 from zeenot.verifier import SigmaChecks, Verifier
 
 SUBMISSION_FORMAT = 1
@@ -185,6 +186,8 @@ class Service:
 
     def __init__(self, app: Application, store: Store, *, max_body: int = MAX_BODY):
         self.app, self.store, self.max_body = app, store, max_body
+        # jobs to store with each accepted run, in its transaction (`zeenot serve --forward`)
+        self.on_accept: Callable[[str, str, Any], list[dict[str, Any]]] | None = None
         circuits = bound_regions(app)
         if app.peer_sum is not None:
             spec = app.peer_sum
@@ -228,29 +231,43 @@ class Service:
             "inputs": sorted(n for n, i in self.app.inputs.items() if i.private_to is None),
             "proofs": [proof_key(s, c) for s, c in self.app.proved_calls()],
             "max_body": self.max_body,
+            **({"clients": self.app.clients.describe()} if self.app.clients else {}),
         }
 
     # submissions -----------------------------------------------------------------------------
 
-    def submit(self, body: bytes) -> tuple[int, dict[str, Any]]:
+    def submit(self, body: bytes, client: str | None = None) -> tuple[int, dict[str, Any]]:
         """Check and store one submission: (HTTP status, response document). Raises
-        `Rejected` (already logged) for anything refused."""
+        `Rejected` (already logged) for anything refused. `client` is the registered client
+        whose signature of the request the HTTP layer verified (`runtime/identity.py`)."""
         sid = None
         try:
             doc, sid = self._parse(body)
+            period = self._client_period(client)
             inputs = self._inputs(doc["inputs"])  # typed, before any proof is looked at
             proofs = self._proofs(doc["proofs"])
             digest = statement_digest(sid, inputs, proofs)
-            result = self._run(sid, proofs, inputs)
+            result = self._run(sid, proofs, inputs, client)
             digests = [hashlib.sha256(p.proof).hexdigest() for p in proofs.values()]
             # Optimistic: one transaction on the common path; the unique keys on the id and on
             # the proofs' digests catch retries and replays, which are told apart afterwards.
+            jobs = self.on_accept(sid, digest, result) if self.on_accept else None
             try:
-                self.store.accept(self.app.name, sid, digest, digests, result)
+                self.store.accept(
+                    self.app.name,
+                    sid,
+                    digest,
+                    digests,
+                    result,
+                    client=client,
+                    period=period,
+                    jobs=jobs,
+                )
             except Conflict:
                 known = self.store.submission(self.app.name, sid)
-                if known is not None:  # a retry (same body), or the id reused
-                    return self._repeat(known, digest)
+                if known is not None:  # a retry (same body, same client), or the id reused
+                    return self._repeat(known, digest if known.client == client else None)
+                self._period_taken(client, period)
                 owners = [o for o in map(self.store.proof_owner, digests) if o is not None]
                 before = f" as `{owners[0][1]}`" if owners else ""
                 raise Rejected(409, f"replayed proof: it was submitted before{before}") from None
@@ -259,9 +276,35 @@ class Service:
             self.store.reject(self.app.name, sid, exc.status, exc.reason)
             raise
 
-    def _repeat(self, known: Any, digest: str) -> tuple[int, dict[str, Any]]:
-        # The same statement under the same id is the same run, whatever the proofs' bytes (a
-        # re-randomised copy posted first by someone else must not lose the client its run).
+    def _client_period(self, client: str | None) -> str | None:
+        """The period of a run by `client` (None: the application has no rule); 401 if the
+        application takes runs from registered clients only and this one is not signed."""
+        rule = self.app.clients
+        if rule is None:
+            return None
+        if client is None:
+            raise Rejected(
+                401,
+                f"`{self.app.name}` takes runs from registered clients only: sign the "
+                "submission with the client's key (`zeenot run --client-key FILE`)",
+            )
+        return rule.period(now())
+
+    def _period_taken(self, client: str | None, period: str | None) -> None:
+        if client is None or period is None:
+            return
+        owner = self.store.period_owner(self.app.name, client, period)
+        if owner is not None:
+            unit = self.app.clients.one_run_per
+            raise Rejected(
+                409,
+                f"client `{client}` has run `{self.app.name}` this {unit} already "
+                f"({period}: submission `{owner}`): one run per client per {unit}",
+            )
+
+    def _repeat(self, known: Any, digest: str | None) -> tuple[int, dict[str, Any]]:
+        # The same statement under the same id (and client) is the same run, whatever the
+        # proofs' bytes: a re-randomised copy posted first must not lose the client its run.
         if known.digest != digest:
             raise Rejected(409, f"submission id `{known.id}` was used for another submission")
         return 200, {"id": known.id, "status": "accepted", "result": known.result}
@@ -327,7 +370,13 @@ class Service:
                 raise Rejected(400, f"input {exc}") from None
         return given
 
-    def _run(self, sid: str, proofs: dict[str, api.Proof], inputs: dict[str, Any]) -> Any:
+    def _run(
+        self,
+        sid: str,
+        proofs: dict[str, api.Proof],
+        inputs: dict[str, Any],
+        client: str | None = None,
+    ) -> Any:
         """Check every proof's public inputs against the server's values, then run the server
         steps on the verified values."""
         values: dict[int, Any] = dict(self.parameters)
@@ -335,7 +384,7 @@ class Service:
             key = proof_key(step, call)
             proof = proofs[key]
             context = run_context(
-                self.app.name, self.app.source_sha256, self.epoch, sid, key, inputs
+                self.app.name, self.app.source_sha256, self.epoch, sid, key, inputs, client
             )
             if normal(proof.public_inputs.get(CONTEXT)) != normal(context):
                 raise Rejected(

@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from zeenot.errors import UsageError
 
-SCHEMA_HEAD = "0003"
+SCHEMA_HEAD = "0004"
 _MIGRATIONS = Path(__file__).with_name("migrations")
 
 metadata = sa.MetaData()
@@ -67,6 +67,8 @@ submissions_table = sa.Table(
     sa.Column("digest", sa.String(64)),
     sa.Column("result", sa.Text),
     sa.Column("accepted_at", sa.DateTime(timezone=True)),
+    sa.Column("client", sa.String(64)),  # the registered client that signed it (0003)
+    sa.Column("period", sa.String(16)),  # its period, for one run per client per period
 )
 proofs_table = sa.Table(
     "proofs",
@@ -124,6 +126,42 @@ round_partials_table = sa.Table(
     sa.Column("peer", sa.String(64), primary_key=True),
     sa.Column("partial", sa.Text),
     sa.Column("combined_at", sa.DateTime(timezone=True)),
+)
+
+
+# Who (migration 0003): registered clients, nonces of signed requests, jobs.
+clients_table = sa.Table(
+    "clients",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("public_key", sa.String(64)),
+    sa.Column("registered_at", sa.DateTime(timezone=True)),
+)
+nonces_table = sa.Table(
+    "nonces",
+    metadata,
+    sa.Column("scope", sa.String(200), primary_key=True),
+    sa.Column("nonce", sa.String(64), primary_key=True),
+    sa.Column("expires_at", sa.DateTime(timezone=True)),
+)
+jobs_table = sa.Table(
+    "jobs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(200)),
+    sa.Column("kind", sa.String(64)),
+    sa.Column("payload", sa.Text),
+    sa.Column("state", sa.String(16)),  # queued, running, done, failed
+    sa.Column("attempts", sa.Integer),
+    sa.Column("max_attempts", sa.Integer),
+    sa.Column("run_after", sa.DateTime(timezone=True)),
+    sa.Column("lease_owner", sa.String(64)),
+    sa.Column("lease_until", sa.DateTime(timezone=True)),
+    sa.Column("last_error", sa.Text),
+    sa.Column("result", sa.Text),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+    sa.Column("finished_at", sa.DateTime(timezone=True)),
 )
 
 
@@ -185,6 +223,7 @@ class StoredSubmission:
     digest: str
     result: Any
     accepted_at: dt.datetime
+    client: str | None = None
 
 
 class Store:
@@ -316,24 +355,45 @@ class Store:
         t = submissions_table
         with self.engine.connect() as conn:
             row = conn.execute(
-                sa.select(t.c.digest, t.c.result, t.c.accepted_at).where(
+                sa.select(t.c.digest, t.c.result, t.c.accepted_at, t.c.client).where(
                     t.c.app == app, t.c.id == sid
                 )
             ).first()
         if row is None:
             return None
-        return StoredSubmission(app, sid, row[0], json.loads(row[1]), _utc(row[2]))
+        return StoredSubmission(app, sid, row[0], json.loads(row[1]), _utc(row[2]), row[3])
 
-    def accept(self, app: str, sid: str, digest: str, proofs: list[str], result: Any) -> None:
-        """Store a verified submission, its proofs' digests and its result in one transaction.
-        `Conflict` if the id or one of the proofs was stored before: nothing is written."""
+    def accept(
+        self,
+        app: str,
+        sid: str,
+        digest: str,
+        proofs: list[str],
+        result: Any,
+        *,
+        client: str | None = None,
+        period: str | None = None,
+        jobs: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Store a verified submission, its proofs' digests and its result in one transaction,
+        with the client that signed it and its period, and the jobs it starts (`jobs.job_row`:
+        a transactional outbox). `Conflict` if the id, one of the proofs or the client's run of
+        this period was stored before: nothing is written."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(
                     submissions_table.insert().values(
-                        app=app, id=sid, digest=digest, result=json.dumps(result), accepted_at=now()
+                        app=app,
+                        id=sid,
+                        digest=digest,
+                        result=json.dumps(result),
+                        accepted_at=now(),
+                        client=client,
+                        period=period,
                     )
                 )
+                if jobs:
+                    conn.execute(jobs_table.insert(), jobs)
                 if proofs:
                     conn.execute(
                         proofs_table.insert(),
@@ -350,15 +410,30 @@ class Store:
             ).first()
         return (row[0], row[1]) if row else None
 
-    def recent_submissions(self, app: str | None = None, limit: int = 50) -> list[StoredSubmission]:
+    def recent_submissions(
+        self, app: str | None = None, limit: int = 50, *, client: str | None = None
+    ) -> list[StoredSubmission]:
+        """The latest accepted submissions (of one client's, if `client` is given)."""
         t = submissions_table
-        query = sa.select(t.c.app, t.c.id, t.c.digest, t.c.result, t.c.accepted_at)
+        query = sa.select(t.c.app, t.c.id, t.c.digest, t.c.result, t.c.accepted_at, t.c.client)
         if app is not None:
             query = query.where(t.c.app == app)
+        if client is not None:
+            query = query.where(t.c.client == client)
         query = query.order_by(t.c.accepted_at.desc()).limit(limit)
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [StoredSubmission(r[0], r[1], r[2], json.loads(r[3]), _utc(r[4])) for r in rows]
+        return [
+            StoredSubmission(r[0], r[1], r[2], json.loads(r[3]), _utc(r[4]), r[5]) for r in rows
+        ]
+
+    def period_owner(self, app: str, client: str, period: str) -> str | None:
+        """The submission a client stored in a period, if any."""
+        t = submissions_table
+        with self.engine.connect() as conn:
+            return conn.execute(
+                sa.select(t.c.id).where(t.c.app == app, t.c.client == client, t.c.period == period)
+            ).scalar()
 
     def results(self, app: str) -> list[Any]:
         """Every accepted submission's result, oldest first (for the app's aggregate views)."""
@@ -409,6 +484,43 @@ class Store:
             }
             for r in rows
         ]
+
+    # clients and nonces (runtime/identity.py) ---------------------------------------------------
+
+    def register_client(self, app: str, name: str, public_key: str) -> None:
+        """`Conflict` if the name or the key is registered for `app` already."""
+        self._insert(clients_table, app=app, name=name, public_key=public_key, registered_at=now())
+
+    def client_key(self, app: str, name: str) -> str | None:
+        t = clients_table
+        with self.engine.connect() as conn:
+            return conn.execute(
+                sa.select(t.c.public_key).where(t.c.app == app, t.c.name == name)
+            ).scalar()
+
+    def clients(self, app: str) -> list[tuple[str, str]]:
+        t = clients_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.c.name, t.c.public_key).where(t.c.app == app).order_by(t.c.name)
+            ).all()
+        return [(r[0], r[1]) for r in rows]
+
+    def use_nonce(self, scope: str, nonce: str, expires_at: dt.datetime) -> bool:
+        """Record a signed request's nonce; False if it was used before (a replay), by any
+        process over this database."""
+        try:
+            self._insert(nonces_table, scope=scope, nonce=nonce, expires_at=expires_at)
+        except Conflict:
+            return False
+        return True
+
+    def purge_nonces(self, before: dt.datetime) -> int:
+        """Forget the nonces that expired before `before` (their requests are refused as too
+        old anyway)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(nonces_table.delete().where(nonces_table.c.expires_at < before))
+        return int(done.rowcount or 0)
 
     # peers -----------------------------------------------------------------------------------
 

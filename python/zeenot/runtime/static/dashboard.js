@@ -11,8 +11,22 @@ function el(tag, attrs = {}, text = null) {
   return node;
 }
 
+// The operator's token: opened as /#token=…, kept for this tab only (sessionStorage) and taken
+// out of the address bar. The fragment never reaches the server or its logs.
+function token() {
+  const found = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (found) {
+    sessionStorage.setItem("zeenot-token", found);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem("zeenot-token");
+}
+
 async function json(url) {
-  const response = await fetch(url, { cache: "no-store" });
+  const secret = token();
+  const headers = secret ? { authorization: `Bearer ${secret}` } : {};
+  const response = await fetch(url, { cache: "no-store", headers });
+  if (response.status === 401) throw new Error("an operator's token is needed: open this page as /#token=…");
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   return response.json();
 }
@@ -120,9 +134,10 @@ async function refresh() {
     document.getElementById("updated").textContent = `Updated ${new Date().toLocaleTimeString()}.`;
     document.body.dataset.ready = "1";
   } catch (err) {
-    document.getElementById("updated").textContent = `Cannot reach the server (${err.message}).`;
+    document.getElementById("updated").textContent = `Cannot read the server (${err.message}).`;
   }
 }
 
 refresh();
 setInterval(refresh, 2000);
+window.addEventListener("hashchange", refresh);
