@@ -1,4 +1,8 @@
 //! Groth16 over BN254 for IR programs: setup, prove, verify, and canonical (de)serialisation.
+//!
+//! The face of the back end: it drives setup (`crate::setup`), the prover (`crate::prover`) and
+//! [`crate::verifier`], each below it, and re-exports the key and proof types they share, which
+//! sit below all three (`crate::keys`).
 
 use crate::eval;
 use crate::ir::{self, Program, Value, Visibility};
@@ -6,7 +10,7 @@ use crate::prover;
 use crate::synth::{self, ProgramCircuit};
 use crate::verifier::{Layout, Verifier};
 use crate::Error;
-use ark_bn254::{Bn254, Fr};
+use ark_bn254::Fr;
 use ark_relations::r1cs::{
     ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisMode,
 };
@@ -15,12 +19,7 @@ use ark_std::UniformRand;
 use rand::{CryptoRng, RngCore};
 use zeenot_crypto::Scalar;
 
-/// Groth16 proving key over BN254.
-pub type ProvingKey = ark_groth16::ProvingKey<Bn254>;
-/// Groth16 verifying key over BN254.
-pub type VerifyingKey = ark_groth16::VerifyingKey<Bn254>;
-/// Groth16 proof over BN254.
-pub type Proof = ark_groth16::Proof<Bn254>;
+pub use crate::keys::{Proof, ProvingKey, VerifyingKey};
 
 /// Size of a program's constraint system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,13 +42,13 @@ fn synthesized(p: &Program) -> Result<ConstraintSystemRef<Fr>, Error> {
     cs.set_mode(SynthesisMode::Setup);
     ProgramCircuit { program: p, inputs: None, blindings: None }
         .generate_constraints(cs.clone())
-        .map_err(synthesis)?;
+        .map_err(Error::synthesis)?;
     Ok(cs)
 }
 
 /// Count constraints and variables (no keys, no values).
 pub fn stats(p: &Program) -> Result<Stats, Error> {
-    let (constraints, instance, witnesses) = synth::count(p).map_err(synthesis)?;
+    let (constraints, instance, witnesses) = synth::count(p).map_err(Error::synthesis)?;
     Ok(Stats {
         constraints,
         public_inputs: instance - 1,
@@ -83,18 +82,9 @@ pub fn wide_witnesses(p: &Program, inputs: &[Value]) -> Result<usize, Error> {
     let stand_in = vec![-Scalar::from(1u64); n_blind];
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_mode(SynthesisMode::Prove { construct_matrices: false });
-    synth::count_into(p, Some((inputs, &stand_in)), cs.clone()).map_err(synthesis)?;
+    synth::count_into(p, Some((inputs, &stand_in)), cs.clone()).map_err(Error::synthesis)?;
     let inner = cs.borrow().ok_or_else(|| Error::Synthesis("internal error: cs borrowed".into()))?;
     Ok(inner.witness_assignment.iter().filter(|x| x.into_bigint().num_bits() > 64).count())
-}
-
-pub(crate) fn synthesis(e: ark_relations::r1cs::SynthesisError) -> Error {
-    match e {
-        ark_relations::r1cs::SynthesisError::Unsatisfiable => {
-            Error::Synthesis("the program fails on every input (a constant check or overflow)".into())
-        }
-        other => Error::Synthesis(other.to_string()),
-    }
 }
 
 /// Circuit-specific Groth16 setup: arkworks' keys for the same random generator, computed without
@@ -178,7 +168,7 @@ pub fn prove_timed<R: RngCore + CryptoRng>(
     // constraint, where arkworks' constraint system and matrices held ~1.7 kB).
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_mode(SynthesisMode::Prove { construct_matrices: false });
-    let evaluations = synth::lower_evaluated(p, inputs, &all, cs.clone()).map_err(synthesis)?;
+    let evaluations = synth::lower_evaluated(p, inputs, &all, cs.clone()).map_err(Error::synthesis)?;
     stages.lap("synthesis", &mut clock);
     // The witness must satisfy the circuit (a failure here is a zeenot bug, never the user's).
     if let Some(i) = evaluations.first_unsatisfied() {

@@ -8,6 +8,8 @@
 //!   constraints' evaluations at `τ` and at the assignment, `setup` and `prover`, with
 //!   [`msm`]'s multi-scalar multiplications); [`verifier`] verifies (one proof or a batch) from
 //!   the verifying key and the layout of the public values only; [`snarkjs`] exports for snarkjs.
+//!   The key and proof types that `setup`, `prover` and [`verifier`] share are in `keys`, below
+//!   them; [`groth16`] sits above all of them and re-exports the types.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
@@ -15,6 +17,7 @@
 pub mod gadgets;
 mod glv;
 pub mod groth16;
+mod keys;
 pub mod msm;
 mod prover;
 pub mod r1cs;
@@ -32,6 +35,18 @@ impl From<zeenot_ir::RunError> for Error {
         match e {
             zeenot_ir::RunError::Input(m) => Error::Input(m),
             zeenot_ir::RunError::Unsatisfied(u) => Error::Unsatisfied(u),
+        }
+    }
+}
+
+impl Error {
+    /// arkworks' synthesis error in the back end's words.
+    pub(crate) fn synthesis(e: ark_relations::r1cs::SynthesisError) -> Error {
+        match e {
+            ark_relations::r1cs::SynthesisError::Unsatisfiable => {
+                Error::Synthesis("the program fails on every input (a constant check or overflow)".into())
+            }
+            other => Error::Synthesis(other.to_string()),
         }
     }
 }

@@ -16,7 +16,7 @@
 
 use crate::gadgets::Evaluations;
 use crate::glv::Glv;
-use crate::groth16::{Proof, ProvingKey};
+use crate::keys::{Proof, ProvingKey};
 use crate::msm::msm;
 use crate::Error;
 use ark_bn254::{Fr, G1Affine, G2Affine};

@@ -11,7 +11,7 @@
 //! constraints) holds instance variable `k` in `A`.
 
 use crate::gadgets::AtTau;
-use crate::groth16::{synthesis, ProvingKey, VerifyingKey};
+use crate::keys::{ProvingKey, VerifyingKey};
 use crate::{synth, Error, Program};
 use ark_bn254::{Fr, G1Projective, G2Projective};
 use ark_ec::scalar_mul::BatchMulPreprocessing;
@@ -28,7 +28,7 @@ pub(crate) fn setup<R: RngCore + CryptoRng>(
     // arkworks' draws, in its order (`generate_random_parameters_with_reduction`)
     let (alpha, beta, gamma, delta) = (Fr::rand(rng), Fr::rand(rng), Fr::rand(rng), Fr::rand(rng));
     let (g1, g2) = (G1Projective::rand(rng), G2Projective::rand(rng));
-    let (constraints, instance, witness) = synth::count(p).map_err(synthesis)?;
+    let (constraints, instance, witness) = synth::count(p).map_err(Error::synthesis)?;
     let domain = GeneralEvaluationDomain::<Fr>::new(constraints + instance)
         .ok_or_else(|| Error::Synthesis("the circuit is too large for BN254's FFT domain".into()))?;
     let t = domain.sample_element_outside_domain(rng);
@@ -40,7 +40,7 @@ pub(crate) fn setup<R: RngCore + CryptoRng>(
         witness: columns(witness),
         constraints: 0,
     };
-    let at = synth::lower_at_tau(p, at).map_err(synthesis)?;
+    let at = synth::lower_at_tau(p, at).map_err(Error::synthesis)?;
     if at.constraints != constraints {
         return Err(Error::Synthesis(
             "internal error: the program lowered to another size than counted".into(),

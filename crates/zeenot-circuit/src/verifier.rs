@@ -17,7 +17,7 @@ use ark_groth16::{Groth16, PreparedVerifyingKey};
 use rand::{CryptoRng, RngCore};
 use zeenot_crypto::Point;
 
-use crate::groth16::{Proof, VerifyingKey};
+use crate::keys::{Proof, VerifyingKey};
 
 /// The public values of a program: one type per instance variable (after the constant one),
 /// and the index of each commitment's `x` (its `y` follows). See docs/ir.md, "instance order".

@@ -28,93 +28,34 @@
 //! set when `x = 0`, and any point outside the prime-order subgroup. circomlibjs'
 //! `unpackPoint` cannot unpack the identity (it rejects `x = 0`); this crate can (its
 //! encoding is `01 00 … 00`), and types that must not be the identity reject it themselves.
+//!
+//! # Layout
+//!
+//! The fields, constants and arkworks configuration are defined below this module (in
+//! `params`), as are the field-element and packed-point codecs (`encoding`) and the subgroup
+//! check's arithmetic on the `a = −1` model (`arithmetic`); this module re-exports the public
+//! ones and defines [`Point`] on them. `Point`'s scalar multiplications ([`Point::mul_ct`],
+//! [`Point::mul_base`], [`Point::mul_vartime`], [`Point::msm_ct`], [`Point::msm_vartime`],
+//! [`Point::masked_sum`]) are defined above it, in [`crate::ct`], beside the tables of the
+//! precomputed generators they use.
 
 use core::fmt;
 use core::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 
-use ark_ec::models::CurveConfig;
-use ark_ec::twisted_edwards::{Affine, MontCurveConfig, Projective, TECurveConfig};
-use ark_ec::{AdditiveGroup, AffineRepr, CurveGroup};
-use ark_ff::{BigInteger, Field, MontFp, PrimeField, UniformRand, Zero};
+use ark_ec::twisted_edwards::TECurveConfig;
+use ark_ec::{AdditiveGroup, AffineRepr};
+use ark_ff::{Field, UniformRand, Zero};
 use sha2::{Digest, Sha256};
 
+use crate::arithmetic::in_prime_subgroup;
+use crate::encoding::{decode_curve_point, encode_affine, fixed, is_negative};
 use crate::error::{Error, Result};
 
-/// Baby Jubjub's base field: BN254's scalar field (`ark_bn254::Fr`), the field circuits work in.
-pub type Base = ark_ed_on_bn254::Fq;
-
-/// Scalars of the prime-order subgroup: integers modulo `l` (`ark_ed_on_bn254::Fr`).
-pub type Scalar = ark_ed_on_bn254::Fr;
-
-/// Affine points of [`BabyJubjubConfig`] (arkworks type).
-pub type BabyJubjubAffine = Affine<BabyJubjubConfig>;
-
-/// Extended projective points of [`BabyJubjubConfig`] (arkworks type).
-pub type BabyJubjubProjective = Projective<BabyJubjubConfig>;
-
-/// Length of an encoded point.
-pub const POINT_LEN: usize = 32;
-
-/// Length of an encoded scalar or base-field element.
-pub const SCALAR_LEN: usize = 32;
-
-/// circomlib's `a` coefficient.
-pub const COEFF_A: u64 = 168700;
-
-/// circomlib's `d` coefficient.
-pub const COEFF_D: u64 = 168696;
-
-/// The order `l` of the prime-order subgroup, in decimal (circomlibjs `babyJub.subOrder`).
-pub const SUBGROUP_ORDER_DEC: &str =
-    "2736030358979909402780800718157159386076813972158567259200215660948447373041";
-
-/// `Base8.x` in decimal (circomlibjs `babyJub.Base8[0]`).
-pub const BASE8_X_DEC: &str = "5299619240641551281634865583518297030282874472190772894086521144482721001553";
-
-/// `Base8.y` in decimal (circomlibjs `babyJub.Base8[1]`).
-pub const BASE8_Y_DEC: &str = "16950150798460657717958625567821834550301663161624707787222815936182638968203";
-
-const BASE8_X: Base = MontFp!("5299619240641551281634865583518297030282874472190772894086521144482721001553");
-const BASE8_Y: Base =
-    MontFp!("16950150798460657717958625567821834550301663161624707787222815936182638968203");
-
-/// circomlib's `Generator` (= a point of order `8·l`; `Base8 = 8·Generator`), for tests and
-/// interoperability only: nothing in this crate uses it as a base.
-pub const GENERATOR_X_DEC: &str =
-    "995203441582195749578291179787384436505546430278305826713579947235728471134";
-/// `Generator.y` in decimal, see [`GENERATOR_X_DEC`].
-pub const GENERATOR_Y_DEC: &str =
-    "5472060717959818805561601436314318772137091100104008585924551046643952123905";
-
-/// arkworks curve configuration for Baby Jubjub in circomlib's model
-/// (`a = 168700`, `d = 168696`, generator `Base8`).
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-pub struct BabyJubjubConfig;
-
-impl CurveConfig for BabyJubjubConfig {
-    type BaseField = Base;
-    type ScalarField = Scalar;
-
-    const COFACTOR: &'static [u64] = &[8];
-
-    // 8^{-1} mod l.
-    const COFACTOR_INV: Scalar =
-        MontFp!("2394026564107420727433200628387514462817212225638746351800188703329891451411");
-}
-
-impl TECurveConfig for BabyJubjubConfig {
-    const COEFF_A: Base = MontFp!("168700");
-    const COEFF_D: Base = MontFp!("168696");
-    const GENERATOR: BabyJubjubAffine = BabyJubjubAffine::new_unchecked(BASE8_X, BASE8_Y);
-    type MontCurveConfig = BabyJubjubConfig;
-}
-
-impl MontCurveConfig for BabyJubjubConfig {
-    // Montgomery form B·v² = u³ + A·u² + u with A = 2(a+d)/(a-d), B = 4/(a-d).
-    const COEFF_A: Base = MontFp!("168698");
-    const COEFF_B: Base = MontFp!("1");
-    type TECurveConfig = BabyJubjubConfig;
-}
+pub use crate::encoding::{decode_base, decode_scalar, encode_base, encode_scalar};
+pub use crate::params::{
+    BabyJubjubAffine, BabyJubjubConfig, BabyJubjubProjective, Base, Scalar, BASE8_X_DEC, BASE8_Y_DEC,
+    COEFF_A, COEFF_D, GENERATOR_X_DEC, GENERATOR_Y_DEC, POINT_LEN, SCALAR_LEN, SUBGROUP_ORDER_DEC,
+};
 
 /// An element of Baby Jubjub's prime-order subgroup (the group generated by `Base8`).
 ///
@@ -139,93 +80,6 @@ impl Default for Point {
         Self::identity()
     }
 }
-
-/// Whether `x > (p-1)/2`: circomlib's "negative" x, the sign bit of the encoding.
-pub(crate) fn is_negative(x: &Base) -> bool {
-    x.into_bigint() > Base::MODULUS_MINUS_ONE_DIV_TWO
-}
-
-/// Little-endian canonical bytes of a base-field element.
-pub fn encode_base(x: &Base) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    out.copy_from_slice(&x.into_bigint().to_bytes_le());
-    out
-}
-
-/// Decodes a canonical little-endian base-field element; rejects values `≥ p`.
-pub fn decode_base(bytes: &[u8; 32]) -> Result<Base> {
-    Base::from_bigint(bigint_from_le(bytes)).ok_or(Error::NonCanonical)
-}
-
-/// Little-endian canonical bytes of a scalar (circomlibjs writes `S` of a signature this way).
-pub fn encode_scalar(s: &Scalar) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    out.copy_from_slice(&s.into_bigint().to_bytes_le());
-    out
-}
-
-/// Decodes a canonical little-endian scalar; rejects values `≥ l`.
-pub fn decode_scalar(bytes: &[u8; 32]) -> Result<Scalar> {
-    Scalar::from_bigint(bigint_from_le(bytes)).ok_or(Error::NonCanonical)
-}
-
-pub(crate) fn bigint_from_le(bytes: &[u8; 32]) -> ark_ff::BigInt<4> {
-    let mut limbs = [0u64; 4];
-    for (i, limb) in limbs.iter_mut().enumerate() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&bytes[8 * i..8 * i + 8]);
-        *limb = u64::from_le_bytes(w);
-    }
-    ark_ff::BigInt::new(limbs)
-}
-
-/// Copies a slice into a fixed array, reporting a length error.
-pub(crate) fn fixed<const N: usize>(bytes: &[u8]) -> Result<[u8; N]> {
-    bytes.try_into().map_err(|_| Error::Length { expected: N, actual: bytes.len() })
-}
-
-/// Recovers the curve point with this y and sign without any subgroup check.
-fn decompress(y: Base, sign: bool) -> Result<BabyJubjubAffine> {
-    let a = <BabyJubjubConfig as TECurveConfig>::COEFF_A;
-    let d = <BabyJubjubConfig as TECurveConfig>::COEFF_D;
-    let y2 = y.square();
-    // a·x² + y² = 1 + d·x²·y²  ⇒  x² = (1 − y²) / (a − d·y²). a/d is a non-square, so the
-    // denominator never vanishes; handle it anyway.
-    let den = (a - d * y2).inverse().ok_or(Error::NotOnCurve)?;
-    let x2 = (Base::ONE - y2) * den;
-    let mut x = x2.sqrt().ok_or(Error::NotOnCurve)?;
-    if x.is_zero() && sign {
-        return Err(Error::NonCanonicalSign);
-    }
-    if is_negative(&x) != sign {
-        x = -x;
-    }
-    let p = BabyJubjubAffine::new_unchecked(x, y);
-    debug_assert!(p.is_on_curve());
-    Ok(p)
-}
-
-/// Decodes circomlib's packed encoding to a curve point, checking canonicity and the curve
-/// equation but *not* subgroup membership.
-pub(crate) fn decode_curve_point(bytes: &[u8; 32]) -> Result<BabyJubjubAffine> {
-    let sign = bytes[31] & 0x80 != 0;
-    let mut yb = *bytes;
-    yb[31] &= 0x7f;
-    let y = decode_base(&yb)?;
-    decompress(y, sign)
-}
-
-pub(crate) fn encode_affine(p: &BabyJubjubAffine) -> [u8; 32] {
-    let mut out = encode_base(&p.y);
-    if is_negative(&p.x) {
-        out[31] |= 0x80;
-    }
-    out
-}
-
-/// Terms per task of a long constant-time multi-scalar multiplication ([`Point::msm_ct`]): a
-/// chunk's 252 shared doublings are then under 0.5 % of its work.
-const CT_CHUNK: usize = 1024;
 
 impl Point {
     /// The identity `(0, 1)`.
@@ -262,7 +116,7 @@ impl Point {
 
     /// Checks the prime-order subgroup (`l·P = 0`) for a point known to be on the curve.
     fn from_curve_affine(p: BabyJubjubAffine) -> Result<Self> {
-        if !crate::ct::in_prime_subgroup(&p) {
+        if !in_prime_subgroup(&p) {
             return Err(Error::NotInSubgroup);
         }
         Ok(Point(p.into()))
@@ -318,64 +172,6 @@ impl Point {
     pub fn from_ed_on_bn254(p: &ark_ed_on_bn254::EdwardsAffine) -> Result<Self> {
         let inv = sqrt_a().inverse().ok_or(Error::NotOnCurve)?;
         Self::from_xy(p.x * inv, p.y)
-    }
-
-    /// `s·self` in variable time (wNAF on the a = −1 model; combs for `Base8` and `H`): only
-    /// for *public* scalars. About twice as fast as arkworks' double-and-add, which matters to
-    /// the Bulletproofs prover's generator folding (one of these per generator and round).
-    pub fn mul_vartime(&self, s: &Scalar) -> Self {
-        crate::ct::straus_vartime(std::slice::from_ref(self), std::slice::from_ref(s))
-    }
-
-    /// `Σ scalars[i]·bases[i]` in variable time: only for *public* scalars (verification).
-    /// Up to [`crate::ct::STRAUS_MAX_TERMS`] terms by Straus' method over wNAF digits (precomputed
-    /// tables for `Base8` and Pedersen's `H`, see [`crate::ct`]), more by Pippenger's.
-    /// Extra scalars or bases beyond the shorter slice are ignored.
-    pub fn msm_vartime(bases: &[Point], scalars: &[Scalar]) -> Self {
-        use ark_ec::VariableBaseMSM;
-        let n = bases.len().min(scalars.len());
-        if n <= crate::ct::STRAUS_MAX_TERMS {
-            return crate::ct::straus_vartime(&bases[..n], &scalars[..n]);
-        }
-        let proj: Vec<BabyJubjubProjective> = bases[..n].iter().map(|p| p.0).collect();
-        let affine = BabyJubjubProjective::normalize_batch(&proj);
-        // The sum of subgroup multiples stays in the subgroup.
-        Point(BabyJubjubProjective::msm_unchecked(&affine, &scalars[..n]))
-    }
-
-    /// `Σ bases[i]` over the `i` with `bits[i] = 1` (each bit 0 or 1), in constant time: for
-    /// sums selected by secret bits (a Bulletproof's `⟨a_L, G⟩`). Extra entries are ignored.
-    pub fn masked_sum(bases: &[Point], bits: &[u8]) -> Self {
-        crate::ct::masked_sum(bases, bits)
-    }
-
-    /// `Σ scalars[i]·bases[i]` in constant time (Straus with shared doublings and signed 4-bit
-    /// windows selected without secret-dependent branches or indices; `Base8` and Pedersen's
-    /// `H` through precomputed combs, see [`crate::ct`]): for secret scalars.
-    /// Long inputs are split into chunks of 1,024 terms spread over the cores (each chunk
-    /// constant time, the split a function of the length alone).
-    pub fn msm_ct(bases: &[Point], scalars: &[Scalar]) -> Self {
-        use rayon::prelude::*;
-        let n = bases.len().min(scalars.len());
-        if n <= 2 * CT_CHUNK {
-            return crate::ct::multi_mul(bases, scalars);
-        }
-        bases[..n]
-            .par_chunks(CT_CHUNK)
-            .zip(scalars[..n].par_chunks(CT_CHUNK))
-            .map(|(b, s)| crate::ct::multi_mul(b, s))
-            .reduce(Point::identity, |a, b| a + b)
-    }
-
-    /// `s·self` with a constant-time fixed-window ladder (no branch or table index depends on
-    /// the scalar's bits): use it for secret scalars.
-    pub fn mul_ct(&self, s: &Scalar) -> Self {
-        crate::ct::variable_base_mul(self, s)
-    }
-
-    /// `s·Base8` through the precomputed fixed-base table, in constant time.
-    pub fn mul_base(s: &Scalar) -> Self {
-        crate::ct::base8_mul(s)
     }
 
     /// `2·self`.

@@ -20,7 +20,8 @@ use sha2::{Digest, Sha512};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use crate::curve::{decode_scalar, encode_scalar, fixed, Point, Scalar};
+use crate::curve::{decode_scalar, encode_scalar, Point, Scalar};
+use crate::encoding::fixed;
 use crate::error::{Error, Result};
 use crate::transcript::{Sha256Transcript, Transcript};
 

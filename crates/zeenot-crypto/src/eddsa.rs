@@ -15,7 +15,8 @@ use blake_hash::digest::Digest as _;
 use blake_hash::Blake512;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use crate::curve::{decode_scalar, encode_base, encode_scalar, fixed, Base, Point, Scalar};
+use crate::curve::{decode_scalar, encode_base, encode_scalar, Base, Point, Scalar};
+use crate::encoding::fixed;
 use crate::error::{Error, Result};
 use crate::poseidon::poseidon;
 

@@ -17,32 +17,24 @@
 
 use core::ops::{Add, AddAssign, Sub, SubAssign};
 
-use ark_ff::{UniformRand, Zero};
+use ark_ff::Zero;
 use rand::{CryptoRng, RngCore};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::ct::FixedBaseTable;
-use crate::curve::{decode_scalar, encode_scalar, fixed, Point, Scalar};
+use crate::curve::{decode_scalar, encode_scalar, Point, Scalar};
 use crate::dleq::{DleqProof, DLEQ_PROOF_LEN};
 use crate::dlog::DlogTable;
+use crate::encoding::fixed;
 use crate::error::{Error, Result};
+pub use crate::generators::random_nonzero_scalar;
 
 /// Length of an encoded [`Ciphertext`].
 pub const CIPHERTEXT_LEN: usize = 64;
 
 /// Length of an encoded [`DecryptionShare`].
 pub const DECRYPTION_SHARE_LEN: usize = 32 + DLEQ_PROOF_LEN;
-
-/// A non-zero scalar drawn uniformly from `[1, l)`.
-pub fn random_nonzero_scalar<R: RngCore + CryptoRng>(rng: &mut R) -> Scalar {
-    loop {
-        let s = Scalar::rand(rng);
-        if !s.is_zero() {
-            return s;
-        }
-    }
-}
 
 /// An ElGamal secret key `sk ∈ [1, l)`, wiped from memory on drop.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]

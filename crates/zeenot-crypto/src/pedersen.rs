@@ -7,7 +7,8 @@
 //! generators come from try-and-increment over domain-separated SHA-256 followed by
 //! multiplication by the cofactor 8 (see [`crate::curve::hash_to_curve`]), so nobody knows a
 //! discrete-log relation among `G`, `H` and the `G_i`: the commitments are perfectly hiding
-//! and computationally binding.
+//! and computationally binding. The generators are defined in `crate::generators` (below
+//! [`crate::ct`], which precomputes tables for `H`) and re-exported here.
 //!
 //! `commit(v, r) = v·G + r·H`; `commit_vector([v_i], r) = Σ v_i·G_i + r·H`. Both are additively
 //! homomorphic: `C(v, r) + C(v', r') = C(v + v', r + r')`.
@@ -18,12 +19,10 @@ use rand::{CryptoRng, RngCore};
 use subtle::ConstantTimeEq;
 
 use crate::ct::FixedBaseTable;
-use crate::curve::{hash_to_curve, Point, Scalar};
-use crate::elgamal::random_nonzero_scalar;
+use crate::curve::{Point, Scalar};
 use crate::error::{Error, Result};
-
-/// The domain separator of Pedersen generators.
-pub const PEDERSEN_DOMAIN: &[u8] = b"zeenot/pedersen/v1";
+use crate::generators::random_nonzero_scalar;
+pub use crate::generators::{blinding_generator, vector_generator, PEDERSEN_DOMAIN};
 
 /// A Pedersen commitment (a subgroup point).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,18 +52,6 @@ impl Sub for Commitment {
     fn sub(self, rhs: Commitment) -> Commitment {
         Commitment(self.0 - rhs.0)
     }
-}
-
-/// The blinding base `H`.
-pub fn blinding_generator() -> Point {
-    hash_to_curve(PEDERSEN_DOMAIN, b"H")
-}
-
-/// The vector base `G_i`.
-pub fn vector_generator(i: u64) -> Point {
-    let mut msg = b"G".to_vec();
-    msg.extend_from_slice(&i.to_le_bytes());
-    hash_to_curve(PEDERSEN_DOMAIN, &msg)
 }
 
 /// Generators for single and vector commitments of up to `n` values, with a fixed-base table
