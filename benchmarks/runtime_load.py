@@ -5,11 +5,14 @@
 
 Pre-builds `n` payd submissions (each its own Groth16 proof), turns a fraction `--bad` of them
 into tampered ones (a lowered premium, a flipped proof byte, another tariff, a proof replayed
-under a new id), starts `--processes` `zeenot serve` processes (each on its own port, posted to
-round robin as a load balancer would) on one fresh database (a SQLite file, or a throwaway
-PostgreSQL server) and posts them all with `--concurrency` client
-threads. Then it checks every answer against the database: the figures are verified submissions
-per second and client latency, and the checks are **0 invalid accepted, 0 valid lost**.
+under a new id, a re-randomised (-A, -B, C) proof moved to the attacker's own run and policy),
+adds as many attacks on honest runs (an attacker posting a victim's submission with a
+re-randomised proof under the victim's own id, before the victim does), starts `--processes`
+`zeenot serve` processes (each on its own port, posted to round robin as a load balancer would)
+on one fresh database (a SQLite file, or a throwaway PostgreSQL server) and posts them all with
+`--concurrency` client threads. Then it checks every answer against the database: the
+figures are verified submissions per second and client latency, and the checks are **0 invalid
+accepted, 0 valid lost**.
 
 `--kill` instead posts valid submissions one after another, SIGKILLs the server mid-ingest,
 restarts it on the same database and checks that every acknowledged submission is there with its
@@ -56,6 +59,7 @@ TOKEN = new_token()
 TOKEN_FILE = Path(tempfile.mkdtemp()) / "operator.token"
 write_secret(TOKEN_FILE, TOKEN + "\n")
 OPERATOR = {"authorization": f"Bearer {TOKEN}"}
+JSON = {"content-type": "application/json"}
 
 PAYD = ROOT / "examples" / "payd" / "app.py"
 
@@ -149,14 +153,16 @@ def build(url: str, n: int, bad: float, seed: int) -> list[dict[str, Any]]:
         public = {"name": car.name, "public_key": car.public_key}
         r = httpx.post(f"{url}/api/apps/payd/clients", json=public, headers=OPERATOR)
         assert r.status_code in (201, 409), r.text
+        runner.key = car  # the proofs are bound to the car that signs the run
         body = runner.prepare(log, submission_id=f"s{i}")
         out.append({"id": f"s{i}", "body": body, "valid": True, "car": car})
     runner.close()
     victims = rng.sample(range(n), int(n * bad))
     honest = [i for i in range(n) if i not in set(victims)]
+    front_runs = []
     for k, victim in enumerate(victims):
         doc = json.loads(out[victim]["body"])
-        kind = k % 4
+        kind = k % 5
         if kind == 0:
             doc["proofs"]["quote.0"]["outputs"][0] -= 100  # a lower premium
         elif kind == 1:
@@ -165,18 +171,45 @@ def build(url: str, n: int, bad: float, seed: int) -> list[dict[str, Any]]:
             doc["proofs"]["quote.0"]["proof"] = raw.hex()
         elif kind == 2:
             doc["proofs"]["quote.0"]["public_inputs"]["base_cents"] = 0  # another tariff
-        else:  # replay: an honest submission's proof under this id (posted after it)
+        elif kind == 3:  # replay: an honest submission's proof under this id (posted after it)
             other = json.loads(out[honest[k % len(honest)]]["body"])
             doc["proofs"] = other["proofs"]
             doc["inputs"] = other["inputs"]
+        else:  # an honest run's proof re-randomised, moved to this run and its own policy
+            other = json.loads(out[honest[k % len(honest)]]["body"])
+            doc["proofs"] = {"quote.0": negated(other["proofs"]["quote.0"])}
         out[victim] = {
             "id": doc["id"],
             "body": json.dumps(doc).encode(),
             "valid": False,
-            "replay": kind == 3,
+            "replay": kind in (3, 4),
             "car": out[victim]["car"],
         }
-    return out
+    # front-runs: an attacker (a registered car of its own) posts a victim's run, its proof
+    # re-randomised, under the victim's id, before the victim: refused, and the victim keeps it
+    for k in range(len(victims)):
+        victim = honest[(7 * k) % len(honest)]
+        doc = json.loads(out[victim]["body"])
+        doc["proofs"] = {"quote.0": negated(doc["proofs"]["quote.0"])}
+        front_runs.append(
+            {
+                "id": doc["id"],
+                "body": json.dumps(doc).encode(),
+                "valid": False,
+                "front_run": True,
+                "car": out[victims[k]]["car"],  # the attacker signs as itself
+            }
+        )
+    return front_runs + out
+
+
+def negated(proof: dict[str, Any]) -> dict[str, Any]:
+    """(-A, -B, C): another valid Groth16 proof of the same statement (arkworks' compressed
+    points keep the y sign in bit 7 of their last byte)."""
+    raw = bytearray.fromhex(proof["proof"])
+    raw[31] ^= 0x80
+    raw[95] ^= 0x80
+    return {**proof, "proof": raw.hex()}
 
 
 def _signed(item: dict[str, Any]) -> SignedAuth:
@@ -196,7 +229,7 @@ def post_all(urls: list[str], items: list[dict[str, Any]], concurrency: int) -> 
         k, item = indexed
         t = time.perf_counter()
         r = clients[k % len(clients)].post(
-            "/api/apps/payd/submissions", content=item["body"], auth=_signed(item)
+            "/api/apps/payd/submissions", content=item["body"], headers=JSON, auth=_signed(item)
         )
         return item["id"], r.status_code, time.perf_counter() - t
 
@@ -210,16 +243,19 @@ def post_all(urls: list[str], items: list[dict[str, Any]], concurrency: int) -> 
 
 
 def audit(url: str, items: list[dict[str, Any]], answers: list[tuple[str, int, float]]) -> dict:
-    """Compare every answer and the database with what each submission deserved."""
-    status = {sid: code for sid, code, _ in answers}
+    """Compare every answer and the database with what each submission deserved (a front-run
+    shares its victim's id: only its answer tells, and the stored run must be the victim's)."""
     invalid_accepted = valid_lost = 0
-    for item in items:
+    for item, (sid, code, _) in zip(items, answers, strict=True):
+        assert sid == item["id"]
         path = f"{url}/api/apps/payd/submissions/{item['id']}"
         stored = httpx.get(path, headers=OPERATOR).status_code == 200
         if item["valid"]:
-            valid_lost += status[item["id"]] not in (200, 201) or not stored
+            valid_lost += code not in (200, 201) or not stored
+        elif item.get("front_run"):
+            invalid_accepted += code in (200, 201)
         else:
-            invalid_accepted += status[item["id"]] in (200, 201) or stored
+            invalid_accepted += code in (200, 201) or stored
     return {"invalid_accepted": invalid_accepted, "valid_lost": valid_lost}
 
 
@@ -234,24 +270,24 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
                 servers.append(start(db, 1, port))
                 urls.append(f"http://127.0.0.1:{port}")
             items = build(urls[0], args.n, args.bad, args.seed)
-            # replays after the submissions they copy (before them, a copy is the original)
-            first = [i for i in items if not i.get("replay")]
+            # front-runs before the runs they attack, replays after the ones they copy
+            ahead = [i for i in items if i.get("front_run")]
+            first = [i for i in items if not i.get("replay") and not i.get("front_run")]
             then = [i for i in items if i.get("replay")]
             groups = {s.pid for s in servers}
             pg_uid = pwd.getpwnam("postgres").pw_uid if args.db == "postgresql" else -1
             server_cpu = cpu_seconds(lambda pid, pgid, uid: pgid in groups)
             db_cpu = cpu_seconds(lambda pid, pgid, uid: uid == pg_uid)
             client_cpu = time.process_time()
-            run = post_all(urls, first, args.concurrency)
-            again = post_all(urls, then, args.concurrency)
+            phases = [post_all(urls, group, args.concurrency) for group in (ahead, first, then)]
             run = {
-                "answers": run["answers"] + again["answers"],
-                "elapsed": run["elapsed"] + again["elapsed"],
+                "answers": [a for phase in phases for a in phase["answers"]],
+                "elapsed": sum(phase["elapsed"] for phase in phases),
             }
             client_cpu = time.process_time() - client_cpu
             server_cpu = cpu_seconds(lambda pid, pgid, uid: pgid in groups) - server_cpu
             db_cpu = cpu_seconds(lambda pid, pgid, uid: uid == pg_uid) - db_cpu
-            items = first + then
+            items = ahead + first + then
             checks = audit(urls[0], items, run["answers"])
         finally:
             for server in servers:
@@ -266,6 +302,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
         "processes": args.processes,
         "submissions": args.n,
         "bad": sum(not i["valid"] for i in items),
+        "front_runs": len(ahead),
         "concurrency": args.concurrency,
         "verified_per_s": round(len(items) / run["elapsed"], 1),
         "accepted_per_s": round(accepted / run["elapsed"], 1),
@@ -303,7 +340,10 @@ def crash(args: argparse.Namespace) -> dict[str, Any]:
                 for item in items:
                     try:
                         r = client.post(
-                            "/api/apps/payd/submissions", content=item["body"], auth=_signed(item)
+                            "/api/apps/payd/submissions",
+                            content=item["body"],
+                            headers=JSON,
+                            auth=_signed(item),
                         )
                     except httpx.TransportError:
                         errors += 1
@@ -335,6 +375,7 @@ def crash(args: argparse.Namespace) -> dict[str, Any]:
                 r = httpx.post(
                     f"{url}/api/apps/payd/submissions",
                     content=by_id[sid]["body"],
+                    headers=JSON,
                     auth=_signed(by_id[sid]),
                 )
                 if r.status_code != 200 or r.json()["result"] != result:
