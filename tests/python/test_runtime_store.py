@@ -131,3 +131,49 @@ def test_the_runtime_serves_from_postgresql(postgres_url: str) -> None:
     assert service.submit(body, "car-1")[0] == 201 and service.submit(body, "car-1")[0] == 200
     assert store.submission("payd", "pg-1").result["premium_cents"] == 2603
     assert json.loads(body)["id"] == "pg-1"
+
+
+def test_rounds_written_before_attempts_become_attempt_0(db: str) -> None:
+    """Migration 0005 keys shares, mailboxes and partial sums by attempt: rows written under
+    0004 are kept as attempt 0 of their round."""
+    from alembic import command
+    from alembic.config import Config
+
+    from zeenot.runtime.store import _MIGRATIONS, database_url
+
+    engine = sa.create_engine(database_url(db))
+    cfg = Config()
+    cfg.set_main_option("script_location", str(_MIGRATIONS))
+    with engine.connect() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0004")
+        conn.commit()
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text(
+                "INSERT INTO round_shares (app, round, peer, commitments, shared_at) "
+                "VALUES ('a', 'r', 'p0', '[\"1\", \"2\"]', CURRENT_TIMESTAMP)"
+            )
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO mailbox (app, round, recipient, sender, sealed) "
+                "VALUES ('a', 'r', 'p1', 'p0', :sealed)"
+            ),
+            {"sealed": b"\x01\x02"},
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO round_partials (app, round, peer, partial, combined_at) "
+                "VALUES ('a', 'r', 'p1', '[\"3\"]', CURRENT_TIMESTAMP)"
+            )
+        )
+    engine.dispose()
+    store = Store(db)
+    assert store.schema_version() == SCHEMA_HEAD
+    assert store.shares("a", "r", 0) == {"p0": ["1", "2"]}
+    assert store.mailbox("a", "r", "p1", 0) == {"p0": b"\x01\x02"}
+    assert store.partials("a", "r", 0) == {"p1": ["3"]}
+    assert store.shares("a", "r", 1) == {}
+    store.put_share("a", "r", "p0", ["4"], {"p1": b"\x03"}, "d" * 64, attempt=1, next_key="k")
+    assert store.share_rows("a", "r", 1)["p0"].next_key == "k"

@@ -22,6 +22,8 @@ class PeerSum:
     contribution: Callable[..., list[Any]]
     peers: int
     result: Callable[[list[int]], Any] | None = None  # shapes the sum for the application
+    deadline: float = 60.0  # seconds each phase of an attempt may take (sharing, combining)
+    min_peers: int | None = None  # peers an attempt needs; default max(3, ceil(2K/3)), <= K
 
     def __post_init__(self) -> None:
         for region in (self.share, self.combine):
@@ -34,6 +36,18 @@ class PeerSum:
             raise MalformedInput("PeerSum: `combine` takes `shares, salts, commitments`")
         if not 2 <= self.peers <= 256:
             raise MalformedInput("PeerSum: 2 to 256 peers")
+        if not 0.1 <= self.deadline <= 86_400:
+            raise MalformedInput("PeerSum: `deadline` is 0.1 to 86400 seconds")
+        if self.min_peers is not None and not 2 <= self.min_peers <= self.peers:
+            raise MalformedInput("PeerSum: `min_peers` is 2 to `peers`")
+
+    @property
+    def threshold(self) -> int:
+        """The fewest peers an attempt of a round may have (docs/runtime.md, "Peers"): below
+        it the round fails rather than go on with too few peers to hide each other."""
+        if self.min_peers is not None:
+            return self.min_peers
+        return min(self.peers, max(3, -(-2 * self.peers // 3)))
 
     @property
     def data_params(self) -> list[str]:

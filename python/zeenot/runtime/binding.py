@@ -12,7 +12,8 @@ public `Field` input that no instruction reads, and sets it to a digest of
   every public input of `main`, used by a region or not, and the client's registered name
   where the application knows its clients;
 * a peer's share or partial sum: the application, its source version, the epoch, the round,
-  the sender and the roster (names and public keys, in position order).
+  its attempt, the step, the sender and the attempt's roster (the peers present in it, with the
+  keys they use in it, in position order): a proof made in one attempt is refused in the next.
 
 Groth16 binds an input no constraint reads through the QAP's input rows (docs/circuits.md:
 every instance variable has a row of its own), and the sigma back end hashes every public
@@ -120,9 +121,11 @@ def round_context(
     step: str,
     sender: str,
     roster: list[tuple[str, str]],
+    attempt: int = 0,
 ) -> str:
-    """The context of a peer's `step` ("share" or "combine") proof in round `rnd`; `roster` is
-    the round's (peer, public key) pairs in position order."""
+    """The context of a peer's `step` ("share" or "combine") proof in attempt `attempt` of
+    round `rnd`; `roster` is the attempt's present (peer, public key) pairs in position
+    order."""
     return digest(
         {
             "kind": "round",
@@ -130,6 +133,7 @@ def round_context(
             "source": source_sha256,
             "epoch": epoch,
             "round": rnd,
+            "attempt": attempt,
             "step": step,
             "sender": sender,
             "roster": [list(member) for member in roster],

@@ -193,6 +193,9 @@ def peer(args: argparse.Namespace) -> int:
     except PeerError as exc:
         print(f"error: {args.peer}: {exc}", file=sys.stderr)
         return EXIT_FALSE
+    except (KeyError, TypeError, ValueError) as exc:  # the server's answers are not what we expect
+        print(f"error: {args.peer}: the server's answer is malformed ({exc!r})", file=sys.stderr)
+        return EXIT_FALSE
     json.dump({"peer": args.peer, "round": args.round, "result": result}, sys.stdout)
     print()
     return EXIT_OK

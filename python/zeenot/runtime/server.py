@@ -28,6 +28,8 @@ Routes (JSON unless said otherwise):
     POST /api/apps/{app}/rounds/{round}/shares        a verified share and its sealed messages
     GET  /api/apps/{app}/rounds/{round}/mailbox/{peer}    the messages sealed to that peer
     POST /api/apps/{app}/rounds/{round}/partials      a verified partial sum
+    POST /api/apps/{app}/rounds/{round}/complaints    a peer names a sender whose share it
+                                                      cannot open (the server judges it)
 
 The process keeps no state of its own beyond what it derives from the application's source and
 reads from the database, so any number of them can serve one database (`--workers`, or
@@ -242,8 +244,16 @@ def build(
                 doc = await run_in_threadpool(r.share, rnd, token, body)
             elif action == "partial":
                 doc = await run_in_threadpool(r.partial, rnd, token, body)
+            elif action == "complaint":
+                doc = await run_in_threadpool(r.complaint, rnd, token, body)
             else:
-                doc = await run_in_threadpool(r.mailbox, rnd, token, request.path_params["peer"])
+                doc = await run_in_threadpool(
+                    r.mailbox,
+                    rnd,
+                    token,
+                    request.path_params["peer"],
+                    request.query_params.get("attempt"),
+                )
         except Rejected as exc:
             where = f"round {rnd}"
             await run_in_threadpool(store.reject, r.app, where, exc.status, exc.reason)
@@ -294,6 +304,7 @@ def build(
         peer_route("/api/apps/{app}/rounds/{round:str}/peers", "register", "POST"),
         peer_route("/api/apps/{app}/rounds/{round:str}/shares", "share", "POST"),
         peer_route("/api/apps/{app}/rounds/{round:str}/partials", "partial", "POST"),
+        peer_route("/api/apps/{app}/rounds/{round:str}/complaints", "complaint", "POST"),
         peer_route("/api/apps/{app}/rounds/{round:str}/mailbox/{peer:str}", "mailbox", "GET"),
         *dashboard.routes(services, relays, store, gate),
     ]

@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from zeenot.errors import UsageError
 
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0005"
 _MIGRATIONS = Path(__file__).with_name("migrations")
 
 metadata = sa.MetaData()
@@ -88,7 +88,8 @@ rejections_table = sa.Table(
     sa.Column("rejected_at", sa.DateTime(timezone=True)),
 )
 
-# Peers (migration 0002): one row per registered peer, shared vector, mailbox entry, partial sum.
+# Peers (migration 0002): one row per registered peer, shared vector, mailbox entry, partial sum;
+# since 0005 the last three per attempt of the round, and a row per attempt.
 round_peers_table = sa.Table(
     "round_peers",
     metadata,
@@ -100,20 +101,35 @@ round_peers_table = sa.Table(
     sa.Column("token_sha256", sa.String(64)),
     sa.Column("registered_at", sa.DateTime(timezone=True)),
 )
+round_attempts_table = sa.Table(
+    "round_attempts",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("round", sa.String(64), primary_key=True),
+    sa.Column("attempt", sa.Integer, primary_key=True),
+    sa.Column("roster", sa.Text),
+    sa.Column("size", sa.Integer),
+    sa.Column("dropped", sa.Text),
+    sa.Column("failed", sa.Text),
+    sa.Column("started_at", sa.DateTime(timezone=True)),
+)
 round_shares_table = sa.Table(
     "round_shares",
     metadata,
     sa.Column("app", sa.String(128), primary_key=True),
     sa.Column("round", sa.String(64), primary_key=True),
+    sa.Column("attempt", sa.Integer, primary_key=True),
     sa.Column("peer", sa.String(64), primary_key=True),
     sa.Column("commitments", sa.Text),
     sa.Column("shared_at", sa.DateTime(timezone=True)),
+    sa.Column("next_key", sa.String(64)),
 )
 mailbox_table = sa.Table(
     "mailbox",
     metadata,
     sa.Column("app", sa.String(128), primary_key=True),
     sa.Column("round", sa.String(64), primary_key=True),
+    sa.Column("attempt", sa.Integer, primary_key=True),
     sa.Column("recipient", sa.String(64), primary_key=True),
     sa.Column("sender", sa.String(64), primary_key=True),
     sa.Column("sealed", sa.LargeBinary),
@@ -123,6 +139,7 @@ round_partials_table = sa.Table(
     metadata,
     sa.Column("app", sa.String(128), primary_key=True),
     sa.Column("round", sa.String(64), primary_key=True),
+    sa.Column("attempt", sa.Integer, primary_key=True),
     sa.Column("peer", sa.String(64), primary_key=True),
     sa.Column("partial", sa.Text),
     sa.Column("combined_at", sa.DateTime(timezone=True)),
@@ -171,6 +188,27 @@ class PeerRow:
     position: int
     public_key: str
     token_sha256: str
+    registered_at: dt.datetime | None = None
+
+
+@dataclass(frozen=True)
+class AttemptRow:
+    """One attempt of a peers' round: its present peers ({peer, position, public_key}, the
+    keys they use in it), the peers dropped from the attempt before and why, and why the round
+    stops here if it does."""
+
+    attempt: int
+    roster: list[dict[str, Any]]
+    dropped: list[dict[str, str]]
+    failed: str | None
+    started_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class ShareRow:
+    commitments: list[str]
+    shared_at: dt.datetime
+    next_key: str | None
 
 
 # a quoted fragment: in backticks, or in quotes that do not follow a letter (not "server's")
@@ -558,11 +596,54 @@ class Store:
         t = round_peers_table
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(t.c.peer, t.c.position, t.c.public_key, t.c.token_sha256)
+                sa.select(
+                    t.c.peer, t.c.position, t.c.public_key, t.c.token_sha256, t.c.registered_at
+                )
                 .where(t.c.app == app, t.c.round == rnd)
                 .order_by(t.c.position)
             ).all()
-        return [PeerRow(*r) for r in rows]
+        return [PeerRow(*r[:4], _utc(r[4])) for r in rows]
+
+    def attempts(self, app: str, rnd: str) -> list[AttemptRow]:
+        """A round's attempts, the first first (none before its roster is full)."""
+        t = round_attempts_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.c.attempt, t.c.roster, t.c.dropped, t.c.failed, t.c.started_at)
+                .where(t.c.app == app, t.c.round == rnd)
+                .order_by(t.c.attempt)
+            ).all()
+        return [
+            AttemptRow(r[0], json.loads(r[1]), json.loads(r[2]), r[3], _utc(r[4])) for r in rows
+        ]
+
+    def recent_rounds(self, app: str, limit: int = 5) -> list[str]:
+        """The rounds whose latest attempt started last, the latest first."""
+        t = round_attempts_table
+        query = (
+            sa.select(t.c.round)
+            .where(t.c.app == app)
+            .group_by(t.c.round)
+            .order_by(sa.func.max(t.c.started_at).desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query).all()]
+
+    def start_attempt(self, app: str, rnd: str, attempt: AttemptRow) -> None:
+        """Record an attempt; `Conflict` if another process recorded this one first (then
+        theirs holds: an attempt is decided once)."""
+        self._insert(
+            round_attempts_table,
+            app=app,
+            round=rnd,
+            attempt=attempt.attempt,
+            roster=json.dumps(attempt.roster),
+            size=len(attempt.roster),
+            dropped=json.dumps(attempt.dropped),
+            failed=attempt.failed,
+            started_at=attempt.started_at,
+        )
 
     def put_share(
         self,
@@ -572,55 +653,85 @@ class Store:
         commitments: list[str],
         sealed: dict[str, bytes],
         proof_digest: str,
+        *,
+        attempt: int = 0,
+        next_key: str | None = None,
+        at: dt.datetime | None = None,
     ) -> None:
-        """A peer's verified share: its commitments, a sealed message for each recipient and
-        its proof's digest, in one transaction (`Conflict` if it shared before)."""
+        """A peer's verified share in an attempt: its commitments, a sealed message for each
+        recipient, the key it announces for the next attempt and its proof's digest, in one
+        transaction (`Conflict` if it shared in this attempt before)."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(
                     round_shares_table.insert().values(
                         app=app,
                         round=rnd,
+                        attempt=attempt,
                         peer=peer,
                         commitments=json.dumps(commitments),
-                        shared_at=now(),
+                        shared_at=at or now(),
+                        next_key=next_key,
                     )
                 )
                 conn.execute(
                     mailbox_table.insert(),
                     [
-                        {"app": app, "round": rnd, "recipient": r, "sender": peer, "sealed": m}
+                        {
+                            "app": app,
+                            "round": rnd,
+                            "attempt": attempt,
+                            "recipient": r,
+                            "sender": peer,
+                            "sealed": m,
+                        }
                         for r, m in sealed.items()
                     ],
                 )
                 conn.execute(
                     proofs_table.insert().values(
-                        digest=proof_digest, app=app, submission=f"{rnd}/{peer}/share"
+                        digest=proof_digest, app=app, submission=_step(rnd, attempt, peer, "share")
                     )
                 )
         except sa.exc.IntegrityError:
             raise Conflict("round_shares") from None
 
-    def shares(self, app: str, rnd: str) -> dict[str, list[str]]:
+    def share_rows(self, app: str, rnd: str, attempt: int = 0) -> dict[str, ShareRow]:
         t = round_shares_table
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(t.c.peer, t.c.commitments).where(t.c.app == app, t.c.round == rnd)
+                sa.select(t.c.peer, t.c.commitments, t.c.shared_at, t.c.next_key).where(
+                    t.c.app == app, t.c.round == rnd, t.c.attempt == attempt
+                )
             ).all()
-        return {r[0]: json.loads(r[1]) for r in rows}
+        return {r[0]: ShareRow(json.loads(r[1]), _utc(r[2]), r[3]) for r in rows}
 
-    def mailbox(self, app: str, rnd: str, recipient: str) -> dict[str, bytes]:
+    def shares(self, app: str, rnd: str, attempt: int = 0) -> dict[str, list[str]]:
+        return {p: row.commitments for p, row in self.share_rows(app, rnd, attempt).items()}
+
+    def mailbox(self, app: str, rnd: str, recipient: str, attempt: int = 0) -> dict[str, bytes]:
         t = mailbox_table
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(t.c.sender, t.c.sealed).where(
-                    t.c.app == app, t.c.round == rnd, t.c.recipient == recipient
+                    t.c.app == app,
+                    t.c.round == rnd,
+                    t.c.attempt == attempt,
+                    t.c.recipient == recipient,
                 )
             ).all()
         return {r[0]: bytes(r[1]) for r in rows}
 
     def put_partial(
-        self, app: str, rnd: str, peer: str, partial: list[str], proof_digest: str
+        self,
+        app: str,
+        rnd: str,
+        peer: str,
+        partial: list[str],
+        proof_digest: str,
+        *,
+        attempt: int = 0,
+        at: dt.datetime | None = None,
     ) -> None:
         try:
             with self.engine.begin() as conn:
@@ -628,40 +739,53 @@ class Store:
                     round_partials_table.insert().values(
                         app=app,
                         round=rnd,
+                        attempt=attempt,
                         peer=peer,
                         partial=json.dumps(partial),
-                        combined_at=now(),
+                        combined_at=at or now(),
                     )
                 )
                 conn.execute(
                     proofs_table.insert().values(
-                        digest=proof_digest, app=app, submission=f"{rnd}/{peer}/partial"
+                        digest=proof_digest,
+                        app=app,
+                        submission=_step(rnd, attempt, peer, "partial"),
                     )
                 )
         except sa.exc.IntegrityError:
             raise Conflict("round_partials") from None
 
-    def partials(self, app: str, rnd: str) -> dict[str, list[str]]:
+    def partials(self, app: str, rnd: str, attempt: int = 0) -> dict[str, list[str]]:
         t = round_partials_table
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(t.c.peer, t.c.partial).where(t.c.app == app, t.c.round == rnd)
+                sa.select(t.c.peer, t.c.partial).where(
+                    t.c.app == app, t.c.round == rnd, t.c.attempt == attempt
+                )
             ).all()
         return {r[0]: json.loads(r[1]) for r in rows}
 
-    def finished_rounds(self, app: str, size: int, limit: int = 10) -> list[str]:
-        """The rounds with all `size` partial sums in, the latest first."""
-        t = round_partials_table
+    def finished_rounds(self, app: str, size: int = 0, limit: int = 10) -> list[str]:
+        """The rounds whose latest attempt has all its partial sums in, the latest first
+        (`size` is unused: an attempt knows how many peers it has)."""
+        t, a = round_partials_table, round_attempts_table
         query = (
             sa.select(t.c.round)
-            .where(t.c.app == app)
-            .group_by(t.c.round)
-            .having(sa.func.count() == size)
+            .join(
+                a, sa.and_(a.c.app == t.c.app, a.c.round == t.c.round, a.c.attempt == t.c.attempt)
+            )
+            .where(t.c.app == app, a.c.failed.is_(None))
+            .group_by(t.c.round, t.c.attempt, a.c.size)
+            .having(sa.func.count() == a.c.size)
             .order_by(sa.func.max(t.c.combined_at).desc())
             .limit(limit)
         )
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query).all()]
+
+
+def _step(rnd: str, attempt: int, peer: str, step: str) -> str:
+    return f"{rnd}/{peer}/{step}" if attempt == 0 else f"{rnd}/{attempt}/{peer}/{step}"
 
 
 def _utc(value: dt.datetime) -> dt.datetime:
