@@ -10,7 +10,8 @@ given every accepted result (oldest first, JSON data) and returning
 `{"kind": "bars", "title": str, "values": [numbers], "labels": [str]}` or
 `{"kind": "heatmap", "title": str, "values": [numbers], "width": columns}`. An application of
 peers shows its latest finished round's result when that result is such a dict (Waze's
-density map). Otherwise the chart is the count of accepted submissions.
+density map). Otherwise the chart is the count of accepted submissions. An application of peers
+also lists its latest rounds: state, attempt, and who stalled or was dropped, and why.
 """
 
 from __future__ import annotations
@@ -48,7 +49,28 @@ def view(service: Any, relay: Any, store: Store) -> dict[str, Any]:
                 accepted = len(done)
     except (TypeError, ValueError, KeyError) as exc:
         chart = {"kind": "count", "title": f"dashboard() failed: {exc}", "value": accepted}
-    return {"app": app.name, "accepted": accepted, "chart": chart}
+    doc = {"app": app.name, "accepted": accepted, "chart": chart}
+    if relay is not None:
+        doc["rounds"] = rounds(relay, store)
+    return doc
+
+
+def rounds(relay: Any, store: Store, limit: int = 5) -> list[dict[str, Any]]:
+    """A peers' application's latest rounds and who stalled in them (shown as text)."""
+    out = []
+    for rnd in store.recent_rounds(relay.app, limit):
+        status = relay.status(rnd)
+        out.append(
+            {
+                "round": rnd,
+                "state": status["state"],
+                "attempt": status["attempt"],
+                "peers": len(status["peers"]),
+                "failed": status["failed"],
+                "stalled": status["stalled"],
+            }
+        )
+    return out
 
 
 def _checked(chart: Any) -> dict[str, Any]:

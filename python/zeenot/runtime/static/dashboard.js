@@ -108,7 +108,28 @@ async function drawApp(name, section) {
   grid.appendChild(table);
   grid.appendChild(chartOf(view.chart));
   box.appendChild(grid);
+  if (Array.isArray(view.rounds) && view.rounds.length) box.appendChild(roundsOf(view.rounds));
   section.appendChild(box);
+}
+
+// A peers' application's latest rounds: who stalled or was dropped, and why (text only).
+function roundsOf(rounds) {
+  const list = el("ul", { class: "rounds" });
+  for (const r of rounds) {
+    const item = el("li", { class: "round" });
+    const attempt = r.attempt === null ? "registering" : `attempt ${r.attempt}`;
+    const state = r.failed ? `failed: ${r.failed}` : r.state;
+    item.appendChild(el("span", { class: "round-name" }, `round ${r.round} (${attempt}, ${r.peers} peers): ${state}`));
+    if (r.stalled.length) {
+      const stalled = el("ul", { class: "stalled" });
+      for (const s of r.stalled) {
+        stalled.appendChild(el("li", { class: "stalled-peer" }, `${s.peer} dropped in attempt ${s.attempt}: ${s.reason}`));
+      }
+      item.appendChild(stalled);
+    }
+    list.appendChild(item);
+  }
+  return list;
 }
 
 async function refresh() {
