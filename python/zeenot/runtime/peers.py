@@ -15,19 +15,22 @@ An application declares it with `PeerSum(share=..., combine=..., contribution=..
 
 A round (`zeenot peer APP.py --round R --peer ID --inputs IN.json`, one process per peer):
 
-1. each peer registers a fresh X25519 key; the round is full at K peers;
-2. each peer proves `share` and sends, for each peer j, its share sealed to j (X25519, HKDF-SHA256,
-   ChaCha20-Poly1305; the server relays bytes it cannot read). The server verifies the proof and
-   stores the commitments and the sealed messages in one transaction;
-3. once every peer has shared, each opens its mailbox, checks every opening against the
+1. each peer registers a fresh X25519 key (low-order points refused); the round is full at K
+   peers, and its attempt 0 starts;
+2. each peer of the attempt proves `share` and sends, for each present peer j, its share sealed
+   to j (X25519, HKDF-SHA256, ChaCha20-Poly1305; the server relays bytes it cannot read), the
+   opened zero share of each absent slot, and its key for the next attempt. The server verifies
+   the proof and stores the commitments and the sealed messages in one transaction;
+3. once every present peer has shared, each opens its mailbox, checks every opening against the
    commitment its sender proved, proves `combine` and sends its partial sum. The server checks
    the proof's `commitments` against the ones it stored;
-4. the result is the sum of the K partial sums (mod p): the sum of all contributions. The server
-   sees only commitments, sealed bytes and partial sums, each a sum of uniformly random shares.
+4. the result is the sum of the present peers' partial sums (mod p): the sum of their
+   contributions. The server sees only commitments, sealed bytes and partial sums, each a sum of
+   uniformly random shares.
 
-A peer whose share proof does not verify is refused and named; a peer that cannot open a message
-names its sender and stops (the round then waits: re-running it without that peer is the
-operator's decision, as in Prio; docs/runtime.md).
+A peer that misses a phase's deadline is dropped and the round restarts without it (the next
+attempt); a peer that cannot use a share names its sender and complains, and the server judges
+the complaint (runtime/relay.py; docs/runtime.md, "Peers").
 """
 
 from __future__ import annotations
