@@ -132,7 +132,14 @@ def test_mutated_submissions(server, data, value, delete, token) -> None:
 @given(
     app=names,
     route=st.sampled_from(
-        ["submissions", "clients", "rounds/r1/peers", "rounds/r1/shares", "rounds/r1/partials"]
+        [
+            "submissions",
+            "clients",
+            "rounds/r1/peers",
+            "rounds/r1/shares",
+            "rounds/r1/partials",
+            "rounds/r1/complaints",
+        ]
     ),  # fmt: skip
     body=st.one_of(json_values.map(lambda v: json.dumps(v).encode()), st.binary(max_size=200)),
     kind=st.sampled_from(["application/json", "text/plain", "application/json; charset=x", ""]),
