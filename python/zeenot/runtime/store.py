@@ -250,6 +250,44 @@ def database_url(db: str) -> str:
     raise UsageError(f"--db is a SQLite file path or a postgresql:// URL, not `{db}`")
 
 
+class DatabaseUnreachable(UsageError):
+    """`--db` names a database this process cannot open: `zeenot serve` exits 2 with this
+    message (the database's host and port or file, never a password, and what to check)."""
+
+
+CONNECT_TIMEOUT = 5  # seconds to reach a PostgreSQL server before `zeenot serve` gives up
+
+
+def describe_db(url: str) -> str:
+    """A database as a message names it: a SQLite file's path, or PostgreSQL's host, port and
+    database (no user, no password)."""
+    parsed = sa.engine.make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return f"the SQLite file {parsed.database}"
+    host = parsed.host or "localhost (its Unix socket)"
+    return f"PostgreSQL at {host}:{parsed.port or 5432}, database `{parsed.database or ''}`"
+
+
+def _unreachable(url: str, exc: BaseException) -> DatabaseUnreachable:
+    parsed = sa.engine.make_url(url)
+    cause = getattr(exc, "orig", None) or exc
+    detail = " ".join(str(cause).split())[:300]
+    if parsed.password:
+        detail = detail.replace(parsed.password, "***")
+    if parsed.get_backend_name() == "sqlite":
+        where = Path(parsed.database or "").parent
+        check = (
+            f"check that the directory {where} exists and that this user may write there "
+            "(SQLite writes the file, its journal and a lock file beside it)"
+        )
+    else:
+        check = (
+            "check that PostgreSQL runs there and accepts connections from this host, and the "
+            "URL's user, password and database (--db)"
+        )
+    return DatabaseUnreachable(f"cannot open {describe_db(url)}: {detail}; {check}")
+
+
 class Conflict(Exception):
     """A write that a unique key refused: another process (or an earlier request) wrote first."""
 
@@ -276,8 +314,17 @@ class Store:
             )
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
-            self.engine = sa.create_engine(self.url, pool_pre_ping=True, pool_size=5)
-        self.migrate()
+            self.engine = sa.create_engine(
+                self.url,
+                pool_pre_ping=True,
+                pool_size=5,
+                connect_args={"connect_timeout": CONNECT_TIMEOUT},
+            )
+        try:
+            self.migrate()
+        except (sa.exc.OperationalError, sa.exc.InterfaceError, OSError) as exc:
+            self.engine.dispose()
+            raise _unreachable(self.url, exc) from None
 
     # schema ----------------------------------------------------------------------------------
 
