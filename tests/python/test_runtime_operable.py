@@ -4,14 +4,22 @@ dashboard whose poll does not read every stored run."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
-from .runtime_server import ROOT, ZEENOT
+from zeenot.application import load_application
+from zeenot.runtime import metrics
+from zeenot.runtime.client import Runner
+from zeenot.runtime.identity import Key
+
+from .runtime_server import ROOT, ZEENOT, bearer, operator_token, serve
 
 PAYD = ROOT / "examples" / "payd" / "app.py"
 
@@ -62,3 +70,158 @@ def test_a_sqlite_file_under_a_plain_file_exits_2(tmp_path: Path) -> None:
     code, err, _ = _serve_exits("--db", str(tmp_path / "plain" / "zeenot.db"))
     assert code == 2, err
     assert "Traceback" not in err and "may write there" in err
+
+
+# ---- metrics and the access log ---------------------------------------------------------------
+
+_SAMPLE = re.compile(
+    r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*",?)*\})? '
+    r"(-?[0-9.e+-]+|\+Inf|NaN)"
+)
+
+
+def parse_exposition(text: str) -> dict[str, dict[str, float]]:
+    """The Prometheus text format, checked strictly: every family has HELP and TYPE before its
+    samples; a counter's samples end in _total; a histogram's are _bucket (with `le`, ending
+    at +Inf, cumulative), _sum and _count (= the +Inf bucket). {sample name: {labels: value}}."""
+    assert text.endswith("\n")
+    samples: dict[str, dict[str, float]] = {}
+    kinds: dict[str, str] = {}
+    helped: set[str] = set()
+    for line in text.splitlines():
+        if line.startswith("# HELP "):
+            helped.add(line.split()[2])
+            continue
+        if line.startswith("# TYPE "):
+            _, _, name, kind = line.split()
+            assert name in helped and name not in kinds, line
+            kinds[name] = kind
+            continue
+        m = _SAMPLE.fullmatch(line)
+        assert m, f"not a sample line: {line!r}"
+        name, labels, value = m.group(1), m.group(2) or "", float(m.group(3))
+        family = next(f for f in kinds if name == f or name.startswith(f + "_"))
+        if kinds[family] == "counter":
+            assert name == family and name.endswith("_total"), line
+        if kinds[family] == "histogram":
+            assert name[len(family) :] in ("_bucket", "_sum", "_count"), line
+        samples.setdefault(name, {})[labels] = value
+    for family, kind in kinds.items():
+        if kind != "histogram":
+            continue
+        for labels, count in samples.get(family + "_count", {}).items():
+            inner = labels[1:-1]
+            buckets = [
+                (k, v)
+                for k, v in samples[family + "_bucket"].items()
+                if re.sub(r',?le="[^"]*"', "", k[1:-1]) == inner
+            ]
+            values = [v for _, v in buckets]
+            assert values == sorted(values) and 'le="+Inf"' in buckets[-1][0]
+            assert values[-1] == count
+    return samples
+
+
+def test_the_exposition_format_by_hand() -> None:
+    reg = metrics.Registry()
+    c = reg.add(metrics.Counter("t_events", 'help with \\ and "quotes"', ("kind",)))
+    h = reg.add(metrics.Histogram("t_seconds", "latency", ("app",), (0.1, 1.0)))
+    c.inc(kind='a"b\nc')
+    c.inc(2, kind="x")
+    for v in (0.05, 0.5, 5.0):
+        h.observe(v, app="p")
+    text = reg.exposition()
+    assert text.startswith('# HELP t_events_total help with \\\\ and "quotes"\n')
+    assert "# TYPE t_events_total counter\n" in text
+    assert 't_events_total{kind="a\\"b\\nc"} 1.0\n' in text
+    assert 't_seconds_bucket{app="p",le="0.1"} 1\n' in text
+    assert 't_seconds_bucket{app="p",le="1.0"} 2\n' in text
+    assert 't_seconds_bucket{app="p",le="+Inf"} 3\n' in text
+    assert 't_seconds_sum{app="p"} 5.55\n' in text and 't_seconds_count{app="p"} 3\n' in text
+    parse_exposition(text)
+    with pytest.raises(ValueError):
+        c.inc(kind="a", extra="b")
+
+
+@pytest.mark.parametrize(
+    ("status", "reason", "code"),
+    [
+        (413, "submission larger than 1024 bytes", "size"),
+        (401, "unknown signer `x`: not a registered client of `payd`", "auth"),
+        (
+            400,
+            "a submission has exactly the fields ['app', 'id', 'inputs', 'proofs']: `x`",
+            "shape",
+        ),
+        (400, "`id` is 1 to 64 characters of A-Z a-z 0-9 . _ -", "shape"),
+        (422, "missing proof `quote.0` (this application's runs carry ['quote.0'])", "proof"),
+        (422, "proof `quote.0` rejected: the pairing check failed", "proof"),
+        (400, "proof `quote.0`: bad hex", "proof"),
+        (400, "input `policy`: expected a str", "input"),
+        (422, "proof `quote.0` belongs to another run: it is bound to another id", "context"),
+        (
+            422,
+            "proof `quote.0`: public input `base` is 0, the server's value is 500",
+            "public_input",
+        ),
+        (422, "`bill` failed on the values: ValueError: no", "worker"),
+        (409, "replayed proof: it was submitted before as `a`", "replay"),
+        (409, "submission id `a` was used for another submission", "conflict"),
+        (
+            409,
+            "client `c` has run `payd` this week already (2025-W07: submission `a`): "
+            "one run per client per week",
+            "period",
+        ),
+        (500, "<script>anything a client wrote</script>", "other"),
+    ],
+)
+def test_refusals_are_labelled_by_a_bounded_code(status: int, reason: str, code: str) -> None:
+    assert metrics.reason_code(status, reason) == code
+    assert code in metrics.REASONS
+
+
+def test_metrics_and_the_access_log_of_a_real_server(tmp_path: Path) -> None:
+    log = json.loads((ROOT / "examples" / "payd" / "log.json").read_text())
+    token_file, token = operator_token(tmp_path)
+    args = ["--operator-token-file", str(token_file), "--max-body", "65536"]
+    with serve([PAYD], str(tmp_path / "zeenot.db"), *args) as (url, proc):
+        car = Key.generate("car-1")
+        public = {"name": car.name, "public_key": car.public_key}
+        httpx.post(f"{url}/api/apps/payd/clients", json=public, headers=bearer(token))
+        runner = Runner(load_application(PAYD), url, key=car)
+        runner.run(log, submission_id="secret-run-7")
+        runner.run(log, submission_id="secret-run-7")  # a retry
+        body = json.loads(runner.prepare(log, submission_id="tampered-secret"))
+        body["proofs"]["quote.0"]["outputs"][0] = 1
+        submit = f"{url}/api/apps/payd/submissions"
+        assert httpx.post(submit, json=body, auth=runner.auth()).status_code == 422
+        big = {"zeenot_submission": 1, "pad": "x" * 70_000}
+        assert httpx.post(submit, json=big).status_code == 413
+        runner.close()
+        httpx.get(f"{url}/api/apps/payd/submissions/secret-run-7?limit=9", headers=bearer(token))
+
+        assert httpx.get(f"{url}/metrics").status_code == 401
+        answer = httpx.get(f"{url}/metrics", headers=bearer(token))
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("text/plain; version=0.0.4")
+        samples = parse_exposition(answer.text)
+        accepted = samples["zeenot_submissions_accepted_total"]
+        assert accepted['{app="payd",outcome="stored"}'] == 1
+        assert accepted['{app="payd",outcome="retry"}'] == 1
+        refused = samples["zeenot_submissions_refused_total"]
+        assert refused['{app="payd",status="422",reason="proof"}'] == 1
+        assert refused['{app="payd",status="413",reason="size"}'] == 1
+        assert samples["zeenot_verify_seconds_count"]['{app="payd"}'] == 3
+        assert samples["zeenot_store_seconds_count"]['{app="payd"}'] == 2
+        assert sum(samples["zeenot_verify_batch_size_count"].values()) == 3
+        route = '{method="POST",route="/api/apps/{app}/submissions"}'
+        assert samples["zeenot_http_request_seconds_count"][route] == 4
+        assert "secret" not in answer.text and token not in answer.text
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0].decode()
+    lines = [line for line in out.splitlines() if " POST " in line or " GET " in line]
+    assert any(line.split()[2:4] == ["POST", "/api/apps/payd/submissions"] for line in lines)
+    assert any("GET /api/apps/payd/submissions/{sid} 200" in line for line in lines)
+    assert any("POST /api/apps/payd/submissions 413" in line for line in lines)
+    assert "secret" not in out and token not in out and "limit" not in out

@@ -19,6 +19,7 @@ import threading
 from concurrent.futures import Future
 
 from zeenot import _native
+from zeenot.runtime import metrics
 from zeenot.verifier import Checks, Groth16Checks, Item, Verifier, judge
 
 
@@ -32,6 +33,7 @@ class BatchingVerifier:
         self._cond = threading.Condition()
         self._queue: list[tuple[Item, Future[bool]]] = []
         self._busy = False
+        self.backend = "groth16" if isinstance(self.checks, Groth16Checks) else "sigma"
         self.batches = 0  # how many checks ran, and over how many proofs (for benchmarks)
         self.proofs = 0
 
@@ -63,6 +65,7 @@ class BatchingVerifier:
     def _check(self, batch: list[tuple[Item, Future[bool]]]) -> None:
         self.batches += 1
         self.proofs += len(batch)
+        metrics.BATCH_SIZE.observe(len(batch), backend=self.backend)
         if len(batch) > 1:
             try:
                 if self.checks.batch([item for item, _ in batch]):

@@ -146,6 +146,7 @@ def serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level="warning",
+        access_log=False,  # ours instead (runtime/metrics.py): route templates, not raw paths
         ssl_keyfile=args.ssl_keyfile,
         ssl_certfile=args.ssl_certfile,
     )

@@ -17,6 +17,8 @@ Routes (JSON unless said otherwise):
     GET  /api/apps/{app}/submissions/{id}             one accepted submission's result  [idem]
     GET  /api/rejections                              the latest refusals and why (?limit=)
                                                       [operator]
+    GET  /metrics                                     Prometheus metrics of this process
+                                                      (runtime/metrics.py)  [operator]
     GET  /                                            the dashboard (runtime/dashboard.py)
     GET  /api/apps/{app}/dashboard                    one application's panel  [operator]
     POST /api/apps/{app}/clients                      register a client's public key  [operator]
@@ -49,6 +51,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -56,7 +59,7 @@ from starlette.routing import Route
 from zeenot.application import load_application
 from zeenot.errors import MalformedInput
 from zeenot.files import parse_json
-from zeenot.runtime import dashboard
+from zeenot.runtime import dashboard, metrics
 from zeenot.runtime.identity import (
     AuthError,
     Gate,
@@ -83,10 +86,12 @@ def build(
     store: Store,
     gate: Gate | None = None,
     runner: JobRunner | None = None,
+    *,
+    access_log: bool = False,
 ) -> Starlette:
     """The ASGI application serving `services` (by application name) from `store`; `gate`
     says who may do what (default: no identity, no operators, reads refused), `runner` runs
-    jobs while the application is up."""
+    jobs while the application is up; `access_log`: a line per request (runtime/metrics.py)."""
     gate = gate or Gate("zeenot", store)
 
     def service(request: Request) -> Service:
@@ -129,6 +134,7 @@ def build(
                 request.headers,
             )
         except (Rejected, AuthError) as exc:  # logged here: the service never saw it
+            metrics.refused(svc.app.name, exc.status, exc.reason)
             await run_in_threadpool(store.reject, svc.app.name, None, exc.status, exc.reason)
             raise
         status, doc = await run_in_threadpool(svc.submit, body, client)
@@ -203,6 +209,11 @@ def build(
         gate.require_operator(request.headers, "listing clients")
         rows = await run_in_threadpool(store.clients, svc.app.name)
         return JSONResponse([{"name": n, "public_key": k} for n, k in rows])
+
+    async def exposition(request: Request) -> Response:
+        if not gate.public_reads:
+            gate.require_operator(request.headers, "reading metrics")
+        return Response(metrics.REGISTRY.exposition(), media_type=metrics.CONTENT_TYPE)
 
     async def identity(_: Request) -> Response:
         return JSONResponse(gate.describe())
@@ -299,6 +310,7 @@ def build(
         Route("/api/apps/{app}/clients", register_client, methods=["POST"]),
         Route("/api/apps/{app}/clients", list_clients),
         Route("/api/identity", identity),
+        Route("/metrics", exposition),
         Route("/api/servers/whoami", whoami, methods=["GET", "POST"]),
         Route("/api/apps/{app}/rounds/{round:str}", round_status),
         peer_route("/api/apps/{app}/rounds/{round:str}/peers", "register", "POST"),
@@ -312,6 +324,7 @@ def build(
         routes=routes,
         exception_handlers={Rejected: refused, AuthError: refused},
         lifespan=lifespan,
+        middleware=[Middleware(metrics.AccessLog, apps=frozenset(services), log=access_log)],
     )
 
 
@@ -375,7 +388,10 @@ def create_app() -> Starlette:
         for svc in services.values():
             svc.on_accept = _outbox(svc.app.name)
     runner = JobRunner(store, handlers, periodic=[RETENTION])
-    return build(services, store, gate, runner)
+    access_log = env.get("ZEENOT_SERVE_ACCESS_LOG", "1") == "1"
+    if access_log:
+        metrics.log_to_stderr()
+    return build(services, store, gate, runner, access_log=access_log)
 
 
 def configure_gate(store: Store, env: Mapping[str, str]) -> Gate:

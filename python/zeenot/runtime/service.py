@@ -56,6 +56,7 @@ from zeenot.files import parse_json
 from zeenot.plan import Profile, Weights, plan
 from zeenot.plan import Region as PlanRegion
 from zeenot.plan.profile import DEFAULT
+from zeenot.runtime import metrics
 from zeenot.runtime.batching import BatchingVerifier
 from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
 from zeenot.runtime.store import Conflict, Store, now
@@ -245,7 +246,8 @@ class Service:
             doc, sid = self._parse(body)
             period = self._client_period(client)
             inputs = self._inputs(doc["inputs"])  # typed, before any proof is looked at
-            proofs = self._proofs(doc["proofs"])
+            with metrics.VERIFY_SECONDS.time(app=self.app.name):
+                proofs = self._proofs(doc["proofs"])
             digest = statement_digest(sid, inputs, proofs)
             result = self._run(sid, proofs, inputs, client)
             digests = [hashlib.sha256(p.proof).hexdigest() for p in proofs.values()]
@@ -253,26 +255,31 @@ class Service:
             # the proofs' digests catch retries and replays, which are told apart afterwards.
             jobs = self.on_accept(sid, digest, result) if self.on_accept else None
             try:
-                self.store.accept(
-                    self.app.name,
-                    sid,
-                    digest,
-                    digests,
-                    result,
-                    client=client,
-                    period=period,
-                    jobs=jobs,
-                )
+                with metrics.STORE_SECONDS.time(app=self.app.name):
+                    self.store.accept(
+                        self.app.name,
+                        sid,
+                        digest,
+                        digests,
+                        result,
+                        client=client,
+                        period=period,
+                        jobs=jobs,
+                    )
             except Conflict:
                 known = self.store.submission(self.app.name, sid)
                 if known is not None:  # a retry (same body, same client), or the id reused
-                    return self._repeat(known, digest if known.client == client else None)
+                    answer = self._repeat(known, digest if known.client == client else None)
+                    metrics.ACCEPTED.inc(app=self.app.name, outcome="retry")
+                    return answer
                 self._period_taken(client, period)
                 owners = [o for o in map(self.store.proof_owner, digests) if o is not None]
                 before = f" as `{owners[0][1]}`" if owners else ""
                 raise Rejected(409, f"replayed proof: it was submitted before{before}") from None
+            metrics.ACCEPTED.inc(app=self.app.name, outcome="stored")
             return 201, {"id": sid, "status": "accepted", "result": result}
         except Rejected as exc:
+            metrics.refused(self.app.name, exc.status, exc.reason)
             self.store.reject(self.app.name, sid, exc.status, exc.reason)
             raise
 
