@@ -94,11 +94,18 @@ def main(policy: str, km: Private[Week, Client], night_km: Private[Week, Client]
     return bill(policy, premium, capped)
 
 
-def dashboard(results: list) -> dict:
-    """The server's chart of verified premiums: how many fall in each bracket of cents."""
-    edges = [0, 1_000, 2_000, 3_000, 4_000]
-    counts = [0] * len(edges)
-    for r in results:
-        counts[max(i for i, e in enumerate(edges) if r["premium_cents"] >= e)] += 1
-    labels = [f"{e // 100}–{n // 100} €" for e, n in zip(edges, edges[1:], strict=False)] + ["cap"]
-    return {"kind": "bars", "title": "weekly premiums", "values": counts, "labels": labels}
+EDGES = [0, 1_000, 2_000, 3_000, 4_000]  # premium brackets in cents, the last one the cap
+
+
+def dashboard_fold(counts: list | None, result: dict) -> list:
+    """The server's chart, kept up to date run by run: how many premiums fall in each bracket
+    (the state is five numbers however many runs are stored)."""
+    counts = counts or [0] * len(EDGES)
+    counts[max(i for i, e in enumerate(EDGES) if result["premium_cents"] >= e)] += 1
+    return counts
+
+
+def dashboard_view(counts: list | None) -> dict:
+    labels = [f"{e // 100}–{n // 100} €" for e, n in zip(EDGES, EDGES[1:], strict=False)] + ["cap"]
+    values = counts or [0] * len(EDGES)
+    return {"kind": "bars", "title": "weekly premiums", "values": values, "labels": labels}

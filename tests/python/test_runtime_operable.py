@@ -10,6 +10,7 @@ import re
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -225,3 +226,92 @@ def test_metrics_and_the_access_log_of_a_real_server(tmp_path: Path) -> None:
     assert any("GET /api/apps/payd/submissions/{sid} 200" in line for line in lines)
     assert any("POST /api/apps/payd/submissions 413" in line for line in lines)
     assert "secret" not in out and token not in out and "limit" not in out
+
+
+# ---- the dashboard's aggregates ---------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "zeenot.db")
+    from .test_runtime_store import _fresh_postgres
+
+    return _fresh_postgres(request.getfixturevalue("postgres_url"))
+
+
+def _tally(state: Any, result: Any) -> Any:  # an application's fold
+    state = state or {"n": 0, "sum": 0}
+    if result["v"] < 0:
+        raise ValueError("negative")
+    return {"n": state["n"] + 1, "sum": state["sum"] + result["v"]}
+
+
+def test_runs_are_counted_and_folded_in_their_own_transaction(db: str) -> None:
+    import threading
+
+    from zeenot.runtime.store import Fold, Store
+
+    store = Store(db)
+    fold = Fold(_tally, "tally-1")
+    store.ensure_dashboard("app", fold)
+    assert store.dashboard("app").accepted == 0
+
+    def accept(i: int) -> None:
+        store.accept("app", f"s{i}", f"d{i}", [f"p{i}"], {"v": i}, fold=fold)
+
+    threads = [threading.Thread(target=accept, args=(i,)) for i in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    row = store.dashboard("app")
+    assert row.accepted == 24 and row.state == {"n": 24, "sum": sum(range(24))}
+    with pytest.raises(Exception):  # noqa: B017 - a replay: nothing written, nothing folded
+        store.accept("app", "s-new", "d-new", ["p3"], {"v": 100}, fold=fold)
+    store.accept("app", "bad", "d-bad", ["p-bad"], {"v": -1}, fold=fold)  # the fold fails
+    row = store.dashboard("app")
+    assert row.accepted == 25 and row.state["n"] == 24 and "negative" in row.error
+    # a changed fold is rebuilt from the stored runs (its failure on `bad` recorded)
+    store.ensure_dashboard("app", Fold(lambda s, r: (s or 0) + 1, "count-2"))
+    row = store.dashboard("app")
+    assert (row.fold, row.state, row.accepted) == ("count-2", 25, 25)
+
+
+def test_a_fold_state_stays_bounded(tmp_path: Path) -> None:
+    from zeenot.runtime.store import Fold, Store
+
+    store = Store(str(tmp_path / "z.db"))
+    fold = Fold(lambda s, r: (s or []) + ["x" * 1000], "grows")
+    store.ensure_dashboard("app", fold)
+    for i in range(70):
+        store.accept("app", f"s{i}", f"d{i}", [f"p{i}"], {}, fold=fold)
+    row = store.dashboard("app")
+    assert row.accepted == 70 and len(row.state) < 70 and "over 65536" in row.error
+
+
+def test_a_dashboard_of_results_reads_a_bounded_window(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from zeenot.runtime import dashboard
+    from zeenot.runtime.store import Store
+
+    store = Store(str(tmp_path / "z.db"))
+    store.ensure_dashboard("app")
+    for i in range(12):
+        store.accept("app", f"s{i}", f"d{i}", [f"p{i}"], {"v": i})
+    seen: list[list] = []
+
+    def shape(results: list) -> dict:
+        seen.append(results)
+        return {"kind": "bars", "title": "t", "values": [r["v"] for r in results]}
+
+    app = SimpleNamespace(name="app", module=SimpleNamespace(dashboard=shape))
+    service = SimpleNamespace(app=app, fold=None)
+    old, dashboard.WINDOW = dashboard.WINDOW, 5
+    try:
+        doc = dashboard.view(service, None, store)
+    finally:
+        dashboard.WINDOW = old
+    assert doc["accepted"] == 12 and seen == [[{"v": v} for v in range(7, 12)]]
+    assert doc["chart"]["note"] == "the latest 5 of 12 runs"

@@ -1,12 +1,18 @@
 """The dashboard `zeenot serve` shows at `/`: per application, the accepted submissions and a
 chart of their results; the rejected submissions with their reasons. A static page
-(`static/`, no build step, nothing fetched from elsewhere) polls two JSON routes of its own.
+(`static/`, no build step, nothing fetched from elsewhere) polls JSON routes of its own.
 
-An application shapes its chart with an optional module-level function
+A poll's cost does not grow with the runs stored: the count of accepted runs and the chart's
+state are aggregates kept in the `dashboards` table, updated in the transaction that accepts
+each run (runtime/store.py), and the latest runs are an index walk. An application shapes its
+chart by declaring, at module level, either an incremental fold
 
-    def dashboard(results: list) -> dict
+    def dashboard_fold(state, result):  # state: None at first, then what it returned (JSON
+        ...                             #   data, at most 64 KiB: a bounded summary)
+    def dashboard_view(state) -> dict   # the chart, from the state alone
 
-given every accepted result (oldest first, JSON data) and returning
+or, for a small application, `dashboard(results: list) -> dict`, given the latest
+`WINDOW` accepted results (oldest first; the chart says so when there are more). A chart is
 `{"kind": "bars", "title": str, "values": [numbers], "labels": [str]}` or
 `{"kind": "heatmap", "title": str, "values": [numbers], "width": columns}`. An application of
 peers shows its latest finished round's result when that result is such a dict (Waze's
@@ -28,18 +34,31 @@ from starlette.staticfiles import StaticFiles
 from zeenot.runtime.store import Store
 
 STATIC = Path(__file__).with_name("static")
-MAX_RESULTS = 10_000  # the results an application's `dashboard()` is given, newest kept
+WINDOW = 1_000  # the latest results an application's `dashboard(results)` is given
 
 
 def view(service: Any, relay: Any, store: Store) -> dict[str, Any]:
-    """The JSON behind one application's panel."""
+    """The JSON behind one application's panel: one row of aggregates, and at most `WINDOW`
+    latest results for an application with `dashboard(results)`."""
     app = service.app
-    accepted = store.count_submissions(app.name)
+    row = store.dashboard(app.name)
+    accepted = row.accepted
     chart: dict[str, Any] = {"kind": "count", "title": "accepted submissions", "value": accepted}
+    fold = getattr(service, "fold", None)
     shape = getattr(app.module, "dashboard", None)
     try:
-        if callable(shape):
-            chart = _checked(shape(store.results(app.name)[-MAX_RESULTS:]))
+        if fold is not None:
+            if row.fold == fold.id:
+                chart = _checked(app.module.dashboard_view(row.state))
+                if row.error:
+                    chart["note"] = f"dashboard_fold() failed on a run: {row.error}"
+            else:
+                chart["title"] = "accepted submissions (the chart's state is being rebuilt)"
+        elif callable(shape):
+            results = store.recent_results(app.name, WINDOW)
+            chart = _checked(shape(results))
+            if accepted > len(results):
+                chart["note"] = f"the latest {len(results)} of {accepted} runs"
         elif relay is not None:
             done = store.finished_rounds(app.name, app.peer_sum.peers, limit=1)
             if done:
@@ -48,7 +67,7 @@ def view(service: Any, relay: Any, store: Store) -> dict[str, Any]:
                     chart = _checked({**result, "title": f"{result.get('title', '')} ({done[0]})"})
                 accepted = len(done)
     except (TypeError, ValueError, KeyError) as exc:
-        chart = {"kind": "count", "title": f"dashboard() failed: {exc}", "value": accepted}
+        chart = {"kind": "count", "title": f"the dashboard failed: {exc}", "value": accepted}
     doc = {"app": app.name, "accepted": accepted, "chart": chart}
     if relay is not None:
         doc["rounds"] = rounds(relay, store)

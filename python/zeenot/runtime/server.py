@@ -105,7 +105,7 @@ def build(
         return JSONResponse({"status": "ok", "schema": version, "apps": sorted(services)})
 
     async def apps(_: Request) -> Response:
-        return JSONResponse({name: s.descriptor()["source_sha256"] for name, s in services.items()})
+        return JSONResponse({name: s.app.source_sha256 for name, s in services.items()})
 
     async def descriptor(request: Request) -> Response:
         return JSONResponse(service(request).descriptor())

@@ -21,6 +21,7 @@ rejections table and leaves no other row behind.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -59,7 +60,7 @@ from zeenot.plan.profile import DEFAULT
 from zeenot.runtime import metrics
 from zeenot.runtime.batching import BatchingVerifier
 from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
-from zeenot.runtime.store import Conflict, Store, now
+from zeenot.runtime.store import Conflict, Fold, Store, now
 from zeenot.verifier import SigmaChecks, Verifier
 
 SUBMISSION_FORMAT = 1
@@ -196,6 +197,8 @@ class Service:
         self.regions = {name: self._region(name, circuit) for name, circuit in circuits.items()}
         self.parameters = self._parameters()
         self.epoch = store.epoch(app.name)
+        self.fold = dashboard_fold(app)
+        store.ensure_dashboard(app.name, self.fold)
 
     # start-up: keys and parameters, the same for every process --------------------------------
 
@@ -265,6 +268,7 @@ class Service:
                         client=client,
                         period=period,
                         jobs=jobs,
+                        fold=self.fold,
                     )
             except Conflict:
                 known = self.store.submission(self.app.name, sid)
@@ -466,6 +470,19 @@ class Service:
             return out if origin.index is None else out[origin.index]
         assert isinstance(origin, Computed)
         return None  # never needed by the server (ZN505)
+
+
+def dashboard_fold(app: Application) -> Fold | None:
+    """The application's `dashboard_fold(state, result) -> state`, if it declares one with its
+    `dashboard_view(state) -> chart` (runtime/dashboard.py), named by its source's SHA-256."""
+    step = getattr(app.module, "dashboard_fold", None)
+    if not callable(step) or not callable(getattr(app.module, "dashboard_view", None)):
+        return None
+    try:
+        source = inspect.getsource(step)
+    except (OSError, TypeError):
+        source = repr(step)
+    return Fold(step, hashlib.sha256(source.encode()).hexdigest())
 
 
 def statement_digest(sid: str, inputs: dict[str, Any], proofs: dict[str, api.Proof]) -> str:

@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from zeenot.errors import UsageError
 
-SCHEMA_HEAD = "0005"
+SCHEMA_HEAD = "0006"
 _MIGRATIONS = Path(__file__).with_name("migrations")
 
 metadata = sa.MetaData()
@@ -87,6 +87,38 @@ rejections_table = sa.Table(
     sa.Column("reason", sa.Text),
     sa.Column("rejected_at", sa.DateTime(timezone=True)),
 )
+
+# Dashboards (migration 0006): per application, aggregates updated with each accepted run.
+dashboards_table = sa.Table(
+    "dashboards",
+    metadata,
+    sa.Column("app", sa.String(128), primary_key=True),
+    sa.Column("accepted", sa.BigInteger),
+    sa.Column("fold", sa.String(64)),
+    sa.Column("state", sa.Text),
+    sa.Column("error", sa.Text),
+    sa.Column("updated_at", sa.DateTime(timezone=True)),
+)
+MAX_STATE = 64 * 1024  # bytes of a dashboard fold's state (JSON): a bounded summary
+
+
+@dataclass(frozen=True)
+class Fold:
+    """An application's incremental dashboard: `step(state, result) -> state` (state starts as
+    None; JSON data of at most `MAX_STATE` bytes) and the SHA-256 of its source, which names
+    the state it made (a changed fold is rebuilt from the stored runs)."""
+
+    step: Any  # Callable[[Any, Any], Any]
+    id: str
+
+
+@dataclass(frozen=True)
+class DashboardRow:
+    accepted: int
+    fold: str | None
+    state: Any
+    error: str | None
+
 
 # Peers (migration 0002): one row per registered peer, shared vector, mailbox entry, partial sum;
 # since 0005 the last three per attempt of the round, and a row per attempt.
@@ -459,11 +491,13 @@ class Store:
         client: str | None = None,
         period: str | None = None,
         jobs: list[dict[str, Any]] | None = None,
+        fold: Fold | None = None,
     ) -> None:
         """Store a verified submission, its proofs' digests and its result in one transaction,
-        with the client that signed it and its period, and the jobs it starts (`jobs.job_row`:
-        a transactional outbox). `Conflict` if the id, one of the proofs or the client's run of
-        this period was stored before: nothing is written."""
+        with the client that signed it and its period, the jobs it starts (`jobs.job_row`: a
+        transactional outbox) and the application's dashboard aggregates (its count, and
+        `fold`'s state). `Conflict` if the id, one of the proofs or the client's run of this
+        period was stored before: nothing is written."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(
@@ -484,8 +518,97 @@ class Store:
                         proofs_table.insert(),
                         [{"digest": d, "app": app, "submission": sid} for d in proofs],
                     )
+                self._count_and_fold(conn, app, result, fold)  # last: its row lock is brief
         except sa.exc.IntegrityError:
             raise Conflict("submissions") from None
+
+    # dashboards: aggregates kept with the runs -------------------------------------------------
+
+    def _count_and_fold(self, conn: Connection, app: str, result: Any, fold: Fold | None) -> None:
+        """Count the run in its application's dashboard row and fold its result into the
+        state. The row is locked (PostgreSQL: FOR UPDATE; SQLite: this transaction holds the
+        write lock since its first insert), so concurrent runs fold one after another. A fold
+        that fails leaves the state as it was and its error on the row: it never refuses a run.
+        Another version's state (a rolling restart) is left to that version."""
+        t = dashboards_table
+        at = now()
+        if fold is None:
+            conn.execute(
+                t.update().where(t.c.app == app).values(accepted=t.c.accepted + 1, updated_at=at)
+            )
+            return
+        row = conn.execute(
+            sa.select(t.c.fold, t.c.state).where(t.c.app == app).with_for_update()
+        ).first()
+        values: dict[str, Any] = {"accepted": t.c.accepted + 1, "updated_at": at}
+        if row is not None and row[0] == fold.id:
+            try:
+                values["state"] = _state_json(fold.step(_loads(row[1]), result))
+                values["error"] = None
+            except Exception as exc:  # noqa: BLE001 - the application's code: report, go on
+                values["error"] = f"{type(exc).__name__}: {exc}"[:300]
+        conn.execute(t.update().where(t.c.app == app).values(**values))
+
+    def ensure_dashboard(self, app: str, fold: Fold | None = None) -> None:
+        """The application's dashboard row exists, and if it has a fold, its state was made by
+        this fold: otherwise rebuilt here from every stored run (once per new fold, by the
+        first process to start; the others find it done)."""
+        t = dashboards_table
+        with contextlib.suppress(Conflict):
+            self._insert(t, app=app, accepted=self.count_submissions(app), updated_at=now())
+        if fold is None:
+            return
+        with self.engine.begin() as conn:
+            # take the row's lock first (SQLite: the write lock, before any read)
+            conn.execute(t.update().where(t.c.app == app).values(updated_at=now()))
+            current = conn.execute(
+                sa.select(t.c.fold).where(t.c.app == app).with_for_update()
+            ).scalar()
+            if current == fold.id:
+                return
+            s = submissions_table
+            rows = conn.execute(
+                sa.select(s.c.result)
+                .where(s.c.app == app)
+                .order_by(s.c.accepted_at)
+                .execution_options(yield_per=2000)
+            )
+            state, error = None, None
+            try:
+                for (result,) in rows:
+                    state = fold.step(state, json.loads(result))
+                text = _state_json(state)
+            except Exception as exc:  # noqa: BLE001 - the application's code
+                text, error = None, f"{type(exc).__name__}: {exc}"[:300]
+            finally:
+                rows.close()  # PostgreSQL: the server-side cursor, before the next statement
+            conn.execute(
+                t.update().where(t.c.app == app).values(fold=fold.id, state=text, error=error)
+            )
+
+    def dashboard(self, app: str) -> DashboardRow:
+        """The application's aggregates: one row, whatever the number of runs stored."""
+        t = dashboards_table
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(t.c.accepted, t.c.fold, t.c.state, t.c.error).where(t.c.app == app)
+            ).first()
+        if row is None:
+            return DashboardRow(0, None, None, None)
+        return DashboardRow(int(row[0]), row[1], _loads(row[2]), row[3])
+
+    def recent_results(self, app: str, limit: int) -> list[Any]:
+        """The latest `limit` accepted results, oldest first (an index walk: its cost does not
+        grow with the runs stored)."""
+        t = submissions_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.c.result)
+                .where(t.c.app == app)
+                .order_by(t.c.accepted_at.desc())
+                .limit(limit)
+            ).all()
+        return [json.loads(r[0]) for r in reversed(rows)]
 
     def proof_owner(self, digest: str) -> tuple[str, str] | None:
         t = proofs_table
@@ -833,6 +956,17 @@ class Store:
 
 def _step(rnd: str, attempt: int, peer: str, step: str) -> str:
     return f"{rnd}/{peer}/{step}" if attempt == 0 else f"{rnd}/{attempt}/{peer}/{step}"
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _state_json(state: Any) -> str:
+    text = json.dumps(state, separators=(",", ":"), allow_nan=False)
+    if len(text) > MAX_STATE:
+        raise ValueError(f"the dashboard's state is {len(text)} bytes of JSON, over {MAX_STATE}")
+    return text
 
 
 def _utc(value: dt.datetime) -> dt.datetime:

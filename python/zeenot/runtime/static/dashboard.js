@@ -76,6 +76,7 @@ function chartOf(view) {
   if (view.kind === "bars" || view.kind === "heatmap") {
     box.appendChild(el("p", { class: "chart-title" }, view.title || ""));
     box.appendChild(view.kind === "bars" ? bars(view) : heatmap(view));
+    if (view.note) box.appendChild(el("p", { class: "chart-note" }, view.note));
   } else {
     box.appendChild(el("p", { class: "chart-title" }, view.title || "accepted"));
     box.appendChild(el("p", { class: "count-value" }, view.value));
