@@ -315,3 +315,140 @@ def test_a_dashboard_of_results_reads_a_bounded_window(tmp_path: Path) -> None:
         dashboard.WINDOW = old
     assert doc["accepted"] == 12 and seen == [[{"v": v} for v in range(7, 12)]]
     assert doc["chart"]["note"] == "the latest 5 of 12 runs"
+
+
+# ---- the config file ------------------------------------------------------------------------
+
+
+def _serve_args(*argv: str):  # noqa: ANN202
+    from zeenot.cli import _parser
+    from zeenot.runtime.cli import serve_options
+
+    return serve_options(_parser().parse_args(["serve", *argv]))
+
+
+def test_a_config_file_beside_the_flags(tmp_path: Path) -> None:
+    config = tmp_path / "serve.toml"
+    config.write_text(
+        'apps = ["payd/app.py"]\ndb = "data/payd.db"\nport = 9100\nworkers = 2\n'
+        'public-reads = true\nretain-days = 30\noperator-token-file = "op.token"\n'
+        "access-log = false\n"
+    )
+    args = _serve_args("--config", str(config))
+    assert args.apps == [str(tmp_path / "payd" / "app.py")]  # relative to the file
+    assert args.db == str(tmp_path / "data" / "payd.db")
+    assert (args.port, args.workers, args.public_reads, args.retain_days) == (9100, 2, True, 30)
+    assert args.operator_token_file == str(tmp_path / "op.token") and args.access_log is False
+    assert args.host == "127.0.0.1" and args.forward_to == "sink"  # the defaults
+    # flags override the file, also back to a default value, and booleans both ways
+    args = _serve_args(
+        "--config", str(config), "x.py", "--port", "8000", "--no-public-reads", "--access-log"
+    )
+    assert (args.apps, args.port, args.public_reads, args.access_log) == (
+        ["x.py"],
+        8000,
+        False,
+        True,
+    )
+    assert args.workers == 2
+    args = _serve_args("x.py", "--db", "postgresql://h/db")
+    assert (args.db, args.port, args.retain_days, args.access_log) == (
+        "postgresql://h/db",
+        8000,
+        None,
+        True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('apps = ["a.py"]\nprot = 8000\n', "unknown key `prot`"),
+        ('apps = ["a.py"]\nport = "8000"\n', "`port` is a whole number"),
+        ('apps = ["a.py"]\npublic-reads = 1\n', "`public-reads` is true or false"),
+        ('apps = ["a.py"]\npublic_reads = true\n', "unknown key `public_reads`"),
+        ("apps = [\n", "is not TOML"),
+        ("port = 1\n", "give the applications to serve"),
+    ],
+)
+def test_a_bad_config_file_exits_2_naming_the_key(tmp_path: Path, text: str, message: str) -> None:
+    config = tmp_path / "serve.toml"
+    config.write_text(text)
+    done = subprocess.run(
+        [*ZEENOT, "serve", "--config", str(config)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_server_started_from_its_config_file(tmp_path: Path) -> None:
+    token_file, token = operator_token(tmp_path)
+    (tmp_path / "serve.toml").write_text(
+        f'db = "payd.db"\noperator-token-file = "{token_file.name}"\naccess-log = false\n'
+    )
+    # `serve` (runtime_server.py) adds the app, --db and --port as flags: they override
+    extra = ["--config", str(tmp_path / "serve.toml")]
+    with serve([PAYD], str(tmp_path / "flag.db"), *extra) as (url, proc):
+        assert httpx.get(f"{url}/metrics", headers=bearer(token)).status_code == 200
+        httpx.get(f"{url}/api/apps/payd")
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0].decode()
+    assert (tmp_path / "flag.db").exists() and not (tmp_path / "payd.db").exists()
+    assert "GET /api/apps/payd " not in out  # access-log = false
+
+
+# ---- retention --------------------------------------------------------------------------------
+
+
+def test_retention_deletes_old_runs_and_refusals_and_keeps_the_aggregates(tmp_path: Path) -> None:
+    import datetime as dt
+
+    from zeenot.runtime.jobs import retention
+    from zeenot.runtime.store import Fold, Store, now, rejections_table, submissions_table
+
+    store = Store(str(tmp_path / "z.db"))
+    fold = Fold(_tally, "tally-1")
+    for app in ("app", "other"):
+        store.ensure_dashboard(app, fold)
+    for i in range(10):
+        store.accept("app", f"s{i}", f"d{i}", [f"p{i}"], {"v": i}, fold=fold)
+        store.reject("app", f"r{i}", 422, "proof `quote.0` rejected")
+    store.accept("other", "o1", "do1", ["po1"], {"v": 1}, fold=fold)
+    old = now() - dt.timedelta(days=3)
+    with store.engine.begin() as conn:  # back-date the first six runs and four refusals
+        s, r = submissions_table, rejections_table
+        conn.execute(
+            s.update().where(s.c.id.in_([f"s{i}" for i in range(6)])).values(accepted_at=old)
+        )
+        conn.execute(s.update().where(s.c.id == "o1").values(accepted_at=old))
+        conn.execute(
+            r.update().where(r.c.submission.in_(["r0", "r1", "r2", "r3"])).values(rejected_at=old)
+        )
+    done = retention(store, retain_days=2, apps=("app",))({})
+    assert (done["runs"], done["rejections"]) == (6, 4)
+    assert sorted(x.id for x in store.recent_submissions("app", 50)) == [
+        f"s{i}" for i in range(6, 10)
+    ]
+    assert len(store.recent_rejections("app", 50)) == 6
+    assert store.submission("other", "o1") is not None  # not served here: not this server's
+    row = store.dashboard("app")
+    assert row.accepted == 10 and row.state == {"n": 10, "sum": 45}  # aggregates, not rows
+    # a deleted run's proof is still a replay
+    with pytest.raises(Exception):  # noqa: B017
+        store.accept("app", "s0", "d0", ["p0"], {"v": 0}, fold=fold)
+    assert retention(store)({}).keys() == {"nonces", "jobs"}  # without --retain-days: no rows
+
+
+def test_retention_keeps_the_current_period_of_one_run_per_client() -> None:
+    from zeenot.application.clients import Clients
+    from zeenot.errors import MalformedInput
+    from zeenot.runtime.jobs import check_retention
+
+    check_retention(7, {"payd": Clients(one_run_per="week"), "x": None})
+    check_retention(1, {"x": Clients()})
+    with pytest.raises(MalformedInput, match="current week of `payd`.*at least 7 days"):
+        check_retention(6, {"payd": Clients(one_run_per="week")})
+    with pytest.raises(MalformedInput, match="from 1"):
+        check_retention(0, {})
+    code, err, _ = _serve_exits("--db", "x.db", "--retain-days", "3")
+    assert code == 2 and "keep at least 7 days" in err

@@ -15,18 +15,21 @@ EXIT_OK, EXIT_FALSE = 0, 1
 
 
 def add_parsers(sub: Any) -> None:
-    s = sub.add_parser("serve", help="serve applications' server tier over HTTP")
-    s.add_argument("apps", metavar="APP.py", nargs="+")
-    s.add_argument(
-        "--db",
-        default="zeenot.db",
-        metavar="URL",
-        help="a SQLite file (default zeenot.db) or a postgresql:// URL",
+    s = sub.add_parser(
+        "serve",
+        help="serve applications' server tier over HTTP",
+        description="Serve applications' server tier. Every option can also be set in a TOML "
+        "file (--config): its keys are the options' names without `--`; flags override it.",
     )
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8000)
-    s.add_argument("--workers", type=int, default=1, help="server processes (share --db)")
-    s.add_argument("--max-body", type=int, default=0, metavar="BYTES", help="largest submission")
+    # Defaults are None here and `SERVE_DEFAULTS` below, so that a flag given on the command
+    # line (even at its default value) is told apart from one left to the config file.
+    s.add_argument("apps", metavar="APP.py", nargs="*", help="the applications (or `apps`)")
+    s.add_argument("--config", metavar="SERVE.toml", help="options from a TOML file")
+    s.add_argument("--db", metavar="URL", help="a SQLite file (default zeenot.db) or postgresql://")
+    s.add_argument("--host", help="default 127.0.0.1")
+    s.add_argument("--port", type=int, help="default 8000")
+    s.add_argument("--workers", type=int, help="server processes (share --db; default 1)")
+    s.add_argument("--max-body", type=int, metavar="BYTES", help="largest submission")
     s.add_argument("--identity", metavar="KEY", help="this server's key (zeenot keys new)")
     s.add_argument(
         "--name",
@@ -39,15 +42,25 @@ def add_parsers(sub: Any) -> None:
     )
     s.add_argument(
         "--public-reads",
-        action="store_true",
-        help="submissions, results, rejections and the dashboard readable without a token",
+        action=argparse.BooleanOptionalAction,
+        help="submissions, results, rejections, metrics and the dashboard readable without a token",
     )
     s.add_argument("--forward", metavar="URL", help="deliver each accepted run there, signed")
-    s.add_argument(
-        "--forward-to", default="sink", metavar="NAME", help="the receiver's name (audience)"
-    )
+    s.add_argument("--forward-to", metavar="NAME", help="the receiver's name (default sink)")
     s.add_argument("--ssl-keyfile", metavar="KEY.pem", help="serve HTTPS (uvicorn's option)")
     s.add_argument("--ssl-certfile", metavar="CERT.pem", help="serve HTTPS (uvicorn's option)")
+    s.add_argument(
+        "--retain-days",
+        type=int,
+        metavar="N",
+        help="delete accepted runs and refusals older than N days (hourly; the dashboard's "
+        "aggregates stay)",
+    )
+    s.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        help="a line per request on stderr, without ids, tokens or query values (default on)",
+    )
     s.set_defaults(run=serve)
 
     s = sub.add_parser("run", help="run an application's client tier against a server")
@@ -98,14 +111,99 @@ def add_parsers(sub: Any) -> None:
     s.set_defaults(run=peer)
 
 
+# `zeenot serve`'s options: the flags' names (without `--`) and their defaults; the keys of
+# a config file.
+SERVE_DEFAULTS: dict[str, Any] = {
+    "apps": [],
+    "db": "zeenot.db",
+    "host": "127.0.0.1",
+    "port": 8000,
+    "workers": 1,
+    "max-body": 0,
+    "identity": None,
+    "name": None,
+    "roster": None,
+    "operator-token-file": None,
+    "public-reads": False,
+    "forward": None,
+    "forward-to": "sink",
+    "ssl-keyfile": None,
+    "ssl-certfile": None,
+    "retain-days": None,
+    "access-log": True,
+}
+_INTS = {"port", "workers", "max-body", "retain-days"}
+_BOOLS = {"public-reads", "access-log"}
+_PATHS = {"identity", "roster", "operator-token-file", "ssl-keyfile", "ssl-certfile"}
+
+
+def serve_options(args: argparse.Namespace) -> argparse.Namespace:
+    """The options of `zeenot serve`: its defaults, under the config file's values, under the
+    flags given. A config file's relative paths are relative to the file."""
+    given = {k: v for k, v in vars(args).items() if v is not None and v != []}
+    merged = dict(SERVE_DEFAULTS)
+    if args.config:
+        merged.update(read_config(args.config))
+    merged.update({k.replace("_", "-"): v for k, v in given.items() if k != "config"})
+    if not merged["apps"]:
+        raise MalformedInput("give the applications to serve: APP.py… (or `apps` in --config)")
+    if merged["workers"] < 1 or merged["port"] < 0 or merged["max-body"] < 0:
+        raise MalformedInput("--workers is at least 1; --port and --max-body are not negative")
+    return argparse.Namespace(**{k.replace("-", "_"): v for k, v in merged.items()})
+
+
+def read_config(path: str) -> dict[str, Any]:
+    """A `zeenot serve` config file (TOML): only the options' names as keys (an unknown key is
+    an error naming it), each of its option's type."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except OSError as exc:
+        raise MalformedInput(f"cannot read the config file `{path}`: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise MalformedInput(f"config file `{path}` is not TOML: {exc}") from None
+    base = os.path.dirname(os.path.abspath(path))
+    out: dict[str, Any] = {}
+    for key, value in doc.items():
+        if key not in SERVE_DEFAULTS:
+            known = ", ".join(sorted(SERVE_DEFAULTS))
+            raise MalformedInput(f"config file `{path}`: unknown key `{key}` (keys: {known})")
+        what = f"config file `{path}`: `{key}`"
+        if key in _BOOLS:
+            if not isinstance(value, bool):
+                raise MalformedInput(f"{what} is true or false")
+        elif key in _INTS:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise MalformedInput(f"{what} is a whole number")
+        elif key == "apps":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise MalformedInput(f"{what} is a list of application files")
+            value = [os.path.join(base, v) for v in value]
+        elif not isinstance(value, str):
+            raise MalformedInput(f"{what} is a string")
+        elif key in _PATHS or (key == "db" and "://" not in value):
+            value = os.path.join(base, value)
+        out[key] = value
+    return out
+
+
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from zeenot.application import load_application
+    from zeenot.runtime.jobs import check_retention
     from zeenot.runtime.store import Store
 
+    args = serve_options(args)
     paths = [os.path.abspath(p) for p in args.apps]
-    names = [load_application(p).name for p in paths]  # a diagnostic here, not in each worker
+    apps = [load_application(p) for p in paths]  # a diagnostic here, not in each worker
+    names = [app.name for app in apps]
+    check_retention(args.retain_days, {app.name: app.clients for app in apps})
     store = Store(args.db)  # migrate once before the workers start
     os.environ["ZEENOT_SERVE_APPS"] = os.pathsep.join(paths)
     os.environ["ZEENOT_SERVE_DB"] = args.db
@@ -119,6 +217,8 @@ def serve(args: argparse.Namespace) -> int:
         "ZEENOT_SERVE_PUBLIC_READS": "1" if args.public_reads else None,
         "ZEENOT_SERVE_FORWARD": args.forward,
         "ZEENOT_SERVE_FORWARD_TO": args.forward_to,
+        "ZEENOT_SERVE_RETAIN_DAYS": None if args.retain_days is None else str(args.retain_days),
+        "ZEENOT_SERVE_ACCESS_LOG": "1" if args.access_log else "0",
     }
     for variable, value in options.items():
         if value:

@@ -12,7 +12,8 @@ claims it again. Delivery is therefore *at least once*: handlers are idempotent.
 Built in, for every `zeenot serve`:
 
 * `retention` (every hour, one process runs it): forgets expired nonces of signed requests and
-  finished jobs older than `KEEP_FINISHED`.
+  finished jobs older than `KEEP_FINISHED`; with `zeenot serve --retain-days N`, also the
+  accepted runs and the refusals older than N days (the dashboard's aggregates stay).
 * `forward` (with `--forward URL`): each accepted submission is handed to the operator's own
   system (billing, say) as a POST signed with the server's identity. The job is written in the
   submission's own transaction (a transactional outbox), so an acknowledged run is delivered
@@ -35,6 +36,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from zeenot.errors import MalformedInput
 from zeenot.runtime.store import Conflict, Store, jobs_table, now
 
 log = logging.getLogger("zeenot.jobs")
@@ -316,15 +318,45 @@ class JobRunner:
 RETENTION = Periodic("retention", 3600.0)
 
 
-def retention(store: Store) -> Handler:
+PERIOD_DAYS = {"day": 1, "week": 7, "month": 31, "year": 366}  # the longest of each
+
+
+def retention(store: Store, retain_days: int | None = None, apps: tuple[str, ...] = ()) -> Handler:
+    """The hourly clean-up; with `retain_days`, runs of `apps` and refusals older than that
+    are deleted too, and finished jobs (a forwarded run's payload holds its result) after at
+    most as long."""
+
     def handler(_: dict[str, Any]) -> dict[str, int]:
         at = now()
-        return {
-            "nonces": store.purge_nonces(at),
-            "jobs": Jobs(store).purge_finished(at - KEEP_FINISHED),
-        }
+        keep = KEEP_FINISHED
+        done = {"nonces": store.purge_nonces(at)}
+        if retain_days is not None:
+            cutoff = at - dt.timedelta(days=retain_days)
+            keep = min(keep, dt.timedelta(days=retain_days))
+            done["runs"] = sum(store.purge_runs(app, cutoff) for app in apps)
+            done["rejections"] = store.purge_rejections(cutoff)
+        done["jobs"] = Jobs(store).purge_finished(at - keep)
+        return done
 
     return handler
+
+
+def check_retention(retain_days: int | None, rules: dict[str, Any]) -> None:
+    """`MalformedInput` unless `retain_days` keeps every run of the current period of each
+    application with `Clients(one_run_per=…)` (`rules`: name → Clients or None): deleting one
+    would let its client run again in the same period."""
+    if retain_days is None:
+        return
+    if isinstance(retain_days, bool) or not isinstance(retain_days, int) or retain_days < 1:
+        raise MalformedInput(f"--retain-days is a whole number of days from 1, not {retain_days}")
+    for name, rule in sorted(rules.items()):
+        period = getattr(rule, "one_run_per", None)
+        if period is not None and retain_days < PERIOD_DAYS[period]:
+            raise MalformedInput(
+                f"--retain-days {retain_days} would delete runs of the current {period} of "
+                f"`{name}` (one run per client per {period}): keep at least "
+                f"{PERIOD_DAYS[period]} days"
+            )
 
 
 def forward(key: Any, url: str, audience: str, timeout: float = 30.0) -> Handler:

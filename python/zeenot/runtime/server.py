@@ -70,7 +70,14 @@ from zeenot.runtime.identity import (
     public_key,
     request_target,
 )
-from zeenot.runtime.jobs import RETENTION, JobRunner, forward, job_row, retention
+from zeenot.runtime.jobs import (
+    RETENTION,
+    JobRunner,
+    check_retention,
+    forward,
+    job_row,
+    retention,
+)
 from zeenot.runtime.relay import Relay
 from zeenot.runtime.service import Rejected, Service
 from zeenot.runtime.store import Conflict, Store
@@ -379,7 +386,10 @@ def create_app() -> Starlette:
         app = load_application(path)
         kwargs: dict[str, Any] = {"max_body": max_body} if max_body else {}
         services[app.name] = Service(app, store, **kwargs)
-    handlers = {"retention": retention(store)}
+    retain = env.get("ZEENOT_SERVE_RETAIN_DAYS")
+    retain_days = int(retain) if retain else None
+    check_retention(retain_days, {name: svc.app.clients for name, svc in services.items()})
+    handlers = {"retention": retention(store, retain_days, tuple(services))}
     if env.get("ZEENOT_SERVE_FORWARD"):
         url = env["ZEENOT_SERVE_FORWARD"]
         if gate.key is None:

@@ -662,6 +662,15 @@ class Store:
                 or 0
             )
 
+    def purge_runs(self, app: str, before: dt.datetime) -> int:
+        """Delete `app`'s accepted runs stored before `before` (retention). Their proofs'
+        digests stay (a deleted run's proof is still a replay) and so do the dashboard's
+        aggregates (they are sums, not rows)."""
+        t = submissions_table
+        with self.engine.begin() as conn:
+            done = conn.execute(t.delete().where(t.c.app == app, t.c.accepted_at < before))
+        return int(done.rowcount or 0)
+
     # rejections ------------------------------------------------------------------------------
 
     def reject(self, app: str, sid: str | None, status: int, reason: str) -> None:
@@ -674,6 +683,13 @@ class Store:
                     app=app, submission=sid, status=status, reason=redact(reason), rejected_at=now()
                 )
             )
+
+    def purge_rejections(self, before: dt.datetime) -> int:
+        """Delete the refusals logged before `before` (retention)."""
+        t = rejections_table
+        with self.engine.begin() as conn:
+            done = conn.execute(t.delete().where(t.c.rejected_at < before))
+        return int(done.rowcount or 0)
 
     def recent_rejections(self, app: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         t = rejections_table
