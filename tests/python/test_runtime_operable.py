@@ -222,7 +222,10 @@ def test_metrics_and_the_access_log_of_a_real_server(tmp_path: Path) -> None:
         proc.terminate()
         out = proc.communicate(timeout=20)[0].decode()
     lines = [line for line in out.splitlines() if " POST " in line or " GET " in line]
-    assert any(line.split()[2:4] == ["POST", "/api/apps/payd/submissions"] for line in lines)
+    assert any(
+        re.fullmatch(r"\S+Z POST /api/apps/payd/submissions 201 [0-9.]+ms [0-9]+B", line)
+        for line in lines
+    )
     assert any("GET /api/apps/payd/submissions/{sid} 200" in line for line in lines)
     assert any("POST /api/apps/payd/submissions 413" in line for line in lines)
     assert "secret" not in out and token not in out and "limit" not in out
@@ -452,3 +455,9 @@ def test_retention_keeps_the_current_period_of_one_run_per_client() -> None:
         check_retention(0, {})
     code, err, _ = _serve_exits("--db", "x.db", "--retain-days", "3")
     assert code == 2 and "keep at least 7 days" in err
+
+
+def test_the_example_config_file_reads() -> None:
+    args = _serve_args("--config", str(ROOT / "examples" / "payd" / "serve.toml"))
+    assert args.apps == [str(PAYD)] and args.db == str(ROOT / "out" / "payd.db")
+    assert args.retain_days == 90 and args.port == 8765

@@ -183,11 +183,11 @@ def read_config(path: str) -> dict[str, Any]:
         elif key == "apps":
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise MalformedInput(f"{what} is a list of application files")
-            value = [os.path.join(base, v) for v in value]
+            value = [os.path.normpath(os.path.join(base, v)) for v in value]
         elif not isinstance(value, str):
             raise MalformedInput(f"{what} is a string")
         elif key in _PATHS or (key == "db" and "://" not in value):
-            value = os.path.join(base, value)
+            value = os.path.normpath(os.path.join(base, value))
         out[key] = value
     return out
 

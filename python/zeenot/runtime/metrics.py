@@ -319,7 +319,9 @@ def log_to_stderr() -> None:
     """Send the access log to stderr, one line per request (once per process)."""
     if not access.handlers:
         handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+        formatter = logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%SZ")
+        formatter.converter = time.gmtime
+        handler.setFormatter(formatter)
         access.addHandler(handler)
     access.setLevel(logging.INFO)
     access.propagate = False
