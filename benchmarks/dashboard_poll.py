@@ -9,8 +9,8 @@ the store's tables in bulk, with payd's dashboard aggregates (its `dashboard_fol
 the count) written as `Store.accept` keeps them. At each size the page's poll (the four
 requests `static/dashboard.js` makes every 2 s: the applications, the latest ten runs, the
 panel, the latest twenty rejections) is timed through the real ASGI application in-process,
-median of `--polls`; and, for comparison, what the panel cost before aggregates: reading every
-stored result and charting them (`before_s`).
+median of `--polls` (and each request alone); and, for comparison, what the panel cost before
+aggregates: reading every stored result and charting them (`before_s`).
 
 Never writes tracked files (`-o` chooses where the JSON goes).
 """
@@ -158,14 +158,16 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             figure = {
                 "runs": size,
                 "poll_s": timed(poll, args.polls),
-                "panel_s": timed(lambda: client.get("/api/apps/payd/dashboard"), args.polls),
+                "routes_s": {
+                    path: timed(lambda path=path: client.get(path), args.polls) for path in POLL
+                },
                 "before_s": timed(lambda: before(store, app), max(3, args.polls // 5)),
             }
             out["sizes"].append(figure)
+            routes = ", ".join(f"{v * 1e3:.2f}" for v in figure["routes_s"].values())
             print(
-                f"{size:>8} runs: poll {figure['poll_s'] * 1e3:7.2f} ms "
-                f"(panel {figure['panel_s'] * 1e3:6.2f} ms); "
-                f"before: panel {figure['before_s'] * 1e3:8.1f} ms",
+                f"{size:>8} runs: poll {figure['poll_s'] * 1e3:7.2f} ms (each route: {routes} "
+                f"ms); before: panel {figure['before_s'] * 1e3:8.1f} ms",
                 file=sys.stderr,
                 flush=True,
             )
