@@ -231,6 +231,18 @@ def test_metrics_and_the_access_log_of_a_real_server(tmp_path: Path) -> None:
     assert "secret" not in out and token not in out and "limit" not in out
 
 
+def test_a_stderr_nobody_reads_never_stalls_the_server(tmp_path: Path) -> None:
+    """`serve` (runtime_server.py) pipes the server's output and reads it only at the end, as
+    benchmarks/runtime_load.py does: the access log fills the pipe (64 KiB) after about a
+    thousand requests. Its lines wait in a queue for a writer thread; the server goes on."""
+    with serve([PAYD], str(tmp_path / "z.db"), "--public-reads") as (url, _):
+        with httpx.Client(base_url=url, timeout=10) as client:
+            for _ in range(1500):
+                assert client.get("/api/health").status_code == 200
+            samples = parse_exposition(client.get("/metrics").text)
+    assert samples["zeenot_access_log_dropped_total"][""] == 0  # queued, not dropped (yet)
+
+
 # ---- the dashboard's aggregates ---------------------------------------------------------------
 
 

@@ -28,9 +28,12 @@ chose or that says who it is.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
+import logging.handlers
 import math
+import queue
 import re
 import sys
 import threading
@@ -91,7 +94,7 @@ class Counter(_Metric):
 
     def __init__(self, name: str, help: str, labels: tuple[str, ...] = ()):
         super().__init__(name, help, labels)
-        self._values: dict[tuple[str, ...], float] = {}
+        self._values: dict[tuple[str, ...], float] = {} if labels else {(): 0.0}
 
     def inc(self, amount: float = 1.0, **labels: Any) -> None:
         if amount < 0:
@@ -244,6 +247,12 @@ REQUESTS = REGISTRY.add(
         ("method", "route", "status"),
     )
 )
+DROPPED = REGISTRY.add(
+    Counter(
+        "zeenot_access_log_dropped",
+        "Access-log lines dropped because stderr was not taking them fast enough.",
+    )
+)
 REGISTRY.add(
     Gauge("process_start_time_seconds", "When this process started (Unix time).", time.time())
 )
@@ -315,14 +324,33 @@ def refused(app: str, status: int, reason: str) -> None:
 access = logging.getLogger("zeenot.access")
 
 
+LOG_QUEUE = 10_000  # access-log lines waiting for stderr before new ones are dropped
+
+
+class _Dropping(logging.handlers.QueueHandler):
+    """Hands lines to the writer thread; drops them (counted) when it is `LOG_QUEUE` behind."""
+
+    def enqueue(self, record: logging.LogRecord) -> None:
+        try:
+            self.queue.put_nowait(record)
+        except queue.Full:
+            DROPPED.inc()
+
+
 def log_to_stderr() -> None:
-    """Send the access log to stderr, one line per request (once per process)."""
+    """Send the access log to stderr, one line per request (once per process). A thread
+    writes the lines: a stderr that is slow or never read (a pipe nobody drains) drops lines
+    and never stalls the server's event loop."""
     if not access.handlers:
         handler = logging.StreamHandler(sys.stderr)
         formatter = logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%SZ")
         formatter.converter = time.gmtime
         handler.setFormatter(formatter)
-        access.addHandler(handler)
+        lines: queue.Queue[logging.LogRecord] = queue.Queue(LOG_QUEUE)
+        access.addHandler(_Dropping(lines))
+        writer = logging.handlers.QueueListener(lines, handler)
+        writer.start()
+        atexit.register(writer.stop)
     access.setLevel(logging.INFO)
     access.propagate = False
 
