@@ -39,7 +39,7 @@ from typing import Any
 from zeenot import _native, keycache
 from zeenot.errors import CompileError, MalformedInput, ProofRejected, UsageError, ZeenotError
 from zeenot.files import make_dir, parse_json, read_json, read_text, write_atomic
-from zeenot.ir import Program
+from zeenot.ir import Program, check_spelling
 from zeenot.lang import compile_function, load_function
 from zeenot.lang.compiler import MAX_INSTRUCTIONS
 from zeenot.simulate import signature_of
@@ -569,6 +569,11 @@ def public_vector(program: Program, proof: Proof) -> list[str]:
                 "committed parameters"
             )
     try:
+        for p in program.params:
+            if p["vis"] == "public" and p["name"] in proof.public_inputs:
+                check_spelling(p["name"], p["ty"], proof.public_inputs[p["name"]])
+        if program.returns is not None and not program.returns_committed:
+            check_spelling("outputs", program.returns, proof.outputs)
         return (
             program.public_values(proof.public_inputs)
             + program.committed_public_values(proof.public_inputs)

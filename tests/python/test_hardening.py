@@ -167,12 +167,47 @@ def test_canonical_field_strings_are_accepted_and_proofs_keep_them(tmp_path):
     api.verify(circuit, keys.verifying_key, proof)
     assert proof.public_inputs == {"x": 5}  # written as outputs are: one spelling
     doc = json.loads(proof.to_json())
-    doc["public_inputs"]["x"] = "5"  # the canonical string is the same value
-    api.verify(circuit, keys.verifying_key, api.Proof.from_json(json.dumps(doc)))
-    for spelling in ("05", "+5", "5_0", " 5"):
+    # a proof file has one form: a Field is a JSON integer there, never a string, canonical
+    # decimal or not (inputs files may use either)
+    for spelling in ("5", "05", "+5", "5_0", " 5"):
         doc["public_inputs"]["x"] = spelling
-        with pytest.raises(api.MalformedInput, match="canonical decimal"):
+        with pytest.raises(api.MalformedInput, match="`x`: a Field in a proof file is a JSON"):
             api.verify(circuit, keys.verifying_key, api.Proof.from_json(json.dumps(doc)))
+    doc["public_inputs"]["x"] = 5
+    doc["outputs"] = str(proof.outputs)
+    with pytest.raises(api.MalformedInput, match="`outputs`: a Field in a proof file"):
+        api.verify(circuit, keys.verifying_key, api.Proof.from_json(json.dumps(doc)))
+
+
+def test_field_spelling_in_proof_files_reaches_into_structures(tmp_path, capsys):
+    """A Field nested in a record or a tuple (a point's coordinates) is an integer too."""
+    src = tmp_path / "app.py"
+    src.write_text(
+        "from zeenot import zk, Public, Private, Field, u32\n"
+        "from zeenot.babyjub import Point\n\n@zk\n"
+        "def f(p: Public[Point], xs: Public[tuple[Field, Field]], y: Private[Field]) -> Field:\n"
+        "    return p.x + xs[1] + y\n"
+    )
+    d = tmp_path / "c"
+    assert cli.main(["compile", f"{src}:f", "-o", str(d)]) == 0
+    from zeenot.babyjub import BASE8
+
+    point = {"x": str(BASE8.x), "y": str(BASE8.y)}  # inputs may spell Fields as strings
+    circuit = api.load(d)
+    keys = api.setup(circuit, seed=1)
+    keys.save(d)
+    proof = api.prove(circuit, keys, {"p": point, "xs": ["1", 2], "y": 3}, seed=1)
+    assert proof.public_inputs["p"] == {"x": BASE8.x, "y": BASE8.y}
+    assert proof.public_inputs["xs"] == [1, 2]
+    (d / "proof.json").write_text(proof.to_json())
+    assert run(capsys, "verify", str(d), str(d / "proof.json"))[0] == 0
+    for edit, name in [
+        (lambda doc: doc["public_inputs"]["p"].update(y=str(BASE8.y)), "`p.y`"),
+        (lambda doc: doc["public_inputs"]["xs"].__setitem__(0, "1"), "`xs[0]`"),
+    ]:
+        bad = edited(d / "proof.json", tmp_path / "bad.json", edit)
+        code, out, err = run(capsys, "verify", str(d), str(bad))
+        assert code == 2 and out == "" and name in err and "JSON integer" in err, err
 
 
 def test_non_ascii_digits_in_commitments_are_rejected(tmp_path):
@@ -395,3 +430,4 @@ def test_api_misuse_raises_zeenot_errors(payd):
         with pytest.raises(ZeenotError) as info:
             case()
         assert str(info.value), i
+
