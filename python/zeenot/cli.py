@@ -495,7 +495,18 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a process ended by Ctrl-C
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # anywhere, even while reporting another error: one line
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     try:
         return int(args.run(args))
@@ -518,8 +529,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ZeenotError, _native.ZeenotError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        return 130
     except Exception as exc:  # a bug in zeenot: say so plainly, traceback on request
         if os.environ.get("ZEENOT_DEBUG"):
             raise

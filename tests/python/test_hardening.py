@@ -431,3 +431,117 @@ def test_api_misuse_raises_zeenot_errors(payd):
             case()
         assert str(info.value), i
 
+
+# -- leftovers: Ctrl-C is one line and exit 130, in every command --------------------------------
+
+
+def _argv_for(parser, name: str) -> list[str]:
+    """A command line that parses for subcommand `name` (dummy values for what it requires)."""
+    import argparse
+
+    def fill(p) -> list[str]:
+        out: list[str] = []
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                first = next(iter(action.choices))
+                return out + [first, *fill(action.choices[first])]
+            value = next(iter(action.choices)) if action.choices else "x"
+            if not action.option_strings and action.nargs != "?":
+                out.append(value)
+            elif action.required:
+                out += [action.option_strings[0], value]
+        return out
+
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return [name, *fill(sub.choices[name])]
+
+
+def _commands() -> list[str]:
+    import argparse
+
+    parser = cli._parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sorted(sub.choices)
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_interrupt_is_one_line_and_exit_130(command, monkeypatch, capsys):
+    real = cli._parser
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    def parser():
+        p = real()
+        parse = p.parse_args
+
+        def parse_and_interrupt(argv=None):
+            ns = parse(argv)
+            ns.run = interrupted
+            return ns
+
+        p.parse_args = parse_and_interrupt
+        return p
+
+    argv = _argv_for(real(), command)
+    monkeypatch.setattr(cli, "_parser", parser)
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    assert code == 130 and out == "" and err == "interrupted\n", (argv, err)
+
+
+def test_interrupt_while_reporting_an_error(monkeypatch, capsys):
+    """Ctrl-C that lands while an error is being printed still ends as one line, 130."""
+
+    def failing(args):
+        raise api.MalformedInput("bad")
+
+    calls = []
+    real_print = print
+
+    def print_then_interrupt(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        real_print(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "cmd_simulate", failing)
+    monkeypatch.setattr("builtins.print", print_then_interrupt)
+    parser = cli._parser()
+    monkeypatch.setattr(cli, "_parser", lambda: parser)
+    for action in parser._actions:
+        if getattr(action, "choices", None) and "simulate" in action.choices:
+            action.choices["simulate"].set_defaults(run=failing)
+    code = cli.main(["simulate", "x.py:f", "--inputs", "in.json"])
+    _, err = capsys.readouterr()
+    assert code == 130 and err == "interrupted\n", err
+
+
+def test_sigint_ends_a_real_process_with_130(tmp_path):
+    """A real Ctrl-C (SIGINT) during a long command: `interrupted`, exit 130, no traceback."""
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(Path(api.__file__).parents[1])}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from zeenot.cli import main; sys.exit(main())",
+            "calibrate",
+            "--quick",
+            "-o",
+            str(tmp_path / "profile.json"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (proc.returncode, err[-2000:])
+    assert err.endswith("\ninterrupted\n") and "Traceback" not in err, err[-2000:]
+    assert not (tmp_path / "profile.json").exists()
