@@ -400,6 +400,10 @@ class Template:
         """The circuit for these lengths (compiled once per lengths). `max_instructions`
         bounds the compiler's work (ZN114 past it; default: the compiler's own limit)."""
         key = self._key(lengths)
+        if max_instructions is not None and (
+            type(max_instructions) is not int or max_instructions < 1
+        ):
+            raise UsageError("`max_instructions` is a positive integer")
         if key not in self._circuits:
             limit = MAX_INSTRUCTIONS if max_instructions is None else max_instructions
             program = compile_function(self.fn, lengths, max_instructions=limit)
@@ -606,7 +610,10 @@ def _kind(value: Any) -> str:
 
 def _path(value: Any, what: str) -> Path:
     if isinstance(value, (str, os.PathLike)):
-        return Path(value)
+        path = Path(value)
+        if "\0" in str(path):  # the OS cannot name it: every file call would raise ValueError
+            raise MalformedInput(f"{what} `{str(path)!r}` contains a NUL byte")
+        return path
     raise UsageError(f"{what} is a path (str or os.PathLike), not {_kind(value)}")
 
 

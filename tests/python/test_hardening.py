@@ -432,6 +432,93 @@ def test_api_misuse_raises_zeenot_errors(payd):
         assert str(info.value), i
 
 
+MISUSE_SOURCE = """\
+import functools
+from zeenot import zk, Private, u32
+
+SPREAD = (
+    lambda x:
+    x + 1
+)
+
+@zk
+def good(x: Private[u32]) -> u32:
+    return x
+
+class Callable:
+    def __call__(self, x: Private[u32]) -> u32:
+        return x
+
+PARTIAL = functools.partial(good)
+"""
+
+
+def _more_misuse_cases(payd, module, template):
+    """The cases that raised bare TypeError, ValueError, AttributeError or SyntaxError before
+    (the sweep of every public function with wrong argument types)."""
+    circuit, keys, inputs = payd
+    proof = api.prove(circuit, keys, inputs, seed=1)
+    weekly = api.load_target(PAYD)
+    not_paths = [None, 5, b"x", {}, [], proof, print]
+    return [
+        # a lambda cut out of an expression could not be parsed alone: SyntaxError
+        lambda: api.compile(module.SPREAD),
+        lambda: api.compile_function(module.SPREAD),
+        # callables that are not functions: AttributeError on `__name__`
+        lambda: api.compile(module.PARTIAL),
+        lambda: api.compile(module.Callable()),
+        lambda: simulate(module.PARTIAL, {"x": 1}),
+        lambda: simulate(module.Callable(), {"x": 1}),
+        lambda: simulate(module.Callable, {"x": 1}),
+        # inputs that are not an object: ValueError
+        *[lambda v=v: simulate(weekly, v) for v in (None, 5, "x", [], {})],
+        # paths and names of the wrong type: TypeError, AttributeError, ValueError
+        *[lambda v=v: api.load_target(v) for v in not_paths],
+        *[lambda v=v: api.load_function(v, "f") for v in not_paths],
+        lambda: api.load_function(str(EXAMPLES / "payd" / "app.py"), None),
+        lambda: api.load("a\0b"),
+        lambda: api.Circuit.load("a\0b"),
+        # batches and keys of the wrong type: TypeError
+        *[lambda v=v: api.verify_sigma_batch(circuit, v) for v in (None, 5, proof, {})],
+        *[lambda v=v: api.solidity_calldata(circuit, v, proof) for v in (None, 5, "vk", proof)],
+        lambda: api.export_snarkjs(circuit, "vk", proof, "/nonexistent/x"),
+        lambda: api.prove(circuit, keys, inputs, stages=5),
+        lambda: api.compile_function(weekly, 5),
+        lambda: api.compile_function(weekly, max_instructions="x"),
+        lambda: api.compile(weekly, regions="yes"),
+        lambda: template.at({"trace": 2}, max_instructions="x"),
+    ]
+
+
+def test_api_misuse_sweep_raises_zeenot_errors(payd, tmp_path):
+    from zeenot.lang import load_module
+
+    src = tmp_path / "misuse.py"
+    src.write_text(MISUSE_SOURCE)
+    module = load_module(str(src))
+    template = api.compile(FITBIT_ANY)
+    cases = _misuse_cases(payd) + _more_misuse_cases(payd, module, template)
+    assert len(cases) >= 58
+    for i, case in enumerate(cases):
+        try:
+            case()
+        except ZeenotError as exc:
+            assert str(exc), i
+        except BaseException as exc:  # noqa: BLE001 - the point of the test
+            pytest.fail(f"case {i}: bare {type(exc).__name__}: {exc}")
+        else:
+            pytest.fail(f"case {i}: no error")
+
+
+def test_simulate_input_errors_are_zeenot_errors_and_value_errors():
+    """`simulate`'s callers have caught ValueError for bad inputs: InputError is both."""
+    from zeenot.errors import InputError
+
+    with pytest.raises(InputError, match="JSON object") as info:
+        simulate(api.load_target(PAYD), [])
+    assert isinstance(info.value, ValueError) and isinstance(info.value, api.MalformedInput)
+
+
 # -- leftovers: Ctrl-C is one line and exit 130, in every command --------------------------------
 
 

@@ -116,7 +116,18 @@ def function_source(fn: Any) -> FunctionSource:
             )
         ) from None
     text = textwrap.dedent("".join(src_lines))
-    mod = ast.parse(text)
+    try:
+        mod = ast.parse(text)
+    except SyntaxError:  # a lambda's lines cut out of a larger expression
+        raise CompileError(
+            Diagnostic(
+                "ZN001",
+                f"cannot parse the source of `{fn.__name__}`",
+                file,
+                start,
+                hint="@zk functions are `def` statements",
+            )
+        ) from None
     ast.increment_lineno(mod, start - 1)
     node = mod.body[0]
     if not isinstance(node, ast.FunctionDef):
