@@ -248,6 +248,44 @@ def test_system_exit_in_a_template_source_cannot_pass_for_valid(fitbit_dir, tmp_
     assert code == 2 and "valid" not in out and "SystemExit" in err
 
 
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "import os\nos._exit(0)\n",
+        "import os\nprint('valid')\nos._exit(0)\n",
+        "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
+    ],
+)
+def test_a_process_exit_in_a_template_source_is_not_valid(fitbit_dir, tmp_path, capsys, ending):
+    """`os._exit(0)` skips every handler: the template is loaded in a process of its own, and
+    `zeenot verify` exits 0 only on that process's explicit answer that the proof is valid."""
+    d = tmp_path / "forged"
+    shutil.copytree(fitbit_dir, d)
+    source = d / "app.py"
+    source.write_text(ending + source.read_text())
+    meta = json.loads((d / "template.json").read_text())
+    meta["source_sha256"] = api._sha256(source.read_bytes())
+    (d / "template.json").write_text(json.dumps(meta))
+    code, out, err = run(capsys, "verify", str(d), str(d / "proof.json"))
+    assert code == 2 and out == "" and "no proof was checked" in err, err
+    code, out, err = run(capsys, "verify", str(d), str(d / "proof.json"), str(d / "proof.json"))
+    assert code == 2 and "valid" not in out, (out, err)
+
+
+def test_template_verification_answers_from_its_process(fitbit_dir, tmp_path, capsys):
+    """Valid, invalid and malformed proofs of a template come back from the child as they
+    were: exit 0, 1 and 2, a line each."""
+    good = fitbit_dir / "proof.json"
+    bad = edited(good, tmp_path / "bad.json", lambda d: d.update(outputs=[1, 2, False]))
+    ugly = edited(good, tmp_path / "ugly.json", lambda d: d.update(proof="00"))
+    assert run(capsys, "verify", str(fitbit_dir), str(good)) == (0, "valid\n", "")
+    code, _, err = run(capsys, "verify", str(fitbit_dir), str(bad))
+    assert code == 1 and err.startswith("invalid: "), err
+    code, out, err = run(capsys, "verify", str(fitbit_dir), str(good), str(bad), str(ugly))
+    assert code == 2 and out == f"{good}: valid\n", (out, err)
+    assert f"{bad}: invalid: " in err and f"{ugly}: error: " in err, err
+
+
 def test_system_exit_in_a_zk_function_is_contained_in_simulate(tmp_path, capsys):
     src = tmp_path / "app.py"
     src.write_text(
@@ -615,7 +653,7 @@ def test_sigint_ends_a_real_process_with_130(tmp_path):
         [
             sys.executable,
             "-c",
-            "import sys; from zeenot.cli import main; sys.exit(main())",
+            "import sys; from zeenot.cli import main; print('ready', flush=True); sys.exit(main())",
             "calibrate",
             "--quick",
             "-o",
@@ -626,9 +664,10 @@ def test_sigint_ends_a_real_process_with_130(tmp_path):
         text=True,
         env=env,
     )
-    time.sleep(4)
+    assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+    time.sleep(2)  # into the measurements (the command runs for minutes)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, (proc.returncode, err[-2000:])
-    assert err.endswith("\ninterrupted\n") and "Traceback" not in err, err[-2000:]
+    assert ("\n" + err).endswith("\ninterrupted\n") and "Traceback" not in err, err[-2000:]
     assert not (tmp_path / "profile.json").exists()
