@@ -21,6 +21,7 @@ and the program's signature; it never trusts a pre-flattened list.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -88,12 +89,12 @@ def compile(  # noqa: A001 - the CLI verb
     unless `regions=False`, which inlines them into one circuit (the runtime's regions)."""
     if isinstance(target, str):
         fn = load_target(target)
-    elif callable(target):
+    elif inspect.isfunction(inspect.unwrap(target)):
         fn = target
-    else:
-        raise UsageError(
-            f"compile takes a @zk function or `FILE.py:FUNCTION`, not {type(target).__name__}"
-        )
+    else:  # a partial, a class, a callable object: no `def` to compile
+        raise UsageError(f"compile takes a @zk function or `FILE.py:FUNCTION`, not {_kind(target)}")
+    if type(regions) is not bool:
+        raise UsageError(f"`regions` is True or False, not {regions!r}")
     template = _template(fn)
     if template is not None:
         template.at(dict.fromkeys(template.unbounded, 1))
@@ -122,6 +123,8 @@ def load(directory: str | Path) -> Circuit | Template | Regions:
 
 def load_target(target: str) -> Callable[..., Any]:
     """Resolve `"path/app.py:name"` to the function it names."""
+    if not isinstance(target, str):
+        raise UsageError(f"the target is a string `FILE.py:FUNCTION`, not {_kind(target)}")
     path, sep, name = target.rpartition(":")
     if not sep or not path or not name:
         raise MalformedInput(f"`{target}`: expected `FILE.py:FUNCTION`")
@@ -132,6 +135,10 @@ def _snarkjs_texts(circuit: Circuit, verifying_key: bytes, proof: Proof) -> tupl
     """snarkjs's verification_key.json, proof.json and public.json texts for a groth16 proof."""
     if proof.backend != "groth16":
         raise UsageError(f"only Groth16 proofs can be exported; this is a {proof.backend} proof")
+    if not isinstance(verifying_key, bytes):
+        raise UsageError(
+            f"the verifying key is bytes (Keys.verifying_key), not {_kind(verifying_key)}"
+        )
     public = public_vector(circuit.program, proof)
     try:
         return _native.snarkjs_export(circuit.native, verifying_key, public, proof.proof)

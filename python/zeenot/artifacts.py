@@ -39,7 +39,7 @@ from typing import Any
 from zeenot import _native, keycache
 from zeenot.errors import CompileError, MalformedInput, ProofRejected, UsageError, ZeenotError
 from zeenot.files import make_dir, parse_json, read_json, read_text, write_atomic
-from zeenot.ir import Program
+from zeenot.ir import Program, check_spelling
 from zeenot.lang import compile_function, load_function
 from zeenot.lang.compiler import MAX_INSTRUCTIONS
 from zeenot.simulate import signature_of
@@ -400,6 +400,10 @@ class Template:
         """The circuit for these lengths (compiled once per lengths). `max_instructions`
         bounds the compiler's work (ZN114 past it; default: the compiler's own limit)."""
         key = self._key(lengths)
+        if max_instructions is not None and (
+            type(max_instructions) is not int or max_instructions < 1
+        ):
+            raise UsageError("`max_instructions` is a positive integer")
         if key not in self._circuits:
             limit = MAX_INSTRUCTIONS if max_instructions is None else max_instructions
             program = compile_function(self.fn, lengths, max_instructions=limit)
@@ -569,6 +573,11 @@ def public_vector(program: Program, proof: Proof) -> list[str]:
                 "committed parameters"
             )
     try:
+        for p in program.params:
+            if p["vis"] == "public" and p["name"] in proof.public_inputs:
+                check_spelling(p["name"], p["ty"], proof.public_inputs[p["name"]])
+        if program.returns is not None and not program.returns_committed:
+            check_spelling("outputs", program.returns, proof.outputs)
         return (
             program.public_values(proof.public_inputs)
             + program.committed_public_values(proof.public_inputs)
@@ -601,7 +610,10 @@ def _kind(value: Any) -> str:
 
 def _path(value: Any, what: str) -> Path:
     if isinstance(value, (str, os.PathLike)):
-        return Path(value)
+        path = Path(value)
+        if "\0" in str(path):  # the OS cannot name it: every file call would raise ValueError
+            raise MalformedInput(f"{what} `{str(path)!r}` contains a NUL byte")
+        return path
     raise UsageError(f"{what} is a path (str or os.PathLike), not {_kind(value)}")
 
 

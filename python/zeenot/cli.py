@@ -343,13 +343,87 @@ def _verify_all(args: argparse.Namespace, proofs: list[api.Proof]) -> list[Zeeno
         for k, outcome in zip(rest, checked, strict=True):
             outcomes[k] = outcome
     elif rest:
-        circuit = api.load(args.dir)
-        for k in rest:
-            try:
-                api.verify(circuit, None, proofs[k], max_instructions=args.max_instructions)
-            except (api.ProofRejected, api.MalformedInput) as exc:
-                outcomes[k] = exc
+        checked = _verify_template_apart(args.dir, [proofs[k] for k in rest], args.max_instructions)
+        for k, outcome in zip(rest, checked, strict=True):
+            outcomes[k] = outcome
     return outcomes
+
+
+# A template's source is Python that loading runs (docs/threat-model.md): whatever it does, even
+# `os._exit(0)`, ends a process of its own. This one reads the child's answer and exits 0 only
+# on an explicit, complete "valid" for every proof; a child that ends any other way is an error.
+_CHILD_RESULT = "zeenot-template-verify-result:"
+
+
+def _verify_template_apart(
+    directory: str, proofs: list[api.Proof], max_instructions: int
+) -> list[ZeenotError | None]:
+    import subprocess
+
+    request = {
+        "dir": str(directory),
+        "max_instructions": max_instructions,
+        "proofs": [p.to_json() for p in proofs],
+    }
+    package = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([package, os.environ.get("PYTHONPATH", "")])}
+    child = subprocess.run(
+        [sys.executable, "-c", "from zeenot.cli import _template_child; _template_child()"],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    answer = None
+    for text in reversed(child.stdout.splitlines()):
+        if text.startswith(_CHILD_RESULT):
+            answer = json.loads(text[len(_CHILD_RESULT) :])
+            break
+    if child.returncode != 0 or not isinstance(answer, dict):
+        last = child.stderr.strip().splitlines()[-1:] or ["nothing on stderr"]
+        raise api.MalformedInput(
+            f"verifying `{directory}` ended before it answered (exit status "
+            f"{child.returncode}; {last[0][:200]}): the template's source ends the process "
+            "when it is loaded or compiled, so no proof was checked"
+        )
+    if "error" in answer:  # the template could not be loaded: one error, as for a circuit
+        raise _ERRORS.get(answer["error"][0], api.MalformedInput)(answer["error"][1])
+    outcomes = answer["outcomes"]
+    if len(outcomes) != len(proofs):
+        raise api.MalformedInput(f"verifying `{directory}`: an incomplete answer")
+    return [None if o is None else _ERRORS[o[0]](o[1]) for o in outcomes]
+
+
+_ERRORS: dict[str, type[ZeenotError]] = {
+    "rejected": api.ProofRejected,
+    "malformed": api.MalformedInput,
+}
+
+
+def _template_child() -> None:
+    """The child of `_verify_template_apart`: load the template, verify each proof, answer
+    on one line of stdout (outcomes, or the error that stopped loading)."""
+    request = json.loads(sys.stdin.read())
+    try:
+        template = api.load(request["dir"])
+        outcomes: list[list[str] | None] = []
+        for text in request["proofs"]:
+            try:
+                proof = api.Proof.from_json(text)
+                api.verify(template, None, proof, max_instructions=request["max_instructions"])
+                outcomes.append(None)
+            except api.ProofRejected as exc:
+                outcomes.append(["rejected", str(exc)])
+            except api.MalformedInput as exc:
+                outcomes.append(["malformed", str(exc)])
+        answer: dict[str, Any] = {"outcomes": outcomes}
+    except CompileError as exc:
+        answer = {"error": ["malformed", exc.render()]}
+    except (ZeenotError, _native.ZeenotError) as exc:
+        answer = {"error": ["malformed", str(exc)]}
+    sys.stdout.write("\n" + _CHILD_RESULT + json.dumps(answer) + "\n")
+    sys.stdout.flush()
 
 
 EXPORT_FORMATS = ("snarkjs", "solidity", "calldata")
@@ -495,7 +569,18 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a process ended by Ctrl-C
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # anywhere, even while reporting another error: one line
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     try:
         return int(args.run(args))
@@ -518,8 +603,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ZeenotError, _native.ZeenotError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        return 130
     except Exception as exc:  # a bug in zeenot: say so plainly, traceback on request
         if os.environ.get("ZEENOT_DEBUG"):
             raise

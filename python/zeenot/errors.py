@@ -73,6 +73,11 @@ class MalformedInput(ZeenotError):
     """A file, key, proof or input value that cannot be parsed or has the wrong shape."""
 
 
+class InputError(MalformedInput, ValueError):
+    """An input value that does not fit its parameter (`simulate`): a zeenot error, and a
+    `ValueError` as well, which callers of `simulate` have always caught."""
+
+
 class ProofRejected(ZeenotError):
     """A well-formed proof that does not verify, with the reason."""
 

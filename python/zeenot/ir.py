@@ -107,6 +107,28 @@ def check_value(path: str, t: Ty, v: Any) -> Any:
     return int(v)
 
 
+def check_spelling(path: str, t: Ty, v: Any) -> None:
+    """A proof file's public value has one spelling: a `Field` is a JSON integer, as every
+    writer writes it (`to_json_value`). An inputs file may also give a `Field` as a canonical
+    decimal string (`check_value`), but a proof file that accepted both would have two forms.
+    Only the spelling is checked here; shapes and ranges are `check_value`'s."""
+    if isinstance(t, ListTy) or (isinstance(t, tuple) and not isinstance(t, str)):
+        if isinstance(v, (list, tuple)):
+            elems = [t.elem] * len(v) if isinstance(t, ListTy) else list(t)
+            for i, (e, x) in enumerate(zip(elems, v, strict=False)):
+                check_spelling(f"{path}[{i}]", e, x)
+    elif isinstance(t, RecordTy):
+        if isinstance(v, dict):
+            for n, f in t.fields:
+                if n in v:
+                    check_spelling(f"{path}.{n}", f, v[n])
+    elif t == "field" and isinstance(v, str):
+        raise ValueError(
+            f"`{path}`: a Field in a proof file is a JSON integer, not the string {v!r} "
+            "(one spelling per proof)"
+        )
+
+
 def _show(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"

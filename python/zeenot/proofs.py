@@ -83,6 +83,8 @@ def prove(
     if isinstance(circuit, Template):
         raise circuit.needs_bounds()
     seed = _seed(seed)
+    if stages is not None and not isinstance(stages, Stages):
+        raise UsageError(f"`stages` is a zeenot.timing.Stages or None, not {_kind(stages)}")
     leaves_in, blinds = _leaves(circuit, inputs, blindings)
     return _prove_leaves(circuit, "groth16", keys, leaves_in, blinds, seed, inputs, stages)
 
@@ -235,6 +237,8 @@ def verify_sigma_batch(circuit: Circuit, proofs: list[Proof]) -> list[ZeenotErro
     circuit = _circuit(circuit)
     if not isinstance(circuit, Circuit):
         raise UsageError("verify_sigma_batch takes a compiled circuit (not a template)")
+    if not isinstance(proofs, (list, tuple)):
+        raise UsageError(f"verify_sigma_batch takes a list of `Proof`s, not {_kind(proofs)}")
     return check_each(SigmaChecks(circuit), proofs)
 
 

@@ -7,7 +7,7 @@ import os
 import traceback
 from typing import Any
 
-from zeenot.errors import CheckFailure, UsageError, ZeenotError
+from zeenot.errors import CheckFailure, InputError, UsageError, ZeenotError
 from zeenot.ir import check_params, to_json_value
 from zeenot.types import (
     SCALAR_CLASSES,
@@ -27,6 +27,10 @@ class SignatureError(ZeenotError):
 class SimulationError(ZeenotError):
     """Running a `@zk` function as plain Python raised an error that is not one of the
     language's failures (and that the compiler does not diagnose either)."""
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else f"a {type(value).__name__}"
 
 
 def signature_of(fn: Any) -> tuple[list[dict[str, Any]], Ty | None]:
@@ -74,13 +78,17 @@ def simulate(fn: Any, inputs: dict[str, Any]) -> Any:
 
     A program the compiler rejects is rejected here first, with the compiler's diagnostic
     (`CompileError`): simulate runs exactly the programs that can be proved. Bad inputs raise
-    `ValueError` (same messages as `Program.flatten_inputs`); a failing program raises a
+    `InputError` (a `MalformedInput` and a `ValueError`; the messages of
+    `Program.flatten_inputs`); a failing program raises a
     `zeenot.errors.Failure` naming the source line.
     """
-    if not callable(fn):
-        raise UsageError(f"simulate takes a @zk function, not {type(fn).__name__}")
+    if not inspect.isfunction(inspect.unwrap(fn)):  # not a partial, class or callable object
+        raise UsageError(f"simulate takes a @zk function, not {_kind(fn)}")
     params, _ = signature_of(fn)
-    values = check_params(params, inputs, public_only=False)
+    try:
+        values = check_params(params, inputs, public_only=False)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     _front_end(fn, _lengths(params, values))
     args = {p["name"]: to_runtime(p["ty"], v) for p, v in zip(params, values, strict=False)}
     try:

@@ -55,12 +55,13 @@ def _sha(doc: Any) -> str:
 
 def _record(fn: Any) -> dict[str, Any]:
     from zeenot import api
+    from zeenot.artifacts import _unbounded_params
     from zeenot.errors import CompileError
     from zeenot.ir import Program
     from zeenot.lang.compiler import compile_program
 
     out: dict[str, Any] = {}
-    unbounded = api._unbounded_params(fn)
+    unbounded = _unbounded_params(fn)
     lengths = dict.fromkeys(unbounded, TEMPLATE_LENGTH) if unbounded else None
     if lengths is None:
         try:

@@ -167,12 +167,47 @@ def test_canonical_field_strings_are_accepted_and_proofs_keep_them(tmp_path):
     api.verify(circuit, keys.verifying_key, proof)
     assert proof.public_inputs == {"x": 5}  # written as outputs are: one spelling
     doc = json.loads(proof.to_json())
-    doc["public_inputs"]["x"] = "5"  # the canonical string is the same value
-    api.verify(circuit, keys.verifying_key, api.Proof.from_json(json.dumps(doc)))
-    for spelling in ("05", "+5", "5_0", " 5"):
+    # a proof file has one form: a Field is a JSON integer there, never a string, canonical
+    # decimal or not (inputs files may use either)
+    for spelling in ("5", "05", "+5", "5_0", " 5"):
         doc["public_inputs"]["x"] = spelling
-        with pytest.raises(api.MalformedInput, match="canonical decimal"):
+        with pytest.raises(api.MalformedInput, match="`x`: a Field in a proof file is a JSON"):
             api.verify(circuit, keys.verifying_key, api.Proof.from_json(json.dumps(doc)))
+    doc["public_inputs"]["x"] = 5
+    doc["outputs"] = str(proof.outputs)
+    with pytest.raises(api.MalformedInput, match="`outputs`: a Field in a proof file"):
+        api.verify(circuit, keys.verifying_key, api.Proof.from_json(json.dumps(doc)))
+
+
+def test_field_spelling_in_proof_files_reaches_into_structures(tmp_path, capsys):
+    """A Field nested in a record or a tuple (a point's coordinates) is an integer too."""
+    src = tmp_path / "app.py"
+    src.write_text(
+        "from zeenot import zk, Public, Private, Field, u32\n"
+        "from zeenot.babyjub import Point\n\n@zk\n"
+        "def f(p: Public[Point], xs: Public[tuple[Field, Field]], y: Private[Field]) -> Field:\n"
+        "    return p.x + xs[1] + y\n"
+    )
+    d = tmp_path / "c"
+    assert cli.main(["compile", f"{src}:f", "-o", str(d)]) == 0
+    from zeenot.babyjub import BASE8
+
+    point = {"x": str(BASE8.x), "y": str(BASE8.y)}  # inputs may spell Fields as strings
+    circuit = api.load(d)
+    keys = api.setup(circuit, seed=1)
+    keys.save(d)
+    proof = api.prove(circuit, keys, {"p": point, "xs": ["1", 2], "y": 3}, seed=1)
+    assert proof.public_inputs["p"] == {"x": BASE8.x, "y": BASE8.y}
+    assert proof.public_inputs["xs"] == [1, 2]
+    (d / "proof.json").write_text(proof.to_json())
+    assert run(capsys, "verify", str(d), str(d / "proof.json"))[0] == 0
+    for edit, name in [
+        (lambda doc: doc["public_inputs"]["p"].update(y=str(BASE8.y)), "`p.y`"),
+        (lambda doc: doc["public_inputs"]["xs"].__setitem__(0, "1"), "`xs[0]`"),
+    ]:
+        bad = edited(d / "proof.json", tmp_path / "bad.json", edit)
+        code, out, err = run(capsys, "verify", str(d), str(bad))
+        assert code == 2 and out == "" and name in err and "JSON integer" in err, err
 
 
 def test_non_ascii_digits_in_commitments_are_rejected(tmp_path):
@@ -211,6 +246,44 @@ def test_system_exit_in_a_template_source_cannot_pass_for_valid(fitbit_dir, tmp_
     (d / "template.json").write_text(json.dumps(meta))
     code, out, err = run(capsys, "verify", str(d), str(d / "proof.json"))
     assert code == 2 and "valid" not in out and "SystemExit" in err
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "import os\nos._exit(0)\n",
+        "import os\nprint('valid')\nos._exit(0)\n",
+        "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
+    ],
+)
+def test_a_process_exit_in_a_template_source_is_not_valid(fitbit_dir, tmp_path, capsys, ending):
+    """`os._exit(0)` skips every handler: the template is loaded in a process of its own, and
+    `zeenot verify` exits 0 only on that process's explicit answer that the proof is valid."""
+    d = tmp_path / "forged"
+    shutil.copytree(fitbit_dir, d)
+    source = d / "app.py"
+    source.write_text(ending + source.read_text())
+    meta = json.loads((d / "template.json").read_text())
+    meta["source_sha256"] = api._sha256(source.read_bytes())
+    (d / "template.json").write_text(json.dumps(meta))
+    code, out, err = run(capsys, "verify", str(d), str(d / "proof.json"))
+    assert code == 2 and out == "" and "no proof was checked" in err, err
+    code, out, err = run(capsys, "verify", str(d), str(d / "proof.json"), str(d / "proof.json"))
+    assert code == 2 and "valid" not in out, (out, err)
+
+
+def test_template_verification_answers_from_its_process(fitbit_dir, tmp_path, capsys):
+    """Valid, invalid and malformed proofs of a template come back from the child as they
+    were: exit 0, 1 and 2, a line each."""
+    good = fitbit_dir / "proof.json"
+    bad = edited(good, tmp_path / "bad.json", lambda d: d.update(outputs=[1, 2, False]))
+    ugly = edited(good, tmp_path / "ugly.json", lambda d: d.update(proof="00"))
+    assert run(capsys, "verify", str(fitbit_dir), str(good)) == (0, "valid\n", "")
+    code, _, err = run(capsys, "verify", str(fitbit_dir), str(bad))
+    assert code == 1 and err.startswith("invalid: "), err
+    code, out, err = run(capsys, "verify", str(fitbit_dir), str(good), str(bad), str(ugly))
+    assert code == 2 and out == f"{good}: valid\n", (out, err)
+    assert f"{bad}: invalid: " in err and f"{ugly}: error: " in err, err
 
 
 def test_system_exit_in_a_zk_function_is_contained_in_simulate(tmp_path, capsys):
@@ -395,3 +468,206 @@ def test_api_misuse_raises_zeenot_errors(payd):
         with pytest.raises(ZeenotError) as info:
             case()
         assert str(info.value), i
+
+
+MISUSE_SOURCE = """\
+import functools
+from zeenot import zk, Private, u32
+
+SPREAD = (
+    lambda x:
+    x + 1
+)
+
+@zk
+def good(x: Private[u32]) -> u32:
+    return x
+
+class Callable:
+    def __call__(self, x: Private[u32]) -> u32:
+        return x
+
+PARTIAL = functools.partial(good)
+"""
+
+
+def _more_misuse_cases(payd, module, template):
+    """The cases that raised bare TypeError, ValueError, AttributeError or SyntaxError before
+    (the sweep of every public function with wrong argument types)."""
+    circuit, keys, inputs = payd
+    proof = api.prove(circuit, keys, inputs, seed=1)
+    weekly = api.load_target(PAYD)
+    not_paths = [None, 5, b"x", {}, [], proof, print]
+    return [
+        # a lambda cut out of an expression could not be parsed alone: SyntaxError
+        lambda: api.compile(module.SPREAD),
+        lambda: api.compile_function(module.SPREAD),
+        # callables that are not functions: AttributeError on `__name__`
+        lambda: api.compile(module.PARTIAL),
+        lambda: api.compile(module.Callable()),
+        lambda: simulate(module.PARTIAL, {"x": 1}),
+        lambda: simulate(module.Callable(), {"x": 1}),
+        lambda: simulate(module.Callable, {"x": 1}),
+        # inputs that are not an object: ValueError
+        *[lambda v=v: simulate(weekly, v) for v in (None, 5, "x", [], {})],
+        # paths and names of the wrong type: TypeError, AttributeError, ValueError
+        *[lambda v=v: api.load_target(v) for v in not_paths],
+        *[lambda v=v: api.load_function(v, "f") for v in not_paths],
+        lambda: api.load_function(str(EXAMPLES / "payd" / "app.py"), None),
+        lambda: api.load("a\0b"),
+        lambda: api.Circuit.load("a\0b"),
+        # batches and keys of the wrong type: TypeError
+        *[lambda v=v: api.verify_sigma_batch(circuit, v) for v in (None, 5, proof, {})],
+        *[lambda v=v: api.solidity_calldata(circuit, v, proof) for v in (None, 5, "vk", proof)],
+        lambda: api.export_snarkjs(circuit, "vk", proof, "/nonexistent/x"),
+        lambda: api.prove(circuit, keys, inputs, stages=5),
+        lambda: api.compile_function(weekly, 5),
+        lambda: api.compile_function(weekly, max_instructions="x"),
+        lambda: api.compile(weekly, regions="yes"),
+        lambda: template.at({"trace": 2}, max_instructions="x"),
+    ]
+
+
+def test_api_misuse_sweep_raises_zeenot_errors(payd, tmp_path):
+    from zeenot.lang import load_module
+
+    src = tmp_path / "misuse.py"
+    src.write_text(MISUSE_SOURCE)
+    module = load_module(str(src))
+    template = api.compile(FITBIT_ANY)
+    cases = _misuse_cases(payd) + _more_misuse_cases(payd, module, template)
+    assert len(cases) >= 58
+    for i, case in enumerate(cases):
+        try:
+            case()
+        except ZeenotError as exc:
+            assert str(exc), i
+        except BaseException as exc:  # noqa: BLE001 - the point of the test
+            pytest.fail(f"case {i}: bare {type(exc).__name__}: {exc}")
+        else:
+            pytest.fail(f"case {i}: no error")
+
+
+def test_simulate_input_errors_are_zeenot_errors_and_value_errors():
+    """`simulate`'s callers have caught ValueError for bad inputs: InputError is both."""
+    from zeenot.errors import InputError
+
+    with pytest.raises(InputError, match="JSON object") as info:
+        simulate(api.load_target(PAYD), [])
+    assert isinstance(info.value, ValueError) and isinstance(info.value, api.MalformedInput)
+
+
+# -- leftovers: Ctrl-C is one line and exit 130, in every command --------------------------------
+
+
+def _argv_for(parser, name: str) -> list[str]:
+    """A command line that parses for subcommand `name` (dummy values for what it requires)."""
+    import argparse
+
+    def fill(p) -> list[str]:
+        out: list[str] = []
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                first = next(iter(action.choices))
+                return out + [first, *fill(action.choices[first])]
+            value = next(iter(action.choices)) if action.choices else "x"
+            if not action.option_strings and action.nargs != "?":
+                out.append(value)
+            elif action.required:
+                out += [action.option_strings[0], value]
+        return out
+
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return [name, *fill(sub.choices[name])]
+
+
+def _commands() -> list[str]:
+    import argparse
+
+    parser = cli._parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sorted(sub.choices)
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_interrupt_is_one_line_and_exit_130(command, monkeypatch, capsys):
+    real = cli._parser
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    def parser():
+        p = real()
+        parse = p.parse_args
+
+        def parse_and_interrupt(argv=None):
+            ns = parse(argv)
+            ns.run = interrupted
+            return ns
+
+        p.parse_args = parse_and_interrupt
+        return p
+
+    argv = _argv_for(real(), command)
+    monkeypatch.setattr(cli, "_parser", parser)
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    assert code == 130 and out == "" and err == "interrupted\n", (argv, err)
+
+
+def test_interrupt_while_reporting_an_error(monkeypatch, capsys):
+    """Ctrl-C that lands while an error is being printed still ends as one line, 130."""
+
+    def failing(args):
+        raise api.MalformedInput("bad")
+
+    calls = []
+    real_print = print
+
+    def print_then_interrupt(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        real_print(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "cmd_simulate", failing)
+    monkeypatch.setattr("builtins.print", print_then_interrupt)
+    parser = cli._parser()
+    monkeypatch.setattr(cli, "_parser", lambda: parser)
+    for action in parser._actions:
+        if getattr(action, "choices", None) and "simulate" in action.choices:
+            action.choices["simulate"].set_defaults(run=failing)
+    code = cli.main(["simulate", "x.py:f", "--inputs", "in.json"])
+    _, err = capsys.readouterr()
+    assert code == 130 and err == "interrupted\n", err
+
+
+def test_sigint_ends_a_real_process_with_130(tmp_path):
+    """A real Ctrl-C (SIGINT) during a long command: `interrupted`, exit 130, no traceback."""
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(Path(api.__file__).parents[1])}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from zeenot.cli import main; print('ready', flush=True); sys.exit(main())",
+            "calibrate",
+            "--quick",
+            "-o",
+            str(tmp_path / "profile.json"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+    time.sleep(2)  # into the measurements (the command runs for minutes)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (proc.returncode, err[-2000:])
+    assert ("\n" + err).endswith("\ninterrupted\n") and "Traceback" not in err, err[-2000:]
+    assert not (tmp_path / "profile.json").exists()

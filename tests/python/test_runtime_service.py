@@ -41,8 +41,8 @@ class _Local:
                 else region.keys.verifying_key
             )
             return SimpleNamespace(status_code=200, content=data)
-        doc = self.service.descriptor()
-        return SimpleNamespace(status_code=200, json=lambda: doc)
+        doc = self.service.descriptor()  # the bytes a server sends: the client parses them
+        return SimpleNamespace(status_code=200, content=json.dumps(doc).encode(), json=lambda: doc)
 
     def close(self) -> None:
         pass

@@ -1581,6 +1581,8 @@ impl DecodedProof {
             || proof::random_weight(rng),
             terms,
         )?;
+        // the shape first: a forged proof must not cost this verifier the generators
+        self.circuit_proof.check_rounds(&self.circuit)?;
         let gens = gens(self.circuit.padded_gates());
         let weight = proof::random_weight(rng);
         self.circuit_proof.verification_terms(

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from zeenot.errors import CompileError, LoadError
+from zeenot.errors import CompileError, LoadError, UsageError
 from zeenot.ir import Program
 from zeenot.lang.compiler import MAX_INSTRUCTIONS, compile_program
 
@@ -25,14 +25,27 @@ def compile_function(
 
     Raises `CompileError` with a `Diagnostic` when the function is outside the subset.
     """
+    if lengths is not None and not (
+        isinstance(lengths, Mapping) and all(isinstance(k, str) for k in lengths)
+    ):
+        raise UsageError(f"`lengths` maps parameter names to lengths, not {_kind(lengths)}")
+    if type(max_instructions) is not int or max_instructions < 1:
+        raise UsageError("`max_instructions` is a positive integer")
     return Program(compile_program(fn, lengths, max_instructions=max_instructions))
 
 
 _counter = [0]
 
 
+def _kind(value: Any) -> str:
+    return "None" if value is None else f"a {type(value).__name__}"
+
+
 def load_module(path: str) -> Any:
     """Import a Python file by path as a fresh module."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise UsageError(f"the module is a path (str or os.PathLike), not {_kind(path)}")
+    path = os.fspath(path)
     if not os.path.isfile(path):
         raise LoadError(f"cannot read `{path}`: no such file")
     _counter[0] += 1
@@ -84,6 +97,8 @@ def load_module(path: str) -> Any:
 
 def load_function(path: str, name: str) -> Any:
     """Import `path` and return its `@zk` function `name`."""
+    if not isinstance(name, str):
+        raise UsageError(f"the function's name is a string, not {_kind(name)}")
     module = load_module(path)
     fn = getattr(module, name, None)
     zk_fns = sorted(k for k, v in vars(module).items() if callable(v) and hasattr(v, "__zk__"))

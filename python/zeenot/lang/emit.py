@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 from zeenot.errors import CompileError, Diagnostic
 from zeenot.lang.passes import FALLIBLE, Shared, can_fail, fold
+from zeenot.lang.source import segment
 from zeenot.lang.values import Wire
 from zeenot.types import P, Ty
 
@@ -56,7 +57,7 @@ class Emitter:
         raise CompileError(Diagnostic(code, msg, f.file, node.lineno, node.col_offset, end, hint))
 
     def src(self, node: ast.AST) -> str:
-        return ast.get_source_segment(self.frame.text, node) or ast.unparse(node)
+        return segment(self.frame.text, node) or ast.unparse(node)
 
     def emit(self, op: str, ty: str, args: list[Wire], node: ast.AST) -> Wire:
         if len(self.body) >= self.max_instructions:

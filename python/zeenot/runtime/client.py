@@ -29,6 +29,7 @@ import httpx
 from zeenot import api
 from zeenot.application.model import Application, Const, Input, Source, Step, StepOutput, proof_key
 from zeenot.errors import MalformedInput, ZeenotError
+from zeenot.files import parse_json
 from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
 from zeenot.runtime.identity import Key, SignedAuth
 from zeenot.runtime.service import (
@@ -74,9 +75,10 @@ class Runner:
 
     def descriptor(self) -> dict[str, Any]:
         if self._descriptor is None:
-            doc = self._get(f"/api/apps/{self.app.name}").json()
+            url = f"/api/apps/{self.app.name}"
+            doc = _descriptor(url, _json(self._get(url), url))
             for name, circuit in self.regions.items():
-                published = doc.get("regions", {}).get(name, {})
+                published = doc["regions"].get(name, {})
                 if published.get("program_hash") != fingerprint(circuit):
                     raise RunError(
                         f"the server proves `{name}` as program {published.get('program_hash')}, "
@@ -104,9 +106,9 @@ class Runner:
             base = f"/api/apps/{self.app.name}/regions/{region}"
             pk = self._get(f"{base}/proving_key").content
             vk = self._get(f"{base}/verifying_key").content
-            if hashlib.sha256(pk).hexdigest() != published["proving_key_sha256"]:
+            if hashlib.sha256(pk).hexdigest() != published.get("proving_key_sha256"):
                 raise RunError(f"the proving key of `{region}` does not match its published hash")
-            if hashlib.sha256(vk).hexdigest() != published["verifying_key_sha256"]:
+            if hashlib.sha256(vk).hexdigest() != published.get("verifying_key_sha256"):
                 raise RunError(f"the verifying key of `{region}` does not match its published hash")
             self._keys[region] = api.Keys(fingerprint(self.regions[region]), pk, vk)
         return self._keys[region]
@@ -118,7 +120,10 @@ class Runner:
         if self.key is None:
             return None
         if self.audience is None:
-            self.audience = str(self._get("/api/identity").json()["name"])
+            identity = _json(self._get("/api/identity"), "/api/identity")
+            if not (isinstance(identity, dict) and isinstance(identity.get("name"), str)):
+                raise RunError("GET /api/identity: the server's answer names no server (`name`)")
+            self.audience = identity["name"]
         return SignedAuth(self.key, self.audience)
 
     def mine(self, submission_id: str | None = None) -> Any:
@@ -131,7 +136,7 @@ class Runner:
             raise RunError(f"cannot reach the server: {exc}") from None
         if response.status_code != 200:
             raise RunRefused(f"GET {url}: {response.status_code} {_reason(response)}")
-        return response.json()
+        return _json(response, url)
 
     # a run ------------------------------------------------------------------------------------
 
@@ -182,7 +187,12 @@ class Runner:
                 time.sleep(0.2 * 2**attempt)
                 continue
             if response.status_code in (200, 201):
-                return response.json()
+                answer = _json(response, url)
+                if not isinstance(answer, dict):
+                    raise RunError(
+                        f"the server's answer to the run is not a JSON object: {_excerpt(answer)}"
+                    )
+                return answer
             if 400 <= response.status_code < 500:
                 raise RunRefused(
                     f"the server refused the run ({response.status_code}): {_reason(response)}"
@@ -258,8 +268,70 @@ def _value(src: Source, values: dict[int, Any], inputs: dict[str, Any]) -> Any:
     return value if src.index is None else value[src.index]
 
 
-def _reason(response: httpx.Response) -> str:
+def _json(response: httpx.Response, url: str) -> Any:
+    """The answer's JSON value, or a `RunError` naming what came instead: whatever a server
+    sends is the server's to get right, never a crash of the client (exit 2, not 3)."""
     try:
-        return str(response.json().get("reason", response.text))
-    except (ValueError, AttributeError):
-        return response.text[:200]
+        return parse_json(response.content, f"the server's answer to {url}")
+    except MalformedInput as exc:
+        raise RunError(
+            f"{exc} (HTTP {response.status_code}, {_content_type(response)}: "
+            f"{_excerpt(response.content)})"
+        ) from None
+
+
+def _descriptor(url: str, doc: Any) -> dict[str, Any]:
+    """The application's descriptor as `Service.descriptor` writes it, its shape checked
+    before anything reads it."""
+    problem = None
+    if not isinstance(doc, dict):
+        problem = f"not a JSON object but {_excerpt(doc)}"
+    elif not isinstance(doc.get("regions"), dict) or not all(
+        isinstance(r, dict) for r in doc["regions"].values()
+    ):
+        problem = "`regions` is not an object of objects"
+    elif not isinstance(doc.get("parameters"), dict) or not all(
+        k.isascii() and k.isdigit() for k in doc["parameters"]
+    ):
+        problem = "`parameters` is not an object keyed by step numbers"
+    elif not isinstance(doc.get("epoch"), (str, int)) or isinstance(doc.get("epoch"), bool):
+        problem = "`epoch` is missing"
+    if problem is not None:
+        raise RunError(
+            f"GET {url}: the server's answer is not an application's descriptor: {problem}"
+        )
+    return doc
+
+
+def _reason(response: httpx.Response) -> str:
+    """Why the server refused or failed: its `reason` if it sent one, else an excerpt of what
+    it sent (printable, one line, short)."""
+    try:
+        doc = parse_json(response.content, "the answer")
+    except MalformedInput:
+        return _excerpt(response.content) if response.content else "(an empty answer)"
+    if isinstance(doc, dict) and isinstance(doc.get("reason"), str):
+        return _excerpt(doc["reason"], quote=False)
+    return _excerpt(json.dumps(doc) if isinstance(doc, str) else doc, quote=False)
+
+
+def _content_type(response: httpx.Response) -> str:
+    return _excerpt(response.headers.get("content-type", "no content type"), quote=False, limit=60)
+
+
+def _excerpt(value: Any, *, quote: bool = True, limit: int = 200) -> str:
+    """A server-sent value as one short printable line: a hostile server must not write
+    escape sequences to the user's terminal or flood it."""
+    if isinstance(value, bytes):
+        if not value:
+            return "an empty body"
+        value = value.decode("utf-8", "replace")
+    elif not isinstance(value, str):
+        try:
+            value = json.dumps(value)
+        except (RecursionError, ValueError):
+            value = f"a {type(value).__name__} nested too deeply to show"
+        quote = False
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in value[:limit])
+    more = "…" if len(value) > limit else ""
+    return f"{text!r}{more}" if quote else f"{text}{more}"
