@@ -1,22 +1,10 @@
 """The Python API: compile → setup → prove → verify, the same code path the CLI uses.
 
-A *circuit directory* holds everything a prover and a verifier share::
-
-    program.ir.json   the IR (docs/ir.md), canonical JSON
-    program.ir.bin    the same program's binary form (docs/ir.md, "Binary form"): what a
-                      prover loads, without parsing JSON, while it names this JSON file's hash
-    circuit.json      program hash and constraint statistics
-    verifier.json     name, hash, signature and public-value layout: all a verifier reads
-                      besides the verifying key (`zeenot.verifier`)
-    proving.key       Groth16 proving key (arkworks canonical compressed)
-    verifying.key     Groth16 verifying key (arkworks canonical compressed)
-    keys.json         program hash and SHA-256 of both keys, so a party can pin what it was given
-
-A proof file is JSON: the back end that made it, the structured public inputs and outputs, the
-program hash, the verifying key hash (groth16 only) and the proof bytes in hex. The `sigma`
-back end needs no keys: its proofs are Pedersen commitments and sigma protocols on Baby
-Jubjub. `verify` rebuilds the public vector from the structured values
-and the program's signature; it never trusts a pre-flattened list.
+This is the façade: `compile` and `load` (a circuit, a template, or a program in regions), the
+exports (snarkjs, Solidity), and re-exported from the modules below it the compiled artefacts
+and their files (`zeenot.artifacts`: what a circuit directory and a proof file hold) and the
+making and checking of proofs (`zeenot.proofs`). The `sigma` back end needs no keys: its proofs
+are Pedersen commitments and sigma protocols on Baby Jubjub.
 """
 
 from __future__ import annotations
