@@ -64,7 +64,7 @@ def test_commitment_opening_proves_and_binds(circuit):
     api.verify(circuit, keys.verifying_key, proof)
     _native.check_mutations(circuit.ir_json, circuit.program.flatten_inputs(inputs))
     # the same proof for another commitment, or another balance claim, is rejected
-    other = {**proof.public_inputs, "commitment": str(poseidon(1501, salt))}
+    other = {**proof.public_inputs, "commitment": int(poseidon(1501, salt))}
     with pytest.raises(api.ProofRejected):
         api.verify(circuit, keys.verifying_key, dataclasses.replace(proof, public_inputs=other))
     # a wrong opening has no proof

@@ -85,7 +85,7 @@ class _ForgedCommitments(Peer):
 
     def _post(self, url: str, doc: dict[str, Any]) -> dict[str, Any]:
         if url.endswith("/shares"):
-            doc["proof"]["outputs"][0] = "12345"
+            doc["proof"]["outputs"][0] = 12345
         return super()._post(url, doc)
 
 
