@@ -116,6 +116,48 @@ def start(db: str, processes: int, port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("zeenot serve did not start")
 
 
+def start_bare(db: str, port: int) -> subprocess.Popen[bytes]:
+    """The baseline: benchmarks/bare_endpoint.py (the same stack, storing only)."""
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "bare_endpoint.py"), "--db", db]
+    proc = subprocess.Popen(
+        [*cmd, "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the bare endpoint exited: {proc.stderr.read().decode()}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return proc
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit("the bare endpoint did not start")
+
+
+def baseline(args: argparse.Namespace, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The same bodies, in the same order and concurrency, to the bare endpoint on a fresh
+    database of the same kind: throughput and server CPU a request."""
+    with database(args.db) as db:
+        port = free_port()
+        server = start_bare(db, port)
+        try:
+            cpu = cpu_seconds(lambda pid, pgid, uid: pgid == server.pid)
+            run = post_all([f"http://127.0.0.1:{port}"], items, args.concurrency)
+            cpu = cpu_seconds(lambda pid, pgid, uid: pgid == server.pid) - cpu
+        finally:
+            stop(server)
+    stored = sum(1 for _, code, _ in run["answers"] if code == 201)
+    return {
+        "requests_per_s": round(len(items) / run["elapsed"], 1),
+        "stored": stored,
+        "server_cpu_ms_per_request": round(1000 * cpu / len(items), 2),
+    }
+
+
 def cpu_seconds(match: Any) -> float:
     """User + system CPU seconds of the processes `match(pid, pgid, uid)` selects (Linux)."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -292,6 +334,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             for server in servers:
                 stop(server)
+    bare = baseline(args, items) if args.baseline else None
     valid = [a for a, item in zip(run["answers"], items, strict=True) if item["valid"]]
     latency = sorted(t for _, code, t in valid)
     accepted = sum(1 for _, code, _ in valid if code in (200, 201))
@@ -317,6 +360,14 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
             "p95": round(1000 * latency[int(0.95 * (len(latency) - 1))], 2),
         },
         **checks,
+        **(
+            {
+                "bare_endpoint": bare,
+                "ratio_to_bare": round(len(items) / run["elapsed"] / bare["requests_per_s"], 3),
+            }
+            if bare
+            else {}
+        ),
         "ok": checks["invalid_accepted"] == 0 and checks["valid_lost"] == 0,
     }
 
@@ -424,6 +475,12 @@ def main() -> int:
     ap.add_argument("--kill", action="store_true", help="the SIGKILL test instead of the load")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--backend", choices=["groth16", "sigma"], default="groth16")
+    ap.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also post the same bodies to benchmarks/bare_endpoint.py (stores only) and report "
+        "the ratio",
+    )
     ap.add_argument("-o", "--output", help="write the result as JSON here")
     args = ap.parse_args()
     use_backend(args.backend)

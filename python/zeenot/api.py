@@ -18,6 +18,7 @@ from zeenot import _native, solidity
 from zeenot.artifacts import (  # noqa: F401 - the API re-exports the artefacts
     BACKENDS,
     CIRCUIT_FILE,
+    DEFAULT_MAX_GATES,
     DEFAULT_MAX_INSTRUCTIONS,
     IR_BINARY_FILE,
     IR_FILE,

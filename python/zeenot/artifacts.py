@@ -370,6 +370,11 @@ MAX_LIST_LENGTH = 1 << 16  # elements of one unbounded list, whoever compiles it
 # come from the proof file, so they are the sender's to choose. About a second of compiling
 # on the reference machine; a verifier expecting longer lists raises it.
 DEFAULT_MAX_INSTRUCTIONS = 10_000
+# Padded gates of the sigma circuit proof a verifier checks for one template proof: its cost
+# (deriving 2 generators a gate, the multi-exponentiation over them) is the sender's to choose
+# through the lengths. 2^15 gates verify in about 0.2 s, 1 s with the generators derived cold
+# (benchmarks/forged_templates.py); a verifier expecting longer lists raises it.
+DEFAULT_MAX_GATES = 1 << 15
 TEMPLATE_FILE = "template.json"
 
 
@@ -439,6 +444,22 @@ class Template:
             if exc.code != "ZN114":
                 raise
             raise ProofRejected(refusal.format("")) from None
+
+    def check_gates(self, circuit: Circuit, lengths: dict[str, int], max_gates: int) -> None:
+        """Refuse a proof whose lengths make the sigma circuit proof larger than `max_gates`
+        padded gates, before any generator is derived (the shape is counted, not proved; every
+        input counted as private: an upper bound)."""
+        shape = dict(
+            _native.sigma_program_shape(circuit.native, [None] * len(circuit.program.ir["inputs"]))
+        )
+        padded = int(shape.get("padded_gates", 0))
+        if padded > max_gates:
+            shown = ", ".join(f"{n}: {lengths[n]}" for n in self.unbounded)
+            raise ProofRejected(
+                f"the proof's lengths ({shown}) make a circuit of {padded:,} gates, more than this "
+                f"verifier's limit of {max_gates:,}; raise it (`zeenot verify --max-gates N`, API "
+                "`max_gates=N`) if proofs over such lists are expected"
+            )
 
     def predicted_size(self, lengths: dict[str, int]) -> int:
         """IR instructions at `lengths`, extrapolated linearly from lengths 1 and 2."""

@@ -343,7 +343,8 @@ def _verify_all(args: argparse.Namespace, proofs: list[api.Proof]) -> list[Zeeno
         for k, outcome in zip(rest, checked, strict=True):
             outcomes[k] = outcome
     elif rest:
-        checked = _verify_template_apart(args.dir, [proofs[k] for k in rest], args.max_instructions)
+        limits = {"max_instructions": args.max_instructions, "max_gates": args.max_gates}
+        checked = _verify_template_apart(args.dir, [proofs[k] for k in rest], limits)
         for k, outcome in zip(rest, checked, strict=True):
             outcomes[k] = outcome
     return outcomes
@@ -356,15 +357,11 @@ _CHILD_RESULT = "zeenot-template-verify-result:"
 
 
 def _verify_template_apart(
-    directory: str, proofs: list[api.Proof], max_instructions: int
+    directory: str, proofs: list[api.Proof], limits: dict[str, int]
 ) -> list[ZeenotError | None]:
     import subprocess
 
-    request = {
-        "dir": str(directory),
-        "max_instructions": max_instructions,
-        "proofs": [p.to_json() for p in proofs],
-    }
+    request = {"dir": str(directory), "limits": limits, "proofs": [p.to_json() for p in proofs]}
     package = str(Path(__file__).resolve().parents[1])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([package, os.environ.get("PYTHONPATH", "")])}
     child = subprocess.run(
@@ -411,7 +408,7 @@ def _template_child() -> None:
         for text in request["proofs"]:
             try:
                 proof = api.Proof.from_json(text)
-                api.verify(template, None, proof, max_instructions=request["max_instructions"])
+                api.verify(template, None, proof, **request["limits"])
                 outcomes.append(None)
             except api.ProofRejected as exc:
                 outcomes.append(["rejected", str(exc)])
@@ -546,7 +543,15 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="for a template (lists without MaxSize): the most IR instructions this verifier "
         "compiles at the lengths a proof names before rejecting it "
-        f"(default {api.DEFAULT_MAX_INSTRUCTIONS:,}, about a second)",
+        f"(default {api.DEFAULT_MAX_INSTRUCTIONS:,})",
+    )
+    s.add_argument(
+        "--max-gates",
+        type=_positive_int,
+        default=api.DEFAULT_MAX_GATES,
+        metavar="N",
+        help="for a template: the most padded gates of the sigma circuit proof this verifier "
+        f"checks at a proof's lengths (default {api.DEFAULT_MAX_GATES:,}: at most about a second)",
     )
     s.set_defaults(run=cmd_verify)
 

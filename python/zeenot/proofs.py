@@ -11,6 +11,7 @@ from typing import Any
 
 from zeenot import _native, keycache
 from zeenot.artifacts import (
+    DEFAULT_MAX_GATES,
     DEFAULT_MAX_INSTRUCTIONS,
     Circuit,
     Keys,
@@ -193,13 +194,15 @@ def verify(
     proof: Proof,
     *,
     max_instructions: int = DEFAULT_MAX_INSTRUCTIONS,
+    max_gates: int = DEFAULT_MAX_GATES,
 ) -> None:
     """Return normally if `proof` is valid; raise `ProofRejected` with the reason otherwise.
 
     The proof names its back end; a sigma proof needs no verifying key (pass `None`). A
     `Template`'s proof is checked against the template specialised at the proof's lengths,
-    which the proof chooses: `max_instructions` bounds the compiling that costs this verifier
-    (`ProofRejected` past it). Malformed keys, proofs or public values raise `MalformedInput`.
+    which the proof chooses: `max_instructions` bounds the compiling and `max_gates` the sigma
+    circuit proof's padded gates that cost this verifier (`ProofRejected` past either).
+    Malformed keys, proofs or public values raise `MalformedInput`.
     """
     circuit = _circuit(circuit)
     if not isinstance(proof, Proof):
@@ -210,13 +213,17 @@ def verify(
         )
     if type(max_instructions) is not int or max_instructions < 1:
         raise UsageError("`max_instructions` is a positive integer")
+    if type(max_gates) is not int or max_gates < 1:
+        raise UsageError("`max_gates` is a positive integer")
     if isinstance(circuit, Template):
         if proof.lengths is None or proof.backend != "sigma":
             raise ProofRejected(
                 f"`{circuit.name}` has unbounded lists: expected a sigma proof that records "
                 "their lengths"
             )
-        circuit = circuit.for_proof(proof.lengths, max_instructions)
+        template = circuit
+        circuit = template.for_proof(proof.lengths, max_instructions)
+        template.check_gates(circuit, proof.lengths, max_gates)
     elif proof.lengths is not None:
         raise ProofRejected("the proof is for a program with unbounded lists, not this circuit")
     check_program(circuit.program.ir["name"], circuit.hash, proof)

@@ -114,6 +114,20 @@ def test_template_work_limit_is_the_verifiers(fitbit_dir, capsys):
         api.verify(template, None, api.Proof.from_json(proof.read_text()), max_instructions=20)
 
 
+def test_template_gate_limit_is_the_verifiers(fitbit_dir, capsys):
+    """The sigma circuit proof's size is the sender's to choose through the lengths: past the
+    verifier's gate limit the proof is refused before any generator is derived."""
+    proof = fitbit_dir / "proof.json"
+    code, _, err = run(capsys, "verify", str(fitbit_dir), str(proof), "--max-gates", "1024")
+    assert code == 1 and "gates" in err and "--max-gates" in err, err
+    template = api.load(fitbit_dir)
+    with pytest.raises(api.ProofRejected, match="gates"):
+        api.verify(template, None, api.Proof.from_json(proof.read_text()), max_gates=1024)
+    api.verify(template, None, api.Proof.from_json(proof.read_text()))  # the default admits it
+    with pytest.raises(api.UsageError, match="max_gates"):
+        api.verify(template, None, api.Proof.from_json(proof.read_text()), max_gates=0)
+
+
 def test_superlinear_template_stops_at_the_limit(tmp_path):
     src = tmp_path / "pairs.py"
     src.write_text(
