@@ -91,7 +91,7 @@ PORT=${ZEENOT_DEMO_PORT:-8765}
 zeenot keys new --name insurer --out out/payd-insurer.key >/dev/null     # the server's identity
 zeenot keys token --out out/payd-operator.token                          # the operator's token
 .venv/bin/zeenot serve examples/payd/app.py --db out/payd.db --port "$PORT" \
-  --identity out/payd-insurer.key --operator-token-file out/payd-operator.token &
+  --identity out/payd-insurer.key --operator-token-file out/payd-operator.token --no-access-log &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 100); do
