@@ -396,6 +396,7 @@ class Template:
     _circuits: dict[tuple[int, ...], Circuit] = field(
         default_factory=dict, compare=False, repr=False
     )
+    _gates: dict[tuple[int, ...], int] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -445,14 +446,17 @@ class Template:
                 raise
             raise ProofRejected(refusal.format("")) from None
 
-    def check_gates(self, circuit: Circuit, lengths: dict[str, int], max_gates: int) -> None:
+    def check_gates(self, lengths: dict[str, int], max_gates: int) -> None:
         """Refuse a proof whose lengths make the sigma circuit proof larger than `max_gates`
-        padded gates, before any generator is derived (the shape is counted, not proved; every
-        input counted as private: an upper bound)."""
-        shape = dict(
-            _native.sigma_program_shape(circuit.native, [None] * len(circuit.program.ir["inputs"]))
-        )
-        padded = int(shape.get("padded_gates", 0))
+        padded gates, before any generator is derived. Call after `for_proof` (which compiles
+        within the instruction limit)."""
+        key = self._key(lengths)
+        if key not in self._gates:  # counted once per lengths, not proved: every input counted
+            circuit = self.at(lengths)  # as private, an upper bound
+            leaves = [None] * len(circuit.program.ir["inputs"])
+            shape = dict(_native.sigma_program_shape(circuit.native, leaves))
+            self._gates[key] = int(shape.get("padded_gates", 0))
+        padded = self._gates[key]
         if padded > max_gates:
             shown = ", ".join(f"{n}: {lengths[n]}" for n in self.unbounded)
             raise ProofRejected(

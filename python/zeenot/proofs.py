@@ -223,7 +223,7 @@ def verify(
             )
         template = circuit
         circuit = template.for_proof(proof.lengths, max_instructions)
-        template.check_gates(circuit, proof.lengths, max_gates)
+        template.check_gates(proof.lengths, max_gates)
     elif proof.lengths is not None:
         raise ProofRejected("the proof is for a program with unbounded lists, not this circuit")
     check_program(circuit.program.ir["name"], circuit.hash, proof)

@@ -41,12 +41,9 @@ class InputType:
 def input_type(annotation: Any) -> InputType:
     """The type an annotation declares; `ValueError` (with what to write) for one the door
     cannot check."""
-    if annotation is str:
-        return InputType("str")
-    if annotation is bool:
-        return InputType("bool")
-    if annotation is int:
-        return InputType("int")
+    for plain in (str, bool, int):
+        if annotation is plain:
+            return InputType(plain.__name__)
     try:
         ty = type_from_obj(annotation)
     except (TypeAnnotationError, TypeError, ValueError):

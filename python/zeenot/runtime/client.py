@@ -28,6 +28,7 @@ import httpx
 
 from zeenot import api
 from zeenot.application.model import Application, Const, Input, Source, Step, StepOutput, proof_key
+from zeenot.application.regions import backend_setting
 from zeenot.errors import MalformedInput, ZeenotError
 from zeenot.files import parse_json
 from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
@@ -35,7 +36,6 @@ from zeenot.runtime.identity import Key, SignedAuth
 from zeenot.runtime.service import (
     SUBMISSION_FORMAT,
     backend_of,
-    backend_setting,
     fingerprint,
     to_json,
 )

@@ -46,12 +46,7 @@ from zeenot.application.model import (
     StepOutput,
     proof_key,
 )
-from zeenot.application.regions import (  # noqa: F401 - the client's imports
-    backend_setting,
-    check_backend,
-    compile_regions,
-    compile_regions_by_name,
-)
+from zeenot.application.regions import backend_setting, check_backend
 from zeenot.errors import MalformedInput, ProofRejected, ZeenotError
 from zeenot.files import parse_json
 from zeenot.plan import Profile, Weights, plan
