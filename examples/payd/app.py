@@ -16,7 +16,7 @@ Run it with `./scripts/demo.sh`, or step by step:
 """
 
 from zeenot import Client, Private, Public, check, u32, u64, worker, zk
-from zeenot.runtime.clients import Clients
+from zeenot.application import Clients
 
 DAYS = 7
 Week = tuple[u32, u32, u32, u32, u32, u32, u32]

@@ -2,7 +2,6 @@
 that verifies before it accepts, a client that proves, peers, one data layer (SQLite or
 PostgreSQL). See docs/runtime.md."""
 
-from zeenot.application import TIERS, Application, load_application, worker
-from zeenot.runtime.clients import Clients
+from zeenot.application import TIERS, Application, Clients, load_application, worker
 
 __all__ = ["TIERS", "Application", "Clients", "load_application", "worker"]
