@@ -65,6 +65,7 @@ CODES: dict[str, str] = {
     "ZN504": "a region called inside an expression, a loop or a branch of a client worker",
     "ZN505": "the server would depend on a value computed on the client without a proof",
     "ZN506": "a Committed region output read by the server",
+    "ZN507": "a public input of `main` without a type the server can check",
     "ZN510": "a value private to the client becomes a region's public input",
     "ZN511": "a value private to the client reaches the server",
 }
