@@ -551,7 +551,7 @@ def _parser() -> argparse.ArgumentParser:
         default=api.DEFAULT_MAX_GATES,
         metavar="N",
         help="for a template: the most padded gates of the sigma circuit proof this verifier "
-        f"checks at a proof's lengths (default {api.DEFAULT_MAX_GATES:,}: at most about a second)",
+        f"checks at a proof's lengths (default {api.DEFAULT_MAX_GATES:,})",
     )
     s.set_defaults(run=cmd_verify)
 
