@@ -25,6 +25,7 @@ from zeenot.checker import cli as checker_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
 from zeenot.plan import cli as plan_cli
+from zeenot.cothority import cli as cothority_cli
 from zeenot.runtime import cli as runtime_cli
 from zeenot.simulate import simulate
 from zeenot.timing import Stages
@@ -557,6 +558,7 @@ def _parser() -> argparse.ArgumentParser:
 
     checker_cli.add_parser(sub)
     runtime_cli.add_parsers(sub)
+    cothority_cli.add_parser(sub)
     plan_cli.add_parsers(sub)
 
     s = sub.add_parser("export", help="export a verifier contract, or a proof for another verifier")

@@ -1,0 +1,205 @@
+"""Hospitals as data providers, a researcher as querier: "mean and variance of age by
+diagnosis" over a collective authority of 3 servers (threshold 2), each its own process and
+its own SQLite database, on loopback. Compares the answer with a plain-Python reference.
+
+    python examples/hospitals/run.py [--records 1000] [--noise EPS] [--kill s3] [--dir D]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+SCHEMA = {"age": {"bits": 8, "square": True}, "diagnosis": {"bits": 8}}
+HOSPITALS = ("h1", "h2", "h3")
+
+
+def records(n: int, seed: int = 7) -> dict[str, list[dict[str, int | str]]]:
+    rnd = random.Random(seed)
+    out: dict[str, list[dict[str, int | str]]] = {h: [] for h in HOSPITALS}
+    for i in range(n):
+        diagnosis = rnd.choice((1, 2, 3, 4))
+        age = min(255, max(0, int(rnd.gauss(40 + 8 * diagnosis, 12))))
+        out[HOSPITALS[i % 3]].append({"id": f"r{i}", "age": age, "diagnosis": diagnosis})
+    return out
+
+
+def reference(data: dict[str, list[dict[str, int | str]]]) -> dict[int, dict[str, float]]:
+    by: dict[int, list[int]] = {}
+    for rows in data.values():
+        for r in rows:
+            by.setdefault(int(r["diagnosis"]), []).append(int(r["age"]))
+    out = {}
+    for d, ages in by.items():
+        n = len(ages)
+        mean = sum(ages) / n
+        out[d] = {"count": n, "mean": mean, "variance": sum(a * a for a in ages) / n - mean * mean}
+    return out
+
+
+def zeenot(*args: str) -> list[str]:
+    return [sys.executable, "-m", "zeenot.cli", "cothority", *args]
+
+
+def start(
+    d: Path, kill: str | None = None, fault: dict[str, str] | None = None
+) -> list[subprocess.Popen]:
+    procs = []
+    for s in ("s1", "s2", "s3"):
+        env = dict(os.environ)
+        if fault and s in fault:
+            env["ZEENOT_COTHORITY_FAULT"] = fault[s]
+        procs.append(
+            subprocess.Popen(
+                zeenot(
+                    "serve",
+                    "--roster",
+                    str(d / "roster.json"),
+                    "--key",
+                    str(d / f"{s}.key"),
+                    "--db",
+                    str(d / f"{s}.db"),
+                ),
+                env=env,
+            )
+        )
+    roster = json.loads((d / "roster.json").read_text())
+    for s, entry in roster["servers"].items():
+        for _ in range(600):
+            try:
+                if httpx.get(entry["url"] + "/cothority/health", timeout=1).json().get("dkg"):
+                    break
+            except (httpx.HTTPError, ValueError):
+                pass
+            time.sleep(0.1)
+        else:
+            raise SystemExit(f"{s} did not finish its DKG")
+    return procs
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--records", type=int, default=1000)
+    ap.add_argument("--noise", type=float, default=None, help="epsilon (default: no noise)")
+    ap.add_argument("--kill", default=None, help="a server to kill before the query")
+    ap.add_argument("--dir", default=None)
+    ap.add_argument("--base-port", type=int, default=8101)
+    args = ap.parse_args()
+    d = Path(args.dir or tempfile.mkdtemp(prefix="hospitals-"))
+    t0 = time.time()
+    subprocess.run(
+        zeenot(
+            "init",
+            "--dir",
+            str(d),
+            "--name",
+            "hospitals",
+            "--servers",
+            "3",
+            "--threshold",
+            "2",
+            "--base-port",
+            str(args.base_port),
+            "--providers",
+            ",".join(HOSPITALS),
+            "--queriers",
+            "researcher",
+            "--schema",
+            json.dumps(SCHEMA),
+        ),
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    procs = start(d)
+    try:
+        t1 = time.time()
+        data = records(args.records)
+        for i, h in enumerate(HOSPITALS):
+            f = d / f"{h}.json"
+            f.write_text(json.dumps(data[h]))
+            subprocess.run(
+                zeenot(
+                    "submit",
+                    "--roster",
+                    str(d / "roster.json"),
+                    "--key",
+                    str(d / f"{h}.key"),
+                    "--server",
+                    f"s{i + 1}",
+                    str(f),
+                ),
+                check=True,
+            )
+        t2 = time.time()
+        roster = json.loads((d / "roster.json").read_text())
+        for _ in range(3000):  # every server holds every record (relayed)
+            counts = [
+                httpx.get(e["url"] + "/cothority/health").json()["records"]
+                for e in roster["servers"].values()
+            ]
+            if min(counts) >= args.records:
+                break
+            time.sleep(0.2)
+        if args.kill:
+            procs[int(args.kill[1:]) - 1].kill()
+        t3 = time.time()
+        spec = {"op": "variance", "attribute": "age", "group_by": "diagnosis"}
+        if args.noise:
+            spec["noise"] = {"epsilon": args.noise}
+        out = subprocess.run(
+            zeenot(
+                "query",
+                "--roster",
+                str(d / "roster.json"),
+                "--key",
+                str(d / "researcher.key"),
+                "--server",
+                "s1",
+                "--query",
+                json.dumps(spec),
+                "--transcript",
+                str(d / "transcript.json"),
+            ),
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        t4 = time.time()
+        audit = subprocess.run(
+            zeenot("audit", "--roster", str(d / "roster.json"), str(d / "transcript.json")),
+            capture_output=True,
+            text=True,
+        )
+        t5 = time.time()
+    finally:
+        for p in procs:
+            p.kill()
+    answer = json.loads(out.stdout)
+    ref = reference(data)
+    print(json.dumps({"answer": answer, "reference": ref}, indent=1))
+    print(f"audit: {audit.stdout.strip()}")
+    ok = audit.returncode == 0
+    for row in answer["result"]:
+        want = ref[row["diagnosis"]]
+        if args.noise is None:
+            ok &= row["count"] == want["count"] and abs(row["mean"] - want["mean"]) < 1e-9
+            ok &= abs(row["variance"] - want["variance"]) < 1e-6
+    print(
+        f"setup+DKG {t1 - t0:.1f} s, submit {t2 - t1:.1f} s, relay {t3 - t2:.1f} s, "
+        f"query+verify {t4 - t3:.1f} s, audit {t5 - t4:.1f} s, total {t5 - t0:.1f} s"
+    )
+    print("equal to the reference" if ok else "MISMATCH")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""A query led by the server it was sent to: it picks t answering servers (those that answer
+its health check, itself first), asks each for its steps in order, checks every output
+(cothority/transcript.py) and, when a server does not answer or its step does not check,
+names it in the transcript's `excluded` list (with the signed output that convicts it) and
+starts again with another answering set, until t honest servers have answered or fewer than
+t remain (the query fails, naming every excluded server and why). Runs as a persisted job
+(`runtime/jobs.py`): a leader killed mid-query resumes, and the servers answer a step asked
+again with the output they stored, so nothing is computed twice.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+
+from zeenot.cothority import transcript, wire
+from zeenot.cothority.model import Query
+from zeenot.cothority.node import Node, StepRefused
+from zeenot.cothority.transcript import Misbehaviour
+
+
+def _ask(node: Node, server: str, step: str, body: dict[str, Any]) -> Any:
+    if server == node.name:
+        return node.step(step, body)
+    return node.call(server, f"/cothority/steps/{step}", body)
+
+
+def _alive(node: Node, server: str) -> bool:
+    if server == node.name:
+        return True
+    try:
+        r = httpx.get(node.dep.url(server) + "/cothority/health", timeout=3.0)
+        return r.status_code == 200 and r.json().get("dkg") is True
+    except (httpx.HTTPError, ValueError):
+        return False
+
+
+def run_query(node: Node, qid: str) -> dict[str, Any]:
+    row = node.db.query(qid)
+    if row is None or row["state"] != "running":
+        return {"state": None if row is None else row["state"]}
+    keys = node.ready()
+    dep = node.dep
+    query = Query.from_json(row["query"], dep.schema)
+    digests = [d for d, _ in node.db.records()]
+    records = node.load_records(digests)
+    excluded: list[dict[str, Any]] = []
+    while True:
+        down = {e["server"] for e in excluded}
+        candidates = [node.name] + [s for s in dep.order if s != node.name and s not in down]
+        answering: list[str] = []
+        for s in candidates:
+            if len(answering) == dep.threshold:
+                break
+            if _alive(node, s):
+                answering.append(s)
+            else:
+                excluded.append({"server": s, "reason": "did not answer (down)", "evidence": None})
+        if len(answering) < dep.threshold:
+            reason = "; ".join(f"{e['server']}: {e['reason']}" for e in excluded)
+            node.db.update_query(
+                qid,
+                state="failed",
+                error=f"fewer than t={dep.threshold} servers answer ({reason})",
+                transcript={"excluded": excluded},
+            )
+            return {"state": "failed"}
+        body: dict[str, Any] = {
+            "query": row["query"],
+            "answering": answering,
+            "records": digests,
+            "tags": [],
+            "noise": [],
+        }
+        step, switch = "tag", []
+        try:
+            if query.tag_columns():
+                for s in answering:
+                    body["tags"].append(_ask(node, s, "tag", body))
+                transcript.check_tags(dep, keys, query, answering, records, body["tags"])
+            step = "noise"
+            if query.noise is not None:
+                for s in answering:
+                    body["noise"].append(_ask(node, s, "noise", body))
+            derived = transcript.derive(
+                dep, keys, query, answering, records, body["tags"], body["noise"]
+            )
+            step = "keyswitch"
+            for s in answering:
+                switch.append(_ask(node, s, "keyswitch", body))
+            transcript.check_switch(dep, keys, query, answering, derived.released, switch)
+        except Misbehaviour as exc:
+            evidence = _evidence(body, switch, exc.server)
+            excluded.append({"server": exc.server, "reason": exc.reason, "evidence": evidence})
+            continue
+        except (StepRefused, httpx.HTTPError) as exc:
+            culprit = _culprit(exc, answering, body, step, len(switch))
+            if isinstance(exc, StepRefused) and exc.status == 409 and "relay" in exc.reason:
+                raise  # a record not relayed yet: the job retries later
+            excluded.append(
+                {
+                    "server": culprit,
+                    "reason": f"its {step} step failed: {exc}"[:500],
+                    "evidence": None,
+                }
+            )
+            continue
+        doc = {
+            "zeenot_cothority_transcript": 1,
+            "deployment": dep.name,
+            "leader": node.name,
+            "keys": keys.to_json(),
+            "query": row["query"],
+            "answering": answering,
+            "excluded": excluded,
+            "records": [json.loads(b) for _, b in node.db.records(digests)],
+            "tags": body["tags"],
+            "noise": body["noise"],
+            "keyswitch": switch,
+            "groups": derived.groups,
+        }
+        node.db.update_query(qid, state="done", transcript=doc)
+        return {"state": "done", "at": time.time()}
+
+
+def _evidence(body: dict[str, Any], switch: list[Any] | None, server: str) -> Any:
+    for entry in [*body["tags"], *body["noise"], *(switch or [])]:
+        if isinstance(entry, dict) and entry.get("server") == server:
+            return entry
+    return None
+
+
+def _culprit(
+    exc: Exception, answering: list[str], body: dict[str, Any], step: str, switched: int
+) -> str:
+    """The server whose request failed: the one after the last that answered this step."""
+    done = {"tag": len(body["tags"]), "noise": len(body["noise"])}.get(step, switched)
+    if isinstance(exc, StepRefused) and exc.reason.startswith("`"):
+        return exc.reason.split("`")[1]
+    return answering[min(done, len(answering) - 1)]
+
+
+def check_query_body(doc: Any, node: Node) -> Query:
+    return Query.from_json(doc, node.dep.schema)
+
+
+__all__ = ["check_query_body", "run_query", "wire"]

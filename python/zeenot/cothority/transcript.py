@@ -1,0 +1,269 @@
+"""A query's transcript and its verification: what every answering server checks before it
+key-switches, what the querier checks before it decrypts, and what the auditor re-checks.
+
+A transcript (JSON) holds the query, the deployment's collective key and verification keys,
+the answering servers in order, the servers excluded (and the signed output that got them
+excluded), the records (ciphertexts and proofs), and each server's signed output of each step:
+`tag` (one per answering server, in order, when the query has GROUP BY or WHERE), `noise`
+(one per answering server, when the query asks for noise) and `keyswitch` (one each).
+Everything else (the tags' chain input, the groups, the sums) is recomputed here, so a step
+that is skipped, falsified or replayed from another query fails a check that names its server:
+its output is signed by it, its proof is bound to the query, the step and the answering set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+
+from zeenot import sigma
+from zeenot.babyjub import Ciphertext, Point
+from zeenot.cothority import steps, wire
+from zeenot.cothority.model import Deployment, Query
+from zeenot.errors import MalformedInput, ZeenotError
+
+MAX_ROWS = 200_000
+
+
+class Misbehaviour(ZeenotError):
+    """A step that does not check, and the server it names."""
+
+    def __init__(self, server: str, reason: str):
+        super().__init__(f"server `{server}`: {reason}")
+        self.server, self.reason = server, reason
+
+
+def signed_output(key: Any, qid: str, step: str, server: str, output: Any) -> dict[str, Any]:
+    body = {"query": qid, "step": step, "server": server, "output": output}
+    return {**body, "signature": key.private.sign(wire.canonical(body)).hex()}
+
+
+def check_signed(dep: Deployment, entry: Any, qid: str, step: str, server: str) -> Any:
+    """The output of a signed entry; `Misbehaviour` naming `server` if it is not its."""
+    if not isinstance(entry, dict) or set(entry) != {
+        "query",
+        "step",
+        "server",
+        "output",
+        "signature",
+    }:
+        raise Misbehaviour(server, f"its `{step}` entry is not a signed output")
+    if (entry["query"], entry["step"], entry["server"]) != (qid, step, server):
+        raise Misbehaviour(
+            server, f"its `{step}` entry is for another query, step or server (a replay)"
+        )
+    body = {k: entry[k] for k in ("query", "step", "server", "output")}
+    try:
+        sig = wire.blob(entry["signature"], "a signature", 64)
+        dep.roster.servers[server].verify(sig, wire.canonical(body))
+    except (InvalidSignature, MalformedInput, KeyError):
+        raise Misbehaviour(server, f"its `{step}` entry is not signed by it") from None
+    return entry["output"]
+
+
+def ctx(
+    dep: Deployment, key: Point, qid: str, step: str, server: str, answering: list[str]
+) -> bytes:
+    return wire.context(dep.name, wire.point_hex(key), qid, step, server, ",".join(answering))
+
+
+@dataclass
+class Keys:
+    """The collective key and each server's verification key `X_j = x_j·G`."""
+
+    key: Point
+    verification: dict[str, Point]
+
+    @classmethod
+    def from_json(cls, doc: Any, dep: Deployment) -> Keys:
+        if not isinstance(doc, dict) or set(doc) != {"key", "verification"}:
+            raise MalformedInput("keys are {key, verification}")
+        ver = doc["verification"]
+        if not isinstance(ver, dict) or set(ver) != set(dep.order):
+            raise MalformedInput("a verification key per server")
+        return cls(wire.point(doc["key"]), {s: wire.point(ver[s]) for s in dep.order})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": wire.point_hex(self.key),
+            "verification": {s: wire.point_hex(p) for s, p in self.verification.items()},
+        }
+
+
+@dataclass
+class Derived:
+    groups: list[dict[str, Any]]  # {tag, count, rep (group ct or None)}
+    released: list[Ciphertext]  # per group: [group value?, count, sums...] (noise added)
+
+
+def tag_inputs(query: Query, records: list[dict[str, Ciphertext]]) -> list[Ciphertext]:
+    cols = query.tag_columns()
+    out = [r[c] for r in records for c in cols]
+    if query.where is not None:
+        out.append(steps.trivial(query.where[1]))
+    return out
+
+
+def check_tags(
+    dep: Deployment,
+    keys: Keys,
+    query: Query,
+    answering: list[str],
+    records: list[dict[str, Ciphertext]],
+    entries: list[Any],
+    upto: int | None = None,
+) -> list[Point]:
+    """The final tags (one per tag input), each step checked; `upto`: check only the first
+    steps (what a server checks before its own tag step) and return the chain's current
+    ciphertexts' second points."""
+    cur = tag_inputs(query, records)
+    if not query.tag_columns():
+        return []
+    idx = [dep.index(s) for s in answering]
+    n = len(answering) if upto is None else upto
+    if len(entries) != n:
+        raise Misbehaviour(
+            answering[len(entries)] if len(entries) < n else answering[0],
+            "its tag step is missing (skipped)",
+        )
+    for k in range(n):
+        server = answering[k]
+        out = check_signed(dep, entries[k], query.id, "tag", server)
+        try:
+            cts = wire.ciphertexts(out.get("cts"), "tagged", MAX_ROWS)
+            S, Z = wire.point(out.get("S")), wire.point(out.get("Z"))
+            proof = wire.blob(out.get("proof"), "a tag proof", steps.MAX_PROOF)
+        except (MalformedInput, AttributeError) as exc:
+            raise Misbehaviour(server, f"its tag step is malformed: {exc}") from None
+        lam = steps.lagrange(dep.index(server), idx)
+        st = steps.tag_statement(cur, cts, S, Z, keys.verification[server], lam)
+        if not st.verify(proof, context=ctx(dep, keys.key, query.id, "tag", server, answering)):
+            raise Misbehaviour(server, "its tag step's proof does not verify")
+        cur = cts
+    return [c.c2 for c in cur]
+
+
+def derive(
+    dep: Deployment,
+    keys: Keys,
+    query: Query,
+    answering: list[str],
+    records: list[dict[str, Ciphertext]],
+    tag_entries: list[Any],
+    noise_entries: list[Any] | None,
+) -> Derived:
+    """Everything a key switch is applied to, recomputed from the records and the checked
+    tag and noise steps."""
+    tags = check_tags(dep, keys, query, answering, records, tag_entries)
+    ncols = len(query.tag_columns())
+    where_tag = tags[-1] if query.where is not None else None
+    groups: dict[Any, dict[str, Any]] = {}
+    order: list[Any] = []
+    for i, rec in enumerate(records):
+        rtags = tags[i * ncols : (i + 1) * ncols]
+        if query.where is not None and rtags[-1] != where_tag:
+            continue
+        g = wire.point_hex(rtags[0]) if query.group_by else None
+        if g not in groups:
+            groups[g] = {
+                "count": 0,
+                "sums": [None] * len(query.value_columns()),
+                "rep": rec[query.group_by] if query.group_by else None,
+            }
+            order.append(g)
+        grp = groups[g]
+        grp["count"] += 1
+        for k, col in enumerate(query.value_columns()):
+            grp["sums"][k] = rec[col] if grp["sums"][k] is None else grp["sums"][k] + rec[col]
+    per_group = 1 + len(query.value_columns())
+    if noise_entries is None:  # the groups only: how many noise values the step needs
+        return Derived([{"tag": g, "count": groups[g]["count"]} for g in order], [])
+    noise = _check_noise(dep, keys, query, answering, noise_entries, len(order) * per_group)
+    released: list[Ciphertext] = []
+    out_groups = []
+    for gi, g in enumerate(order):
+        grp = groups[g]
+        vals = [steps.trivial(grp["count"])] + list(grp["sums"])
+        for k in range(per_group):
+            for contribution in noise:
+                vals[k] = vals[k] + contribution[gi * per_group + k]
+        if query.group_by:
+            released.append(grp["rep"])
+        released += vals
+        out_groups.append({"tag": g, "count": grp["count"]})
+    return Derived(out_groups, released)
+
+
+def _check_noise(
+    dep: Deployment, keys: Keys, query: Query, answering: list[str], entries: list[Any], n: int
+) -> list[list[Ciphertext]]:
+    if query.noise is None:
+        if entries:
+            raise Misbehaviour(answering[0], "noise in a query without noise")
+        return []
+    if len(entries) != len(answering):
+        raise Misbehaviour(
+            answering[min(len(entries), len(answering) - 1)], "its noise step is missing (skipped)"
+        )
+    sens = query.sensitivities(dep.schema)
+    out = []
+    batch = []
+    for server, entry in zip(answering, entries, strict=False):
+        o = check_signed(dep, entry, query.id, "noise", server)
+        try:
+            cts = wire.ciphertexts(o.get("cts"), "noise", MAX_ROWS)
+            proofs = o.get("proofs")
+            if not isinstance(proofs, list) or len(proofs) != len(cts) or len(cts) < n:
+                raise MalformedInput(f"{n} noise values with a proof each")
+            raw = [wire.blob(p, "a noise proof", 4096) for p in proofs]
+        except (MalformedInput, AttributeError) as exc:
+            raise Misbehaviour(server, f"its noise step is malformed: {exc}") from None
+        c = wire.context(dep.name, wire.point_hex(keys.key), query.id, "noise", server)
+        for k in range(n):
+            bound = query.noise.bound(sens[k % len(sens)])
+            batch.append((server, k, cts[k], bound, raw[k], c + b"|%d" % k))
+        out.append(cts[:n])
+    for server, k, c_, bound, p, cx in batch:
+        if not steps.noise_ok(keys.key, c_, bound, p, cx):
+            raise Misbehaviour(server, f"its noise value {k}'s range proof does not verify")
+    return out
+
+
+def check_switch(
+    dep: Deployment,
+    keys: Keys,
+    query: Query,
+    answering: list[str],
+    released: list[Ciphertext],
+    entries: list[Any],
+) -> list[Ciphertext]:
+    """The released values under the querier's key, every server's part checked (batched)."""
+    if len(entries) != len(answering):
+        missing = [s for k, s in enumerate(answering) if k >= len(entries)]
+        raise Misbehaviour(missing[0] if missing else answering[0], "its key switch is missing")
+    idx = [dep.index(s) for s in answering]
+    items, parts = [], []
+    for server, entry in zip(answering, entries, strict=False):
+        o = check_signed(dep, entry, query.id, "keyswitch", server)
+        try:
+            raw = o.get("parts")
+            if not isinstance(raw, list) or len(raw) != len(released):
+                raise MalformedInput("one part per released value")
+            p = [(wire.point(u), wire.point(w)) for u, w in raw]
+            proof = wire.blob(o.get("proof"), "a key-switch proof", steps.MAX_PROOF)
+        except (MalformedInput, AttributeError, ValueError, TypeError) as exc:
+            raise Misbehaviour(server, f"its key switch is malformed: {exc}") from None
+        lam = steps.lagrange(dep.index(server), idx)
+        st = steps.key_switch_statement(
+            released, p, keys.verification[server], lam, query.querier_key
+        )
+        c = ctx(dep, keys.key, query.id, "keyswitch", server, answering)
+        items.append((server, st, proof, c))
+        parts.append(p)
+    if not sigma.batch_verify([(st, p, c) for _, st, p, c in items]):
+        for server, st, p, c in items:
+            if not st.verify(p, context=c):
+                raise Misbehaviour(server, "its key switch's proof does not verify")
+    return steps.combine_switch(released, parts)
