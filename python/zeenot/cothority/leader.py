@@ -127,7 +127,7 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
 
 
 def _evidence(body: dict[str, Any], switch: list[Any] | None, server: str) -> Any:
-    for entry in [*body["tags"], *body["noise"], *(switch or [])]:
+    for entry in [*(switch or []), *body["noise"], *body["tags"]]:  # the latest step first
         if isinstance(entry, dict) and entry.get("server") == server:
             return entry
     return None

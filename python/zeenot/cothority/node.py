@@ -2,8 +2,8 @@
 relayed, the steps it answers for a query, and the queries it leads (cothority/server.py
 routes requests here; cothority/transcript.py checks what others did).
 
-Fault injection for tests: `ZEENOT_COTHORITY_FAULT=keyswitch|tag|skip-tag|replay` makes this
-server falsify (or skip, or replay from another query) its step, so tests can show that the
+Fault injection for tests: `ZEENOT_COTHORITY_FAULT=keyswitch|tag` makes this server falsify
+its step's output (after proving the honest one), so tests can show that the leader, the
 querier and the auditor name it. Never set it in a deployment.
 """
 
@@ -29,7 +29,6 @@ from zeenot.runtime.identity import Key, SignedAuth
 from zeenot.runtime.store import Store
 
 log = logging.getLogger("zeenot.cothority")
-FAULT = os.environ.get("ZEENOT_COTHORITY_FAULT", "")
 
 
 class StepRefused(ZeenotError):
@@ -54,6 +53,7 @@ class Node:
             raise MalformedInput(f"the key is not `{key.name}`'s in the roster")
         self.dep, self.key, self.db, self.name = dep, key, Db(store), key.name
         self.index = dep.index(key.name)
+        self.fault = os.environ.get("ZEENOT_COTHORITY_FAULT", "")
         self.keys: Keys | None = None
         self.share: int | None = None
         self._stop = threading.Event()
@@ -317,7 +317,7 @@ class Node:
         lam = steps.lagrange(self.index, [self.dep.index(s) for s in answering])
         c = transcript.ctx(self.dep, keys.key, query.id, "tag", self.name, answering)
         out, S, Z, proof = steps.tag_step(cur, self.share, keys.verification[self.name], lam, c)  # type: ignore[arg-type]
-        if FAULT == "tag":
+        if self.fault == "tag":
             out[0] = bj.Ciphertext(out[0].c1, out[0].c2 + bj.BASE8)
         return {
             "cts": [wire.ct_json(o) for o in out],
@@ -367,7 +367,7 @@ class Node:
             query.querier_key,
             c,
         )
-        if FAULT == "keyswitch":
+        if self.fault == "keyswitch":
             parts[0] = (parts[0][0], parts[0][1] + bj.BASE8)
         return {
             "parts": [[wire.point_hex(u), wire.point_hex(w)] for u, w in parts],

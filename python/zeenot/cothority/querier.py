@@ -121,7 +121,7 @@ def decrypt_result(dep: Deployment, v: Verified, secret: int) -> list[dict[str, 
     nmax = max([g["count"] for g in v.groups] + [1])
     slack = 0 if q.noise is None else len(v.answering) * max(q.noise.bound(s) for s in sens)
     out = []
-    for gi, g in enumerate(v.groups):
+    for gi in range(len(v.groups)):
         vals = v.released[gi * per : (gi + 1) * per]
         row: dict[str, Any] = {}
         if q.group_by:

@@ -138,6 +138,8 @@ def check_tags(
         except (MalformedInput, AttributeError) as exc:
             raise Misbehaviour(server, f"its tag step is malformed: {exc}") from None
         lam = steps.lagrange(dep.index(server), idx)
+        if len(cts) != len(cur):
+            raise Misbehaviour(server, f"its tag step has {len(cts)} outputs for {len(cur)} inputs")
         st = steps.tag_statement(cur, cts, S, Z, keys.verification[server], lam)
         if not st.verify(proof, context=ctx(dep, keys.key, query.id, "tag", server, answering)):
             raise Misbehaviour(server, "its tag step's proof does not verify")

@@ -30,7 +30,9 @@ def point(value: Any, what: str = "a point") -> Point:
     try:
         x, y = _native.bj_unpack(bytes.fromhex(value))
     except ValueError:
-        raise MalformedInput(f"{what} is not a Baby Jubjub point in the prime-order subgroup")
+        raise MalformedInput(
+            f"{what} is not a Baby Jubjub point in the prime-order subgroup"
+        ) from None
     return Point._trusted(int(x), int(y))
 
 
