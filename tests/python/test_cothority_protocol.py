@@ -7,8 +7,8 @@ import copy
 import random
 
 import pytest
-
 from tests.python.cothority_cluster import Cluster
+
 from zeenot.cothority import querier
 from zeenot.cothority.transcript import Misbehaviour
 
