@@ -22,10 +22,10 @@ from typing import Any
 
 from zeenot import _native, api, bundle, progress
 from zeenot.checker import cli as checker_cli
+from zeenot.cothority import cli as cothority_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
 from zeenot.plan import cli as plan_cli
-from zeenot.cothority import cli as cothority_cli
 from zeenot.runtime import cli as runtime_cli
 from zeenot.simulate import simulate
 from zeenot.timing import Stages

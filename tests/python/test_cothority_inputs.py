@@ -22,7 +22,12 @@ def cluster(tmp_path_factory):
 def _good(cluster, i: int, who: str = "h1") -> dict:
     key = cluster.nodes["s1"].keys.key
     return provider.encrypt_record(
-        cluster.dep.name, cluster.dep.schema, key, who, f"g{i}", {"age": 30 + i % 100, "diagnosis": 1}
+        cluster.dep.name,
+        cluster.dep.schema,
+        key,
+        who,
+        f"g{i}",
+        {"age": 30 + i % 100, "diagnosis": 1},
     )
 
 
