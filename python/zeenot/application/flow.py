@@ -61,7 +61,7 @@ def _render(taint: Taint) -> str:
     return " → ".join((f"`{taint.input}` (Private, client)", *taint.path))
 
 
-def _source_taint(app: Application, src: Source) -> Taint | None:
+def source_taint(app: Application, src: Source) -> Taint | None:
     """Whether a value of `main` is private to the client, and how it got there."""
     if isinstance(src, Input):
         return Taint(src.name, ()) if src.private_to else None
@@ -85,7 +85,7 @@ def _origin_taint(app: Application, step: Step, origin: Origin) -> Taint | None:
     elif isinstance(origin, Computed):
         params = origin.params
     for name in sorted(params):
-        taint = _source_taint(app, step.args[name])
+        taint = source_taint(app, step.args[name])
         if taint is not None:
             hop = f"`{step.worker}({name}=…)` (line {step.line})"
             if isinstance(origin, Computed):
@@ -134,7 +134,7 @@ def _server_knows(app: Application, step: Step, origin: Origin) -> bool:
 
 
 def _check_server_argument(app: Application, step: Step, param: str, src: Source) -> None:
-    taint = _source_taint(app, src)
+    taint = source_taint(app, src)
     if taint is not None:
         raise _error(
             app,

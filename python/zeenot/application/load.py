@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from zeenot.application.clients import find_clients
-from zeenot.application.flow import check_flow
 from zeenot.application.inputs import InputType, input_type
 from zeenot.application.model import (
+    AUTO,
     Application,
     Computed,
     Const,
@@ -53,6 +53,7 @@ from zeenot.application.model import (
     StepOutput,
 )
 from zeenot.application.peersum import find_peer_sum
+from zeenot.application.placement import settle
 from zeenot.errors import CompileError, Diagnostic, LoadError
 from zeenot.lang import load_module
 from zeenot.types import Visibility
@@ -88,7 +89,7 @@ def load_application(path: str | Path) -> Application:
     )
     if callable(main):
         _Planner(app, str(path)).plan(main)
-    check_flow(app)
+    settle(app)  # phases, movable workers on a legal tier, and the flow check
     return app
 
 
@@ -191,7 +192,6 @@ class _Planner:
                     stmt,
                     "move the computation into a @worker function",
                 )
-        self.phases()
 
     def targets(self, node: ast.expr) -> list[str]:
         if isinstance(node, ast.Name):
@@ -242,55 +242,20 @@ class _Planner:
                 f"`{name}` takes {len(params)} positional arguments ({', '.join(params)})",
                 node,
             )
+        declared = fn.__worker__["tier"]
         step = Step(
             index=len(self.app.steps),
             worker=name,
-            tier=fn.__worker__["tier"],
+            tier="client" if declared == AUTO else declared,  # placed at load, then planned
             args={p: self.source(a, env) for p, a in zip(params, node.args, strict=True)},
             targets=[],
             line=node.lineno,
+            declared=declared,
         )
-        if step.tier == "client":
+        if step.tier == "client":  # a movable worker's body too: its regions, on either tier
             _WorkerBody(self, fn, step).analyse()
         self.app.steps.append(step)
         return step
-
-    # phases ----------------------------------------------------------------------------------
-
-    def phases(self) -> None:
-        """parameters: server steps on constants and other parameters, run before the client
-        (published); client: the client's steps; server: server steps on the client's values."""
-        for step in self.app.steps:
-            if step.tier == "client":
-                for src in step.args.values():
-                    if isinstance(src, StepOutput) and self.app.steps[src.step].phase == "server":
-                        raise self.err(
-                            "ZN503",
-                            f"`{step.worker}` runs on the client after the server acted on "
-                            f"the client's data (`{self.app.steps[src.step].worker}`): a run is "
-                            "one round trip",
-                            _line_node(step.line),
-                            "split the application into two runs",
-                        )
-                step.phase = "client"
-            elif any(self.from_client(src) for src in step.args.values()):
-                step.phase = "server"
-            else:
-                step.phase = "parameters"
-
-    def from_client(self, src: Source) -> bool:
-        if isinstance(src, Input):
-            return True
-        if isinstance(src, StepOutput):
-            step = self.app.steps[src.step]
-            return step.tier == "client" or step.phase == "server"
-        return False
-
-
-def _line_node(line: int) -> ast.AST:
-    node = ast.Pass()
-    node.lineno, node.col_offset, node.end_col_offset = line, 0, None  # type: ignore[assignment]
-    return node
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:

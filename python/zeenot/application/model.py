@@ -14,14 +14,17 @@ from zeenot.application.inputs import InputType
 from zeenot.errors import UsageError
 
 TIERS = ("client", "server")
+AUTO = "auto"  # @worker(tier="auto"): the planner places the worker (docs/planner.md)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def worker(*, tier: str) -> Callable[[F], F]:
     """Place a function on a tier: `"client"` (the data owner's device) or `"server"` (the
-    service, ZØ's External tier). The function stays a plain Python function."""
-    if tier not in TIERS:
-        raise UsageError(f"@worker(tier=...) is one of {', '.join(TIERS)}, not {tier!r}")
+    service, ZØ's External tier), or `"auto"`: wherever the information-flow check allows and
+    the planner finds cheapest (`zeenot.application.placement`). The function stays a plain
+    Python function."""
+    if tier not in (*TIERS, AUTO):
+        raise UsageError(f"@worker(tier=...) is one of {', '.join(TIERS)} or {AUTO}, not {tier!r}")
 
     def mark(fn: F) -> F:
         if not callable(fn) or hasattr(fn, "__zk__"):
@@ -106,6 +109,12 @@ class Step:
     calls: list[RegionCall] = field(default_factory=list)  # client workers only
     returns: list[Origin] | None = None  # per result position (client workers only)
     phase: str = ""  # "parameters", "client" or "server"
+    declared: str = ""  # what @worker says: a tier, or "auto" (then `tier` is the placement)
+
+    @property
+    def movable(self) -> bool:
+        """Whether the planner places this step (`@worker(tier="auto")`)."""
+        return self.declared == AUTO
 
     def result_origins(self, index: int | None) -> list[Origin]:
         """Where the part of a client worker's result that `main` reads comes from."""
@@ -142,6 +151,19 @@ class Application:
     def proved_calls(self) -> list[tuple[Step, RegionCall]]:
         """The region calls a submission carries a proof of: every call in a client step."""
         return [(s, c) for s in self.step_phase("client") for c in s.calls]
+
+    def region_calls(self) -> list[tuple[Step, RegionCall]]:
+        """Every region call wherever it is placed: the client's, and those of workers the
+        planner placed on the server (which the server proves)."""
+        return [(s, c) for s in self.steps for c in s.calls]
+
+    def server_proved_calls(self) -> list[tuple[Step, RegionCall]]:
+        """The region calls the server proves: those of movable workers placed on it."""
+        return [(s, c) for s in self.steps if s.tier == "server" for c in s.calls]
+
+    def placement(self) -> dict[str, str]:
+        """Where each movable worker is placed (`@worker(tier="auto")`), by worker name."""
+        return {s.worker: s.tier for s in self.steps if s.movable}
 
 
 def proof_key(step: Step, call: RegionCall) -> str:

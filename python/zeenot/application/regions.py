@@ -30,8 +30,9 @@ def check_backend(app: Application, name: str, circuit: api.Circuit | api.Templa
 
 
 def compile_regions(app: Application) -> dict[str, api.Circuit | api.Template]:
-    """The app's regions that client steps call, compiled (both tiers do this)."""
-    return compile_regions_by_name(app, sorted({c.region for _, c in app.proved_calls()}))
+    """The app's regions that its workers call (the client's, and a movable worker's wherever
+    it is placed), compiled (both tiers do this)."""
+    return compile_regions_by_name(app, sorted({c.region for _, c in app.region_calls()}))
 
 
 def compile_regions_by_name(

@@ -32,29 +32,33 @@ def render(p: Plan) -> str:
         f"weights: client {w.client:g}/s, server {w.server:g}/s, {w.byte:g}/byte; "
         f"{w.proofs_per_setup:g} proofs per groth16 setup",
         "",
-        "| region | size | back end | prove | verify | proof | setup/K | memory | objective "
-        "| choice |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---|",
+        "| region | tier | size | back end | prove | verify | proof | setup/K | memory "
+        "| objective | choice |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for c in p.choices:
         size = (
             f"{c.size['constraints']:.0f} constraints / {c.size['commitments']:.0f} "
             f"commitments, {c.size['gates']:.0f} gates"
         )
+        tier = f"**{c.tier}**"
         for b, cost in c.predicted.items():
             mark = f"**{b}**" if b == c.backend else b
             lines.append(
-                f"| {c.region.name} | {size} | {mark} | {fmt_seconds(cost.prove_s)} | "
+                f"| {c.region.name} | {tier} | {size} | {mark} | {fmt_seconds(cost.prove_s)} | "
                 f"{fmt_seconds(cost.verify_s)} | {fmt_bytes(cost.proof_bytes)} | "
                 f"{fmt_seconds(cost.setup_s / w.proofs_per_setup)} | "
                 f"{fmt_bytes(cost.peak_bytes)} | {c.objective[b]:.4g} | "
                 f"{c.why() if b == c.backend else ''} |"
             )
-            size = ""
+            size = tier = ""
         for b, why in c.excluded.items():
             lines.append(
-                f"| {c.region.name if size else ''} | {size} | {b} | | | | | | | cannot: {why} |"
+                f"| {c.region.name if size else ''} | {tier} | {size} | {b} | | | | | | | "
+                f"cannot: {why} |"
             )
+    lines += ["", "| region | tier | why |", "|---|---|---|"]
+    lines += [f"| {c.region.name} | {c.tier} | {c.tier_why} |" for c in p.choices]
     lines.append("")
     lines.append("| plan | prove | verify | proof | memory | objective |")
     lines.append("|---|---:|---:|---:|---:|---:|")
@@ -96,8 +100,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
             raise MalformedInput(f"inputs `{args.inputs}` must be a JSON object")
         inputs = value
     profile = Profile.load(args.profile)
-    weights = Weights.parse(args.weights, args.proofs_per_setup)
     regions = regions_of(args.target, inputs, args.length)
+    declared = next((r.placement.weights for r in regions if r.placement), None)
+    weights = Weights.parse(
+        args.weights if args.weights is not None else declared, args.proofs_per_setup
+    )
     p = plan(regions, profile, weights, inlined_region(args.target, inputs))
     if args.json:
         print(json.dumps(p.to_json(), indent=2))
@@ -172,7 +179,10 @@ def add_parsers(sub: Any) -> None:
     )
     s.set_defaults(run=cmd_calibrate)
 
-    s = sub.add_parser("plan", help="choose a back end per region from the cost models")
+    s = sub.add_parser(
+        "plan",
+        help="choose a back end (and a movable worker's tier) per region from the cost models",
+    )
     s.add_argument("target", metavar="APP.py:FN|APP.py|APP_DIR")
     s.add_argument(
         "--inputs",
@@ -196,7 +206,8 @@ def add_parsers(sub: Any) -> None:
     s.add_argument(
         "--weights",
         metavar="client=X,server=X,byte=X",
-        help="the objective's weights (default client=1,server=1,byte=1e-6)",
+        help="the objective's weights (default: the application's PLAN_WEIGHTS, else "
+        "client=1,server=1,byte=1e-6)",
     )
     s.add_argument("--profile", metavar="PROFILE.json", help="a profile from `zeenot calibrate`")
     s.add_argument("--json", action="store_true", help="print the plan as JSON")

@@ -1,18 +1,22 @@
-"""The planner: predict each region's costs on each back end and choose the cheaper.
+"""The planner: predict each region's costs on each back end, choose the cheaper back end per
+region and, for an application's movable workers, the tier that proves it.
 
 A plan minimises a weighted objective in seconds. Each cost term is charged to the tier that
-pays it, so that a placement variable per region (who proves: client, server or peers) is one
-more index of the same sum:
+pays it, and the prover's tier is a decision variable where the flow check allows more than
+one (`@worker(tier="auto")`, `zeenot.application.placement`):
 
     objective(region, backend, tier) =
-        w[tier]     · prove_s                              (the prover's tier)
-      + w["server"] · (verify_s + setup_s / K)             (the verifier sets up and verifies)
-      + w_byte      · (proof_bytes + key_bytes / K)        (sent once per proof; keys once per K)
+        w[tier]       · prove_s                            (the prover's tier)
+      + w[verifier]   · verify_s                           (the other tier checks the proof)
+      + w["server"]   · setup_s / K                        (the server sets Groth16 up)
+      + w_byte        · (proof_bytes + key_bytes / K)      (sent once per proof; the proving
+                                                            key once per K, to a client prover)
 
-K is the number of proofs made per Groth16 setup (and per proving-key download). Today's
-regions are independent (the runtime's regions share no commitments), so choosing each
-region's argmin is the exact optimum; linking costs between regions of different back ends
-will make it a small integer program.
+K is the number of proofs made per Groth16 setup (and per proving-key download). Given the
+tiers, regions are independent (the runtime's regions share no commitments), so each region's
+argmin over back ends is exact; the tiers are chosen for the whole application by trying every
+legal placement of its movable workers (few: `placement.MAX_MOVABLE`), each costed with its
+regions' best back ends.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from zeenot import api
-from zeenot.application import backend_setting, compile_regions, load_application
+from zeenot.application import Application, backend_setting, compile_regions, load_application
+from zeenot.application.model import TIERS
+from zeenot.application.placement import Options, options
 from zeenot.errors import MalformedInput, UsageError
 from zeenot.files import read_text
 from zeenot.lang import load_module
@@ -90,13 +96,41 @@ class Weights:
             values["proofs_per_setup"] = proofs_per_setup
         return cls(**values)
 
+    @classmethod
+    def of_application(cls, app: Application) -> Weights:
+        """The application's own weights (`PLAN_WEIGHTS = "client=4"` in its module), else
+        the defaults."""
+        return cls.parse(application_weights(app))
+
     def objective(self, cost: Cost, prover: str = "client") -> float:
+        """One proof's cost: proved on `prover`'s tier, verified on the other (a client's
+        proof by the server, a server's by the client, which gets it with its answer)."""
         k = self.proofs_per_setup
+        verifier = "client" if prover == "server" else "server"
+        key_bytes = 0.0 if prover == "server" else cost.key_bytes  # a server keeps its own key
         return (
             getattr(self, prover) * cost.prove_s
-            + self.server * (cost.verify_s + cost.setup_s / k)
-            + self.byte * (cost.proof_bytes + cost.key_bytes / k)
+            + getattr(self, verifier) * cost.verify_s
+            + self.server * cost.setup_s / k
+            + self.byte * (cost.proof_bytes + key_bytes / k)
         )
+
+
+@dataclass
+class Placement:
+    """An application's tiers: the declared tier of each fixed worker, and the legal
+    placements of its movable ones (`@worker(tier="auto")`)."""
+
+    declared: dict[str, str]  # worker -> tier, for workers the author placed
+    options: Options
+    weights: str | None = None  # the application's PLAN_WEIGHTS
+
+    @property
+    def movable(self) -> list[str]:
+        return list(self.options.legal[0]) if self.options.legal else []
+
+    def tiers(self, callers: tuple[str, ...], assignment: dict[str, str]) -> list[str]:
+        return [assignment.get(w) or self.declared[w] for w in callers]
 
 
 @dataclass(frozen=True)
@@ -109,6 +143,8 @@ class Region:
     template: bool = False  # lists without MaxSize: no fixed circuit, so sigma only
     inputs: dict[str, Any] | None = field(default=None, compare=False, repr=False)  # publics
     pinned: str | None = None  # the application's BACKENDS names this region's back end
+    callers: tuple[str, ...] = ()  # an application's workers that call it (one per call)
+    placement: Placement | None = field(default=None, compare=False, repr=False)
 
     def backends(self) -> dict[str, str | None]:
         """Each back end, with why it cannot prove this region (None: it can)."""
@@ -133,6 +169,11 @@ class Choice:
     objective: dict[str, float]
     excluded: dict[str, str]  # back end -> why it cannot prove the region
     size: dict[str, float] = field(default_factory=dict)
+    tier: str = "client"  # who proves it ("client+server": calls placed on both)
+    tier_why: str = ""
+    tiers: dict[str, float | str] = field(
+        default_factory=dict
+    )  # tier -> plan objective, or why not
 
     def why(self) -> str:
         if len(self.predicted) == 1:
@@ -152,6 +193,7 @@ class Plan:
     # For a program in regions: the same program inlined into one circuit, costed the same
     # way, so that a user sees whether the region boundaries pay for their crossings.
     inlined: Choice | None = None
+    placement: dict[str, str] = field(default_factory=dict)  # movable worker -> chosen tier
 
     def total(self, backend: str | None = None) -> Cost | None:
         """The plan's summed cost, or (backend given) the single-back-end plan's: None when
@@ -184,7 +226,10 @@ class Plan:
             "regions": [
                 {
                     "name": c.region.name,
-                    "prover": c.region.prover,
+                    "prover": c.tier,
+                    "tier": c.tier,
+                    "tier_why": c.tier_why,
+                    "tiers": c.tiers,
                     "backend": c.backend,
                     "why": c.why(),
                     "size": c.size,
@@ -198,6 +243,7 @@ class Plan:
                 for c in self.choices
             ],
             "total": {**total.to_json(), "objective": self.objective()},
+            "placement": self.placement,
             "single": {b: single(b) for b in api.BACKENDS},
             **({"inlined": self._inlined_json()} if self.inlined is not None else {}),
             "weights": asdict(self.weights),
@@ -227,7 +273,24 @@ def costs_of(profile: Profile, f: dict[str, float]) -> dict[str, Cost]:
     }
 
 
-def choose(region: Region, profile: Profile, weights: Weights) -> Choice:
+@dataclass
+class _Costed:
+    """A region's predictions, computed once and weighed under every placement tried."""
+
+    region: Region
+    allowed: dict[str, Cost]
+    excluded: dict[str, str]
+    size: dict[str, float]
+
+    def objectives(self, weights: Weights, tiers: list[str]) -> dict[str, float]:
+        """Per back end, the objective of its calls proved on `tiers` (one per call)."""
+        return {b: sum(weights.objective(c, t) for t in tiers) for b, c in self.allowed.items()}
+
+    def best(self, weights: Weights, tiers: list[str]) -> float:
+        return min(self.objectives(weights, tiers).values())
+
+
+def _cost(region: Region, profile: Profile) -> _Costed:
     f = features(region.circuit, region.inputs)
     costs = costs_of(profile, f)
     excluded = {b: why for b, why in region.backends().items() if why is not None}
@@ -238,18 +301,91 @@ def choose(region: Region, profile: Profile, weights: Weights) -> Choice:
             + "; ".join(f"{b}: {w}" for b, w in excluded.items())
             + ")"
         )
-    objective = {b: weights.objective(c, region.prover) for b, c in allowed.items()}
-    best = min(objective, key=lambda b: (objective[b], b))
     size = {k: f[k] for k in ("constraints", "commitments", "gates")}
-    return Choice(region, best, allowed, objective, excluded, size)
+    return _Costed(region, allowed, excluded, size)
+
+
+def _pick(costed: _Costed, weights: Weights, tiers: list[str]) -> Choice:
+    objective = costed.objectives(weights, tiers)
+    best = min(objective, key=lambda b: (objective[b], b))
+    tier = "+".join(t for t in TIERS if t in tiers)
+    return Choice(
+        costed.region, best, costed.allowed, objective, costed.excluded, costed.size, tier
+    )
+
+
+def choose(region: Region, profile: Profile, weights: Weights) -> Choice:
+    """One region's back end, proved by `region.prover`."""
+    choice = _pick(_cost(region, profile), weights, [region.prover])
+    choice.tier_why = "one prover: not an application"
+    return choice
 
 
 def plan(
-    regions: list[Region], profile: Profile, weights: Weights, inlined: Region | None = None
+    regions: list[Region],
+    profile: Profile,
+    weights: Weights,
+    inlined: Region | None = None,
+    placement: Placement | None = None,
 ) -> Plan:
-    """Each region's back end; `inlined`: the program as one circuit, costed beside."""
+    """Each region's back end and, for an application with movable workers, their tiers:
+    every legal placement is costed with its regions' best back ends and the cheapest kept
+    (ties: the earlier, client-first). `inlined`: the program as one circuit, costed beside."""
+    placement = placement or next((r.placement for r in regions if r.placement), None)
     chosen = None if inlined is None else choose(inlined, profile, weights)
-    return Plan([choose(r, profile, weights) for r in regions], weights, profile, chosen)
+    costed = [_cost(r, profile) for r in regions]
+    if placement is None:
+        choices = [_pick(c, weights, [c.region.prover]) for c in costed]
+        for c in choices:
+            c.tier_why = "one prover: not an application"
+        return Plan(choices, weights, profile, chosen)
+
+    def total(assignment: dict[str, str]) -> float:
+        return sum(c.best(weights, placement.tiers(c.region.callers, assignment)) for c in costed)
+
+    legal = placement.options.legal
+    totals = [total(a) for a in legal]
+    best = legal[min(range(len(legal)), key=lambda i: totals[i])] if legal else {}
+    choices = []
+    for c in costed:
+        choice = _pick(c, weights, placement.tiers(c.region.callers, best))
+        choice.tier_why, choice.tiers = _tier_why(c.region, placement, best, legal, totals)
+        choices.append(choice)
+    return Plan(choices, weights, profile, chosen, dict(best))
+
+
+def _tier_why(
+    region: Region,
+    placement: Placement,
+    best: dict[str, str],
+    legal: list[dict[str, str]],
+    totals: list[float],
+) -> tuple[str, dict[str, float | str]]:
+    """Why a region's calls are on their tier, and per tier the plan's objective with its
+    worker there (the best legal placement that puts it there) or why no placement can."""
+    movable = [w for w in dict.fromkeys(region.callers) if w in best]
+    if not movable:
+        declared = sorted({placement.declared[w] for w in region.callers})
+        return f'declared @worker(tier="{"/".join(declared)}")', {}
+    worker = movable[0]
+    tiers: dict[str, float | str] = {}
+    for t in TIERS:
+        at = [totals[i] for i, a in enumerate(legal) if a[worker] == t]
+        tiers[t] = min(at) if at else placement.options.refused[worker][t]
+    mine = best[worker]
+    others = {t: v for t, v in tiers.items() if t != mine}
+    costs = {t: v for t, v in others.items() if isinstance(v, float)}
+    if not costs:
+        return f"only {mine}: " + "; ".join(str(v) for v in others.values()), tiers
+    other, theirs = min(costs.items(), key=lambda kv: kv[1])
+    ours = tiers[mine]
+    assert isinstance(ours, float)
+    if ours == theirs:
+        return f"as cheap on the {mine} as on the {other} ({ours:.4g}): the first legal", tiers
+    return (
+        f"cheaper on the {mine}: {ours:.4g} vs {theirs:.4g} on the {other} (plan objective)",
+        tiers,
+    )
 
 
 def inlined_region(target: str, inputs: dict[str, Any] | None = None) -> Region | None:
@@ -309,14 +445,8 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
         circuit, template = _specialise(compiled, inputs, length)
         return [Region(name, circuit, "client", template, inputs)]
     file = Path(target) / "app.py" if Path(target).is_dir() else Path(target)
-    pinned: dict[str, str] = {}
     if _defines_main(file):  # an application: import it once, as the runtime does
-        app = load_application(file)
-        compiled_regions = compile_regions(app)
-        for region_name in compiled_regions:
-            setting = backend_setting(app, region_name)
-            if setting not in (None, "auto"):  # "auto" asks this planner
-                pinned[region_name] = setting
+        return application_regions(load_application(file), inputs, length)
     else:
         module = load_module(str(file))
         fns = {k: v for k, v in vars(module).items() if callable(v) and hasattr(v, "__zk__")}
@@ -332,7 +462,39 @@ def regions_of(target: str, inputs: dict[str, Any] | None = None, length: int = 
     for region_name, compiled in compiled_regions.items():
         given = (inputs or {}).get(region_name)
         circuit, template = _specialise(compiled, given, length)
-        out.append(Region(region_name, circuit, "client", template, given, pinned.get(region_name)))
+        out.append(Region(region_name, circuit, "client", template, given))
     if not out:
         raise UsageError(f"`{target}` proves nothing: it has no @zk region that a client calls")
+    return out
+
+
+def application_weights(app: Application) -> str | None:
+    """The weights an application declares for its plan (`PLAN_WEIGHTS`), as text."""
+    text = getattr(app.module, "PLAN_WEIGHTS", None)
+    if text is not None and not isinstance(text, str):
+        raise UsageError('PLAN_WEIGHTS is a string such as "client=4,server=1"')
+    return text
+
+
+def application_regions(
+    app: Application, inputs: dict[str, Any] | None = None, length: int = 16
+) -> list[Region]:
+    """Every region an application's workers call, with the back ends its `BACKENDS` pins,
+    the workers that call it and the application's placement options (`plan` reads them)."""
+    declared = {s.worker: s.tier for s in app.steps if not s.movable}
+    placement = Placement(declared, options(app), application_weights(app))
+    callers: dict[str, list[str]] = {}
+    for step, call in app.region_calls():
+        callers.setdefault(call.region, []).append(step.worker)
+    out = []
+    for region_name, compiled in compile_regions(app).items():
+        given = (inputs or {}).get(region_name)
+        circuit, template = _specialise(compiled, given, length)
+        setting = backend_setting(app, region_name)
+        pinned = setting if setting not in (None, "auto") else None  # "auto" asks this planner
+        calls = tuple(callers[region_name])
+        prover = next(s.tier for s in app.steps if s.worker == calls[0])
+        out.append(Region(region_name, circuit, prover, template, given, pinned, calls, placement))
+    if not out:
+        raise UsageError(f"`{app.path}` proves nothing: it has no @zk region that a worker calls")
     return out
