@@ -57,8 +57,9 @@ def render(p: Plan) -> str:
                 f"| {c.region.name if size else ''} | {tier} | {size} | {b} | | | | | | | "
                 f"cannot: {why} |"
             )
-    lines += ["", "| region | tier | why |", "|---|---|---|"]
-    lines += [f"| {c.region.name} | {c.tier} | {c.tier_why} |" for c in p.choices]
+    if any(c.region.placement is not None for c in p.choices):  # an application: its tiers
+        lines += ["", "| region | tier | why |", "|---|---|---|"]
+        lines += [f"| {c.region.name} | {c.tier} | {c.tier_why} |" for c in p.choices]
     lines.append("")
     lines.append("| plan | prove | verify | proof | memory | objective |")
     lines.append("|---|---:|---:|---:|---:|---:|")

@@ -27,9 +27,19 @@ from typing import Any
 import httpx
 
 from zeenot import api
-from zeenot.application.model import Application, Const, Input, Source, Step, StepOutput, proof_key
+from zeenot.application.model import (
+    Application,
+    Const,
+    Input,
+    Param,
+    Source,
+    Step,
+    StepOutput,
+    proof_key,
+)
+from zeenot.application.placement import place
 from zeenot.application.regions import backend_setting
-from zeenot.errors import MalformedInput, ZeenotError
+from zeenot.errors import CompileError, MalformedInput, ProofRejected, UsageError, ZeenotError
 from zeenot.files import parse_json
 from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
 from zeenot.runtime.identity import Key, SignedAuth
@@ -37,6 +47,7 @@ from zeenot.runtime.service import (
     SUBMISSION_FORMAT,
     backend_of,
     fingerprint,
+    normal,
     to_json,
 )
 
@@ -67,6 +78,7 @@ class Runner:
         self.regions = bound_regions(app)
         self._descriptor: dict[str, Any] | None = None
         self._keys: dict[str, api.Keys] = {}
+        self._values: dict[int, Any] | None = None  # the last prepared run's step values
 
     def close(self) -> None:
         self.http.close()
@@ -87,6 +99,7 @@ class Runner:
                     )
                 if not self._agrees(name, circuit, published.get("backend")):
                     raise RunError(f"the server proves `{name}` with {published.get('backend')}")
+            self._follow(doc.get("placement"))
             self._descriptor = doc
         return self._descriptor
 
@@ -99,6 +112,34 @@ class Runner:
                 backend == "groth16" and not isinstance(circuit, api.Template)
             )
         return bool(backend == backend_of(self.app, name, circuit))
+
+    def _follow(self, placement: Any) -> None:
+        """Place the movable workers where the server's planner did (docs/planner.md), if the
+        flow check allows it: a server that asks for a worker reading the client's private
+        data is refused before anything runs."""
+        if placement is None:
+            return
+        if not (
+            isinstance(placement, dict) and all(isinstance(t, str) for t in placement.values())
+        ):
+            raise RunError("the server's `placement` is not an object of tiers")
+        try:
+            place(self.app, placement)
+        except (CompileError, UsageError) as exc:
+            raise RunError(
+                f"the server's placement {_excerpt(placement)} is refused: {exc}"
+            ) from None
+
+    def _verifying_key(self, region: str) -> bytes:
+        """A region's verifying key (a region the server proves: the client checks, never
+        proves it, so it fetches no proving key), checked against its published hash."""
+        if region in self._keys:
+            return self._keys[region].verifying_key
+        published = self.descriptor()["regions"][region]
+        vk = self._get(f"/api/apps/{self.app.name}/regions/{region}/verifying_key").content
+        if hashlib.sha256(vk).hexdigest() != published.get("verifying_key_sha256"):
+            raise RunError(f"the verifying key of `{region}` does not match its published hash")
+        return vk
 
     def keys(self, region: str) -> api.Keys:
         if region not in self._keys:
@@ -144,7 +185,63 @@ class Runner:
         """Run `main` on the client's `inputs` (JSON values by parameter name); the server's
         answer: `{"id", "status", "result"}`."""
         submission = self.prepare(inputs, submission_id=submission_id)
-        return self.submit(submission)
+        answer = self.submit(submission)
+        self.check_server_proofs(json.loads(submission), answer)
+        return answer
+
+    def check_server_proofs(self, submission: dict[str, Any], answer: dict[str, Any]) -> None:
+        """Check the proofs the server made of the regions the planner placed on it: each
+        valid, bound to this run, and on this run's values where the client has them (its
+        inputs, the published parameters, its own proofs' outputs). `RunError` otherwise."""
+        calls = self.app.server_proved_calls()
+        if not calls:
+            return
+        made = answer.get("proofs")
+        if not isinstance(made, dict):
+            raise RunError(
+                "the server proves "
+                + ", ".join(f"`{proof_key(s, c)}`" for s, c in calls)
+                + " but its answer carries no proofs (a retried run's answer has none)"
+            )
+        doc = self.descriptor()
+        client = self.key.name if self.key is not None else None
+        values = self._values if self._values is not None else {}
+        for step, call in calls:
+            key = proof_key(step, call)
+            try:
+                proof = api.Proof.from_json(json.dumps(made.get(key)))
+                backend = doc["regions"][call.region]["backend"]
+                if proof.backend != backend:
+                    raise ProofRejected(f"a {proof.backend} proof of a {backend} region")
+                vk = self._verifying_key(call.region) if backend == "groth16" else None
+                api.verify(self.regions[call.region], vk, proof)
+            except (MalformedInput, ProofRejected) as exc:
+                raise RunError(f"the server's proof `{key}` is refused: {exc}") from None
+            context = run_context(
+                self.app.name,
+                self.app.source_sha256,
+                doc["epoch"],
+                submission["id"],
+                key,
+                submission["inputs"],
+                client,
+            )
+            if normal(proof.public_inputs.get(CONTEXT)) != normal(context):
+                raise RunError(f"the server's proof `{key}` belongs to another run")
+            for param, origin in call.args.items():
+                if param not in proof.public_inputs or not isinstance(origin, Param):
+                    continue
+                src = step.args[origin.name]
+                if isinstance(src, StepOutput) and src.step not in values:
+                    continue  # a value the server computed after the client's steps
+                if isinstance(src, Input) and src.name not in submission["inputs"]:
+                    continue  # private: never a public input of a server's proof (ZN511)
+                mine = _value(src, values, submission["inputs"])
+                if normal(to_json(mine)) != normal(proof.public_inputs[param]):
+                    raise RunError(
+                        f"the server's proof `{key}` has `{param}` = "
+                        f"{_excerpt(proof.public_inputs[param])}, this run's is {_excerpt(mine)}"
+                    )
 
     def prepare(self, inputs: dict[str, Any], *, submission_id: str | None = None) -> bytes:
         """Run the client's steps and return the submission's bytes (not yet sent)."""
@@ -164,6 +261,7 @@ class Runner:
             if step.phase == "client":
                 args = {p: _value(src, values, inputs) for p, src in step.args.items()}
                 values[step.index] = self._run_worker(step, args, proofs, (sid, public))
+        self._values = values
         doc = {
             "zeenot_submission": SUBMISSION_FORMAT,
             "app": self.app.name,

@@ -46,15 +46,18 @@ from zeenot.application.model import (
     StepOutput,
     proof_key,
 )
+from zeenot.application.placement import place
 from zeenot.application.regions import backend_setting, check_backend
 from zeenot.errors import MalformedInput, ProofRejected, ZeenotError
 from zeenot.files import parse_json
 from zeenot.plan import Profile, Weights, plan
 from zeenot.plan import Region as PlanRegion
+from zeenot.plan.planner import application_regions
 from zeenot.plan.profile import DEFAULT
 from zeenot.runtime import metrics
 from zeenot.runtime.batching import BatchingVerifier
 from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
+from zeenot.runtime.placed import run_proving
 from zeenot.runtime.store import Conflict, Fold, Store, now
 from zeenot.verifier import SigmaChecks, Verifier
 
@@ -139,6 +142,19 @@ def planned_backend(name: str, circuit: api.Circuit | api.Template) -> str:
     return _PLANNED[circuit.hash]
 
 
+def planned_placement(app: Application) -> dict[str, str]:
+    """Place the application's movable workers (`@worker(tier="auto")`) where the planner
+    finds the whole application cheapest under its `PLAN_WEIGHTS`, with the profile
+    `planned_backend` uses (every server process places alike); the placement, published in
+    the descriptor for the client to follow. Empty when nothing is movable."""
+    if not any(s.movable for s in app.steps):
+        return {}
+    profile = Profile.load(os.environ.get("ZEENOT_PROFILE") or DEFAULT)
+    chosen = plan(application_regions(app), profile, Weights.of_application(app)).placement
+    place(app, chosen)
+    return chosen
+
+
 def backend_of(app: Application, name: str, circuit: api.Circuit | api.Template) -> str:
     """The back end the server proves a region with: the application's `BACKENDS[name]` if it
     sets one ("auto": the planner's choice), else groth16, or sigma for a template (lists
@@ -185,6 +201,7 @@ class Service:
         self.app, self.store, self.max_body = app, store, max_body
         # jobs to store with each accepted run, in its transaction (`zeenot serve --forward`)
         self.on_accept: Callable[[str, str, Any], list[dict[str, Any]]] | None = None
+        self.placement = planned_placement(app)  # before the regions: it moves proofs here
         circuits = bound_regions(app)
         if app.peer_sum is not None:
             spec = app.peer_sum
@@ -229,9 +246,18 @@ class Service:
             "parameters": {str(k): v for k, v in self.parameters.items()},
             "inputs": sorted(n for n, i in self.app.inputs.items() if i.private_to is None),
             "proofs": [proof_key(s, c) for s, c in self.app.proved_calls()],
+            **self._placement_doc(),
             "max_body": self.max_body,
             **({"clients": self.app.clients.describe()} if self.app.clients else {}),
         }
+
+    def _placement_doc(self) -> dict[str, Any]:
+        """Where the planner put the movable workers, and the proofs the server makes (sent
+        with each answer); nothing for an application without movable workers."""
+        if not self.placement:
+            return {}
+        made = [proof_key(s, c) for s, c in self.app.server_proved_calls()]
+        return {"placement": dict(self.placement), "server_proofs": made}
 
     # submissions -----------------------------------------------------------------------------
 
@@ -247,7 +273,8 @@ class Service:
             with metrics.VERIFY_SECONDS.time(app=self.app.name):
                 proofs = self._proofs(doc["proofs"])
             digest = statement_digest(sid, inputs, proofs)
-            result = self._run(sid, proofs, inputs, client)
+            made: dict[str, Any] = {}  # the server's proofs (movable workers placed here)
+            result = self._run(sid, proofs, inputs, client, made)
             digests = [hashlib.sha256(p.proof).hexdigest() for p in proofs.values()]
             # Optimistic: one transaction on the common path; the unique keys on the id and on
             # the proofs' digests catch retries and replays, which are told apart afterwards.
@@ -276,7 +303,8 @@ class Service:
                 before = f" as `{owners[0][1]}`" if owners else ""
                 raise Rejected(409, f"replayed proof: it was submitted before{before}") from None
             metrics.ACCEPTED.inc(app=self.app.name, outcome="stored")
-            return 201, {"id": sid, "status": "accepted", "result": result}
+            answer = {"id": sid, "status": "accepted", "result": result}
+            return 201, ({**answer, "proofs": made} if made else answer)
         except Rejected as exc:
             metrics.refused(self.app.name, exc.status, exc.reason)
             self.store.reject(self.app.name, sid, exc.status, exc.reason)
@@ -382,10 +410,17 @@ class Service:
         proofs: dict[str, api.Proof],
         inputs: dict[str, Any],
         client: str | None = None,
+        made: dict[str, Any] | None = None,
     ) -> Any:
         """Check every proof's public inputs against the server's values, then run the server
-        steps on the verified values."""
+        steps on the verified values (a movable worker placed here proves its regions into
+        `made`)."""
         values: dict[int, Any] = dict(self.parameters)
+        for step in self.app.step_phase("client"):  # each client worker's result as `main`
+            parts = [  # sees it (first: a later region's public input may be one of them)
+                self._origin_value(step, o, values, inputs, proofs) for o in step.returns or []
+            ]
+            values[step.index] = parts[0] if len(parts) == 1 else parts
         for step, call in self.app.proved_calls():
             key = proof_key(step, call)
             proof = proofs[key]
@@ -410,15 +445,14 @@ class Service:
                         f"{json.dumps(expected)}",
                     )
         for step in self.app.steps:
-            if step.phase == "client":  # the worker's result as `main` sees it
-                parts = [
-                    self._origin_value(step, o, values, inputs, proofs) for o in step.returns or []
-                ]
-                values[step.index] = parts[0] if len(parts) == 1 else parts
-            elif step.phase == "server":
+            if step.phase == "server":
                 args = {p: self._value(src, values, inputs, proofs) for p, src in step.args.items()}
                 try:
-                    values[step.index] = to_json(self.app.workers[step.worker](**args))
+                    if step.calls:  # a movable worker placed on the server: it proves
+                        run = (sid, inputs, client)
+                        values[step.index] = to_json(self._proving(step, args, run, made))
+                    else:
+                        values[step.index] = to_json(self.app.workers[step.worker](**args))
                 except ZeenotError as exc:
                     raise Rejected(422, f"`{step.worker}` refused the values: {exc}") from None
                 except (ValueError, TypeError, ArithmeticError, LookupError) as exc:
@@ -431,6 +465,35 @@ class Service:
         if isinstance(result, list):
             return [self._value(s, values, inputs, proofs) for s in result]
         return self._value(result, values, inputs, proofs)
+
+    def _proving(
+        self,
+        step: Step,
+        args: dict[str, Any],
+        run: tuple[str, dict[str, Any], str | None],
+        made: dict[str, Any] | None,
+    ) -> Any:
+        """Run a movable worker placed on the server, proving its regions, each proof bound
+        to the run as the client's are (`run`: submission id, `main`'s inputs, client)."""
+        sid, inputs, client = run
+
+        def prove(call: RegionCall, values: dict[str, Any]) -> Any:
+            key = proof_key(step, call)
+            region = self.regions[call.region]
+            given = {p: to_json(v) for p, v in values.items()}
+            given[CONTEXT] = run_context(
+                self.app.name, self.app.source_sha256, self.epoch, sid, key, inputs, client
+            )
+            if region.backend == "sigma":
+                proof = api.prove_sigma(region.circuit, given)
+            else:
+                assert region.keys is not None and isinstance(region.circuit, api.Circuit)
+                proof = api.prove(region.circuit, region.keys, given)
+            if made is not None:
+                made[key] = json.loads(proof.to_json())
+            return proof.outputs
+
+        return run_proving(self.app, step, args, prove)
 
     def _value(
         self, src: Source, values: dict[int, Any], inputs: dict[str, Any], proofs: dict[str, Any]
