@@ -125,10 +125,6 @@ class Placement:
     options: Options
     weights: str | None = None  # the application's PLAN_WEIGHTS
 
-    @property
-    def movable(self) -> list[str]:
-        return list(self.options.legal[0]) if self.options.legal else []
-
     def tiers(self, callers: tuple[str, ...], assignment: dict[str, str]) -> list[str]:
         return [assignment.get(w) or self.declared[w] for w in callers]
 
@@ -171,9 +167,8 @@ class Choice:
     size: dict[str, float] = field(default_factory=dict)
     tier: str = "client"  # who proves it ("client+server": calls placed on both)
     tier_why: str = ""
-    tiers: dict[str, float | str] = field(
-        default_factory=dict
-    )  # tier -> plan objective, or why not
+    # tier -> the plan's objective with the region's movable worker there, or why it cannot be
+    tiers: dict[str, float | str] = field(default_factory=dict)
 
     def why(self) -> str:
         if len(self.predicted) == 1:
