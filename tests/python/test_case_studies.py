@@ -238,3 +238,13 @@ def test_the_blocklist_reaches_five_peers(tmp_path) -> None:
     assert status["state"] == "done" and len(status["combined"]) == 5
     assert status["result"]["blocklist"] == expected
     assert status["result"]["labels"] == [e["address"] for e in expected]
+
+
+def test_a_workers_record_is_json_data() -> None:
+    """A parameter worker may return a record (FitBit's and Study's sensor keys are `Point`s):
+    the runtime publishes it as an object of its fields."""
+    from zeenot.runtime.service import to_json
+
+    fitbit = load_application(EXAMPLES / "fitbit" / "app.py").module
+    key = to_json(fitbit.sponsorship())[0]
+    assert key == {"x": int(fitbit.TRACKER.x), "y": int(fitbit.TRACKER.y)}
