@@ -62,11 +62,11 @@ def _read_blindings(path: str | None) -> dict[str, Any] | None:
 
 def _write_opening(path: str | None, opening: api.Opening | None) -> None:
     """The prover's opening of a `Committed` return (`{"value", "blinding"}`): secret, and the
-    file is the prover's alone (`write_atomic` creates it mode 0600)."""
+    file is the prover's alone (mode 0600)."""
     if path is None or opening is None:
         return
     doc = {"value": opening.values, "blinding": str(opening.blindings[0])}
-    write_atomic(path, json.dumps(doc) + "\n")
+    write_atomic(path, json.dumps(doc) + "\n", secret=True)
 
 
 def _print_json(value: Any) -> None:
@@ -226,7 +226,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
         with progress.step("proving (groth16)", _expected(circuit, "groth16", "prove_s")):
             proof = api.prove(circuit, keys, inputs, blindings=blindings, stages=stages)
     with stages.stage("write"):
-        write_atomic(args.output, proof.to_json() + "\n")
+        write_atomic(args.output, proof.to_json() + "\n", secret=False)
         _write_opening(args.opening, proof.opening)
     if args.profile:
         print(stages.table(), file=sys.stderr)
@@ -255,7 +255,7 @@ def _prove_regions(
         backends[name] = backend
     with progress.step("proving the regions", None):
         proved = bundle.prove(regions, inputs, backends, keys, blindings=blindings)
-    write_atomic(args.output, proved.to_json() + "\n")
+    write_atomic(args.output, proved.to_json() + "\n", secret=False)
     _write_opening(args.opening, proved.opening)
     _print_json({"public_inputs": proved.public_inputs, "outputs": proved.outputs})
     return EXIT_OK
@@ -440,7 +440,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         check_output_file(args.output)
         circuit = api.Circuit.load(args.dir)
         keys = api.Keys.load(args.dir, proving=False)
-        write_atomic(args.output, api.solidity_verifier(circuit, keys.verifying_key))
+        write_atomic(args.output, api.solidity_verifier(circuit, keys.verifying_key), secret=False)
         print(f"wrote {args.output} (contract ZeenotVerifier, {len(circuit.layout[0])} inputs)")
         return EXIT_OK
     if args.proof is None:
@@ -455,7 +455,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.output in (None, "-"):
             print(text, end="")
         else:
-            write_atomic(args.output, text)
+            write_atomic(args.output, text, secret=False)
         return EXIT_OK
     if proof.backend != "groth16":
         raise _Usage(f"snarkjs verifies Groth16 proofs only; this is a {proof.backend} proof")

@@ -132,7 +132,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         profile = refit(args.refit)
     else:
         profile = calibrate(quick=args.quick, reps=args.reps, progress=progress)
-    write_atomic(out, profile.to_json().encode())
+    write_atomic(out, profile.to_json().encode(), secret=False)
     print("| back end | measure | R² | largest error | samples |")
     print("|---|---|---:|---:|---:|")
     for backend, models in profile.models.items():
