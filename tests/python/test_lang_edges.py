@@ -1,0 +1,118 @@
+"""The language's edges a newcomer met (issue 28, item 4): `Fixed` division and a rounding
+constructor, sets of `Field` values, diagnostics at the user's line, `statistics`."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import pytest
+
+from zeenot import CompileError, _native, api, load_function, simulate
+from zeenot.errors import Failure, ProofRejected
+
+from .ir_interp import outputs
+
+FIXED_DIV = """
+from zeenot import Fixed, Private, Public, i64, zk
+
+
+class Rate(Fixed):
+    FRAC = 8
+
+
+@zk
+def ratio(a: Private[Rate], b: Private[Rate], limit: Public[Rate]) -> tuple[i64, bool]:
+    q = a / b
+    return q.raw, q <= limit
+
+
+@zk
+def score(income: Private[Rate], debt: Private[Rate]) -> i64:
+    return (debt / income * Rate(i64(100 * 256))).floor()
+"""
+
+
+def _load(tmp_path: Path, source: str, name: str):  # type: ignore[no-untyped-def]
+    path = tmp_path / f"{name}_app.py"
+    path.write_text(source)
+    return load_function(str(path), name)
+
+
+def _raw(v: int) -> dict[str, int]:
+    return {"raw": v}
+
+
+def test_fixed_division_floors_the_exact_quotient(tmp_path):
+    fn = _load(tmp_path, FIXED_DIV, "ratio")
+    rate = fn.__globals__["Rate"]
+    assert (rate.of(3) / rate.of(2)).raw == 384  # 1.5 exactly
+    assert (rate.of(1) / rate.of(3)).raw == 85  # 0.33203125 ≤ 1/3 < 86/256
+    assert (rate.of(-1) / rate.of(3)).raw == -86  # toward −∞, as `//`
+    circuit = api.compile(fn)
+    rng = random.Random(28)
+    cases = [(768, 512), (256, 768), (-256, 768), (5, -3), (1 << 40, 7), (-(1 << 54), 1)]
+    cases += [(rng.randint(-(1 << 30), 1 << 30), rng.randint(1, 1 << 20)) for _ in range(12)]
+    for a, b in cases:
+        inputs = {"a": _raw(a), "b": _raw(b), "limit": _raw(1 << 12)}
+        q = (a << 8) // b
+        want = simulate(fn, inputs)
+        assert want == [q, q <= 1 << 12], (a, b)
+        assert outputs(circuit, inputs) == want
+        assert api.prove_sigma(circuit, inputs).outputs == want
+
+
+def test_fixed_division_by_zero_or_overflow_has_no_proof(tmp_path):
+    fn = _load(tmp_path, FIXED_DIV, "ratio")
+    circuit = api.compile(fn)
+    for a, b in [(256, 0), (1 << 56, 1)]:  # a zero divisor; raw · 2^8 leaves i64
+        inputs = {"a": _raw(a), "b": _raw(b), "limit": _raw(0)}
+        with pytest.raises(Failure):
+            simulate(fn, inputs)
+        with pytest.raises(Exception, match="overflow|division|fails|zero"):
+            api.prove_sigma(circuit, inputs)
+
+
+def test_fixed_division_quotient_witness_is_pinned(tmp_path):
+    """Every internal witness of the division (quotient, remainder, their range bits) is
+    pinned: changing any one alone breaks a constraint, so a prover cannot claim another
+    quotient; and a proof with a tampered quotient output does not verify."""
+    fn = _load(tmp_path, FIXED_DIV, "ratio")
+    circuit = api.compile(fn)
+    inputs = {"a": _raw(-1000), "b": _raw(77), "limit": _raw(0)}
+    assert _native.check_mutations(circuit.native, circuit.program.flatten_inputs(inputs)) > 0
+    keys = api.setup(circuit, seed=5)
+    proof = api.prove(circuit, keys, inputs)
+    api.verify(circuit, keys.verifying_key, proof)
+    q = proof.outputs[0]
+    for wrong in (q + 1, q - 1):
+        forged = dataclasses.replace(proof, outputs=[wrong, *proof.outputs[1:]])
+        with pytest.raises(ProofRejected):
+            api.verify(circuit, keys.verifying_key, forged)
+
+
+def test_fixed_division_composes(tmp_path):
+    fn = _load(tmp_path, FIXED_DIV, "score")
+    circuit = api.compile(fn)
+    inputs = {"income": _raw(4000 << 8), "debt": _raw(1500 << 8)}
+    assert simulate(fn, inputs) == 37 == outputs(circuit, inputs)  # 37.5 % floored
+
+
+def test_fixed_rounding_constructor():
+    from zeenot import Fixed
+
+    class Rate(Fixed):
+        FRAC = 8
+
+    with pytest.raises(ValueError, match='rounding="nearest"'):
+        Rate.of("0.35")  # 89.6 / 256: strict by default
+    assert Rate.of("0.35", rounding="nearest").raw == 90
+    assert Rate.of("0.35", rounding="floor").raw == 89
+    assert Rate.of("0.35", rounding="ceil").raw == 90
+    assert Rate.of("-0.35", rounding="floor").raw == -90
+    assert Rate.of("1.5", rounding="nearest").raw == 384  # exact values are unchanged
+    assert Rate.of(Rate.of(1).raw + 0, rounding="nearest").raw == 256 << 8
+    assert Rate.of("0.001953125", rounding="nearest").raw == 0  # 0.5 step: ties to even
+    with pytest.raises(ValueError, match="expected one of"):
+        Rate.of("0.35", rounding="up")
