@@ -88,8 +88,8 @@ class Fixed:
         if rounding is None:
             if exact.denominator != 1:
                 raise ValueError(
-                    f"{value} is not a multiple of 2^-{cls.FRAC}: pass rounding=\"nearest\" "
-                    "(or \"floor\", \"ceil\") to take a neighbouring step"
+                    f'{value} is not a multiple of 2^-{cls.FRAC}: pass rounding="nearest" '
+                    '(or "floor", "ceil") to take a neighbouring step'
                 )
             return cls(i64(int(exact)))
         if rounding not in ROUNDINGS:

@@ -116,3 +116,59 @@ def test_fixed_rounding_constructor():
     assert Rate.of("0.001953125", rounding="nearest").raw == 0  # 0.5 step: ties to even
     with pytest.raises(ValueError, match="expected one of"):
         Rate.of("0.35", rounding="up")
+
+
+PSI = """
+from zeenot import Field, MaxSize, Private, Public, poseidon, u32, zk
+from zeenot.babyjub import Point
+
+
+@zk
+def common(mine: Private[MaxSize[list[Field], 6]], theirs: Public[MaxSize[list[Field], 4]]) -> u32:
+    hashed = set(poseidon(c) for c in mine)
+    return u32(len(hashed & set(theirs)))
+
+
+@zk
+def distinct(xs: Private[MaxSize[list[Field], 5]]) -> tuple[u32, bool, u32]:
+    s = set(xs)
+    return u32(len(s)), Field(7) in s, u32(len(s - {Field(2)} | set(xs[:1])))
+
+
+@zk
+def points(ps: Private[MaxSize[list[Point], 3]]) -> u32:
+    return u32(len(set(ps)))
+"""
+
+
+def test_sets_of_field_values_the_natural_psi(tmp_path):
+    from zeenot import poseidon
+
+    fn = _load(tmp_path, PSI, "common")
+    circuit = api.compile(fn)
+    theirs = [str(int(poseidon(1))), str(int(poseidon(3))), "5"]
+    for mine, want in [(["1", "2", "3", "3"], 2), (["4"], 0), ([], 0), (["3"] * 6, 1)]:
+        inputs = {"mine": mine, "theirs": theirs}
+        assert simulate(fn, inputs) == want == outputs(circuit, inputs), mine
+    keys = api.setup(circuit, seed=3)
+    proof = api.prove(circuit, keys, {"mine": ["1", "2", "3"], "theirs": theirs})
+    assert proof.outputs == 2
+    api.verify(circuit, keys.verifying_key, proof)
+    with pytest.raises(ProofRejected):
+        api.verify(circuit, keys.verifying_key, dataclasses.replace(proof, outputs=3))
+
+
+def test_set_of_fields_operators(tmp_path):
+    fn = _load(tmp_path, PSI, "distinct")
+    circuit = api.compile(fn)
+    for xs in (["7", "2", "7", "9"], ["2", "2"], [], ["1", "2", "3", "4", "5"]):
+        inputs = {"xs": xs}
+        assert simulate(fn, inputs) == outputs(circuit, inputs), xs
+
+
+def test_a_set_of_points_says_what_to_write(tmp_path):
+    fn = _load(tmp_path, PSI, "points")
+    with pytest.raises(CompileError) as info:
+        api.compile(fn)
+    text = str(info.value)
+    assert "integers or Field values" in text and "key=" not in text and "poseidon" in text
