@@ -110,8 +110,9 @@ class SetsAndSorting:
         return keys[:slots], [c[:slots] for c in columns], act[:slots]
 
     def list_set(self, xs: SymList, node: ast.AST) -> SymList:
-        """`set(xs)` of integers or `Field` values: a sparse list of the distinct values (each value's first slot
-        kept active), on which `len`, `in`, `sum`, comprehensions, `sorted` and `& | - ^` work.
+        """`set(xs)` of integers or `Field` values: a sparse list of the distinct values (each
+        value's first slot kept active), on which `len`, `in`, `sum`, comprehensions, `sorted`
+        and `& | - ^` work.
         Built the cheaper way for the list's size (`_set_by_sorting`): by the sorting network,
         O(n log² n) comparisons, or by pairwise equality tests, O(n²) but each a few
         constraints where a comparison costs one per bit."""
