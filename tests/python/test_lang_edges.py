@@ -172,3 +172,91 @@ def test_a_set_of_points_says_what_to_write(tmp_path):
         api.compile(fn)
     text = str(info.value)
     assert "integers or Field values" in text and "key=" not in text and "poseidon" in text
+
+
+LIBRARY_ERROR = """
+from zeenot import Field, Fixed, Private, Public, i64, zk
+from zeenot.babyjub import Ciphertext, Point, encrypts_in_range
+
+
+@zk
+def vote(ct: Public[Ciphertext], pk: Public[Point], m: Private[Field], r: Private[Field]) -> bool:
+    return encrypts_in_range(ct, pk, m, r, 0, 1)
+
+
+def mine(a: Field) -> bool:
+    return a < Field(3)
+
+
+@zk
+def own(a: Private[Field]) -> bool:
+    return mine(a)
+"""
+
+
+def test_a_library_helpers_diagnostic_points_at_the_users_call(tmp_path):
+    fn = _load(tmp_path, LIBRARY_ERROR, "vote")
+    with pytest.raises(CompileError) as info:
+        api.compile(fn)
+    d = info.value.diagnostic
+    assert d.file == fn.__code__.co_filename and d.line == 8, d
+    assert "inside `encrypts_in_range`, zeenot/babyjub.py:" in d.message
+    assert "return encrypts_in_range(" in info.value.render()
+    # a helper of the user's own keeps the diagnostic at the helper's line
+    with pytest.raises(CompileError) as info:
+        api.compile(_load(tmp_path, LIBRARY_ERROR, "own"))
+    assert info.value.diagnostic.line == 12 and "inside" not in info.value.diagnostic.message
+
+
+STATISTICS = """
+import statistics
+from statistics import median
+
+from zeenot import MaxSize, Private, u32, u64, zk
+
+
+@zk
+def med(xs: Private[MaxSize[list[u32], 7]]) -> u32:
+    return median(xs)
+
+
+@zk
+def mean(xs: Private[MaxSize[list[u32], 7]]) -> u32:
+    return statistics.mean(xs)
+
+
+@zk
+def med_idiom(xs: Private[MaxSize[list[u32], 7]]) -> u32:
+    s = sorted(xs)
+    n = len(s)
+    return (s[(n - 1) // 2] + s[n // 2]) // 2
+
+
+@zk
+def mean_idiom(xs: Private[MaxSize[list[u32], 7]]) -> u64:
+    return sum(u64(x) for x in xs) // len(xs)
+"""
+
+
+@pytest.mark.parametrize(("name", "idiom"), [("med", "sorted(xs)"), ("mean", "sum(u64(x)")])
+def test_statistics_is_refused_with_the_idiom_that_works(tmp_path, name, idiom):
+    fn = _load(tmp_path, STATISTICS, name)
+    with pytest.raises(CompileError) as info:
+        api.compile(fn)
+    d = info.value.diagnostic
+    assert d.code == "ZN205" and d.file == fn.__code__.co_filename, d
+    assert "standard library" in d.message and idiom in (d.hint or "")
+
+
+def test_the_statistics_idioms_agree_with_statistics(tmp_path):
+    import statistics
+
+    med = _load(tmp_path, STATISTICS, "med_idiom")
+    mean = _load(tmp_path, STATISTICS, "mean_idiom")
+    mc, ac = api.compile(med), api.compile(mean)
+    for xs in ([5, 1, 4, 2], [3, 9, 1], [7], [2, 2, 8, 8, 9, 1, 1]):
+        inputs = {"xs": xs}
+        assert simulate(med, inputs) == int(statistics.median(xs)) == outputs(mc, inputs)
+        assert simulate(mean, inputs) == int(statistics.mean(xs)) == outputs(ac, inputs)
+    with pytest.raises(Failure):
+        simulate(med, {"xs": []})
