@@ -260,3 +260,54 @@ def test_the_statistics_idioms_agree_with_statistics(tmp_path):
         assert simulate(mean, inputs) == int(statistics.mean(xs)) == outputs(ac, inputs)
     with pytest.raises(Failure):
         simulate(med, {"xs": []})
+
+
+CHECK_EQ = """
+from zeenot import Private, Public, check, u32, zk
+
+
+@zk
+def checked(a: Private[u32], b: Public[u32]) -> u32:
+    check(a == b)
+    return a // 2
+
+
+@zk
+def unchecked(a: Private[u32], b: Public[u32]) -> u32:
+    return a // 2
+
+
+@zk
+def returned(a: Private[u32], b: Public[u32]) -> tuple[u32, bool]:
+    e = a == b
+    check(e)
+    return a // 2, e
+"""
+
+
+def test_check_of_an_equality_is_one_constraint(tmp_path):
+    """`check(a == b)` costs one linear constraint over the program without it (the equality
+    gadget's inverse witness and three constraints are not built: issue 28, item 6); an
+    equality also returned keeps the gadget."""
+    count = {
+        name: api.compile(_load(tmp_path, CHECK_EQ, name)).stats["constraints"]
+        for name in ("checked", "unchecked", "returned")
+    }
+    assert count["checked"] == count["unchecked"] + 1, count
+    assert count["returned"] >= count["checked"] + 3, count
+
+
+def test_check_of_an_equality_rejects_unequal_values(tmp_path):
+    fn = _load(tmp_path, CHECK_EQ, "checked")
+    circuit = api.compile(fn)
+    keys = api.setup(circuit, seed=11)
+    good = {"a": 7, "b": 7}
+    assert _native.check_mutations(circuit.native, circuit.program.flatten_inputs(good)) > 0
+    proof = api.prove(circuit, keys, good)
+    api.verify(circuit, keys.verifying_key, proof)
+    with pytest.raises(_native.UnsatisfiedError):  # no proof for a ≠ b
+        api.prove(circuit, keys, {"a": 7, "b": 8})
+    # the proof does not carry over to another public b
+    forged = dataclasses.replace(proof, public_inputs=[8])
+    with pytest.raises((ProofRejected, api.MalformedInput)):
+        api.verify(circuit, keys.verifying_key, forged)
