@@ -15,7 +15,10 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
-VIRTUAL_ENV="$PWD/.venv" .venv/bin/maturin develop --release -q
+# maturin installs the package's dependencies through pip, which lists each one already there:
+# keep its other lines (errors included; the pipeline fails when maturin does)
+VIRTUAL_ENV="$PWD/.venv" .venv/bin/maturin develop --release -q 2>&1 |
+  { grep -v '^Requirement already satisfied' || true; }
 if [ -f package-lock.json ] && command -v npm >/dev/null; then
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
     npm ci --silent --no-audit --no-fund

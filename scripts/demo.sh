@@ -87,7 +87,15 @@ step "regions: survey responses checked and scored (groth16), the scores encrypt
 zeenot compile "$BAPP" -o "$BOUT"
 zeenot setup "$BOUT"
 zeenot plan "$BAPP" --inputs "$BIN"
-zeenot prove "$BOUT" --inputs "$BIN" --backend auto -o "$BOUT/bundle.json"
+# --quiet: the outputs are eight ciphertexts (sixty lines of 77-digit numbers); a summary instead
+zeenot prove "$BOUT" --inputs "$BIN" --backend auto -o "$BOUT/bundle.json" --quiet
+.venv/bin/python - "$BOUT/bundle.json" <<'PY'
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+regions = ", ".join(f"{n} ({p['backend']})" for n, p in doc["proofs"].items())
+print(f"bundle: {sys.argv[1]} ({os.path.getsize(sys.argv[1]):,} bytes), one proof per region: "
+      f"{regions}")
+PY
 zeenot verify "$BOUT" "$BOUT/bundle.json"
 step "an application: the insurer's server and the car's client as two processes"
 rm -f out/payd.db* out/payd-*.key out/payd-operator.token
