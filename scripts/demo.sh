@@ -87,8 +87,9 @@ step "regions: survey responses checked and scored (groth16), the scores encrypt
 zeenot compile "$BAPP" -o "$BOUT"
 zeenot setup "$BOUT"
 zeenot plan "$BAPP" --inputs "$BIN"
-# --quiet: the outputs are eight ciphertexts (sixty lines of 77-digit numbers); a summary instead
-zeenot prove "$BOUT" --inputs "$BIN" --backend auto -o "$BOUT/bundle.json" --quiet
+# the outputs (eight ciphertexts: sixty lines of 77-digit numbers) not shown, a summary instead;
+# each region's choice is still said on stderr, with `zeenot plan`'s figure
+zeenot prove "$BOUT" --inputs "$BIN" --backend auto -o "$BOUT/bundle.json" >/dev/null
 .venv/bin/python - "$BOUT/bundle.json" <<'PY'
 import json, os, sys
 doc = json.load(open(sys.argv[1]))
