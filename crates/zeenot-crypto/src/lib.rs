@@ -42,6 +42,7 @@ mod generators;
 mod params;
 pub mod pedersen;
 pub mod poseidon;
+pub mod shuffle;
 pub mod transcript;
 
 /// Protocol and encoding notes (rendered from `notes/*.md`).
