@@ -17,13 +17,16 @@ fn bench_shuffle(c: &mut Criterion) {
     g.sample_size(10);
     for w in [1usize, 5] {
         let n = 1000;
-        let rows: Vec<Vec<_>> = (0..n).map(|j| (0..w).map(|_| pk.encrypt(j as u64, &mut rng)).collect()).collect();
+        let rows: Vec<Vec<_>> =
+            (0..n).map(|j| (0..w).map(|_| pk.encrypt(j as u64, &mut rng)).collect()).collect();
         let ctx = b"bench";
         // Warm the generator cache and the fixed-base tables outside the timings.
         let (out, proof) = shuffle(&pk, &rows, ctx, &mut rng).unwrap_or_else(|e| panic!("{e}"));
         let bytes = proof.encode();
         let (in_bytes, out_bytes) = (encode_rows(&rows), encode_rows(&out));
-        g.bench_function(format!("prove_{n}x{w}"), |b| b.iter(|| shuffle(&pk, black_box(&rows), ctx, &mut rng)));
+        g.bench_function(format!("prove_{n}x{w}"), |b| {
+            b.iter(|| shuffle(&pk, black_box(&rows), ctx, &mut rng))
+        });
         g.bench_function(format!("verify_{n}x{w}"), |b| {
             b.iter(|| {
                 let p = ShuffleProof::decode(black_box(&bytes), n, w)?;

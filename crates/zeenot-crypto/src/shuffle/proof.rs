@@ -121,10 +121,8 @@ impl ShuffleProof {
         let n_points = 3 * n + 3 + 2 * w;
         let (point_bytes, scalar_bytes) = bytes[HEADER_LEN..].split_at(32 * n_points);
         let points = decode_points(point_bytes)?;
-        let scalars: Vec<Scalar> = scalar_bytes
-            .par_chunks_exact(32)
-            .map(|c| decode_scalar(&fixed(c)?))
-            .collect::<Result<_>>()?;
+        let scalars: Vec<Scalar> =
+            scalar_bytes.par_chunks_exact(32).map(|c| decode_scalar(&fixed(c)?)).collect::<Result<_>>()?;
         let (commitments, rest) = points.split_at(n);
         let (chain, rest) = rest.split_at(n);
         let (t123, rest) = rest.split_at(3);

@@ -94,7 +94,8 @@ fn prove_with_table<R: RngCore + CryptoRng>(
 
     // 1. Permutation commitment c_j = r_j·B + h_{π⁻¹(j)}.
     let mut r = rand_vec(n);
-    let commitments: Vec<Point> = (0..n).into_par_iter().map(|j| Point::mul_base(&r[j]) + h[inv[j]]).collect();
+    let commitments: Vec<Point> =
+        (0..n).into_par_iter().map(|j| Point::mul_base(&r[j]) + h[inv[j]]).collect();
     let mut t = statement_transcript(context, pk, input, output, n, w);
     let u = challenge_vector(&mut t, &commitments);
     let mut ut: Vec<Scalar> = perm.iter().map(|&j| u[j]).collect();
@@ -158,11 +159,14 @@ fn prove_with_table<R: RngCore + CryptoRng>(
     proof.s1 = w123[0] + c * r_sum;
     proof.s2 = w123[1] + c * big_r[n];
     proof.s3 = w123[2] + c * r_u;
-    proof.s4 = (0..w).map(|k| w4[k] + c * rho.iter().zip(&ut).map(|(row, x)| row[k] * x).sum::<Scalar>()).collect();
+    proof.s4 =
+        (0..w).map(|k| w4[k] + c * rho.iter().zip(&ut).map(|(row, x)| row[k] * x).sum::<Scalar>()).collect();
     proof.s_hat = w_hat.iter().zip(&r_hat).map(|(o, x)| *o + c * x).collect();
     proof.s_prime = w_prime.iter().zip(&ut).map(|(o, x)| *o + c * x).collect();
 
-    for v in [&mut r, &mut ut, &mut r_hat, &mut big_r, &mut big_u, &mut w123, &mut w4, &mut w_hat, &mut w_prime] {
+    for v in
+        [&mut r, &mut ut, &mut r_hat, &mut big_r, &mut big_u, &mut w123, &mut w4, &mut w_hat, &mut w_prime]
+    {
         v.zeroize();
     }
     inv.zeroize();

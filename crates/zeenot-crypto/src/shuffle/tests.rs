@@ -33,7 +33,8 @@ fn decrypt_rows(sk: &SecretKey, rows: &[Vec<Ciphertext>]) -> Vec<Vec<u64>> {
 /// Re-encrypts `input` under `perm` with fresh randomness; returns the rows and the randomness.
 fn reencrypt(pk: &PublicKey, input: &Rows, perm: &[usize], seed: u64) -> (Rows, Vec<Vec<Scalar>>) {
     let mut r = rng(seed);
-    let rho: Vec<Vec<Scalar>> = perm.iter().map(|_| input[0].iter().map(|_| Scalar::rand(&mut r)).collect()).collect();
+    let rho: Vec<Vec<Scalar>> =
+        perm.iter().map(|_| input[0].iter().map(|_| Scalar::rand(&mut r)).collect()).collect();
     let out = perm
         .iter()
         .zip(&rho)
@@ -154,7 +155,10 @@ fn rejects_cheating_provers() {
     // prover commits to a permutation and uses the duplicate's true randomness.
     let dup: Vec<usize> = vec![3, 3, 7, 1, 6, 2, 5, 4];
     let (bad, rho_dup) = reencrypt(&pk, &rows, &dup, 14);
-    assert_eq!(verify_shuffle(&pk, &rows, &bad, &prove(&bad, &perm, &rho_dup), CTX), Err(Error::InvalidProof));
+    assert_eq!(
+        verify_shuffle(&pk, &rows, &bad, &prove(&bad, &perm, &rho_dup), CTX),
+        Err(Error::InvalidProof)
+    );
     // Attributes swapped across records 0 and 1, proved with either row's permutation.
     let mut bad = out.clone();
     let tmp = bad[0][1];
@@ -167,7 +171,10 @@ fn rejects_cheating_provers() {
     assert_eq!(verify_shuffle(&pk, &rows, &bad, &prove(&bad, &perm, &rho_sw), CTX), Err(Error::InvalidProof));
     let mut perm_sw = perm.clone();
     perm_sw.swap(0, 1);
-    assert_eq!(verify_shuffle(&pk, &rows, &bad, &prove(&bad, &perm_sw, &rho_sw), CTX), Err(Error::InvalidProof));
+    assert_eq!(
+        verify_shuffle(&pk, &rows, &bad, &prove(&bad, &perm_sw, &rho_sw), CTX),
+        Err(Error::InvalidProof)
+    );
     // A wrong permutation for a correct output.
     let mut wrong = perm.clone();
     wrong.swap(2, 3);

@@ -4,7 +4,9 @@
 use ark_ff::{One, Zero};
 use rayon::prelude::*;
 
-use super::{challenge, challenge_vector, generators, shape, short_scalars, statement_transcript, ShuffleProof};
+use super::{
+    challenge, challenge_vector, generators, shape, short_scalars, statement_transcript, ShuffleProof,
+};
 use crate::curve::{encode_scalar, Point, Scalar};
 use crate::elgamal::{Ciphertext, PublicKey};
 use crate::error::{Error, Result};
