@@ -15,6 +15,7 @@ use zeenot_circuit::groth16::{self, Proof, ProvingKey, VerifyingKey};
 use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
 mod r1cs;
+mod shuffle;
 mod sigma;
 mod sigma_backend;
 mod verifier;
@@ -594,5 +595,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sigma::sigma_batch_verify, m)?)?;
     m.add_function(wrap_pyfunction!(sigma::bp_range_prove, m)?)?;
     m.add_function(wrap_pyfunction!(sigma::bp_range_verify, m)?)?;
+    shuffle::register(m)?;
     Ok(())
 }
