@@ -16,9 +16,10 @@
 //! Modules only import modules below them. From the bottom: `params` (the fields, circomlib's
 //! constants, the arkworks configuration) and `error`; `encoding` (field elements and
 //! circomlib's packed curve points, without the subgroup check); `arithmetic` (the `a = −1`
-//! model, constant-time building blocks, wNAF, the subgroup check); [`curve`] ([`Point`], which
-//! re-exports the public items of the three below it); `generators` (Pedersen's `H` and `G_i`,
-//! random non-zero scalars); [`ct`] (`Point`'s scalar multiplications, with tables for `Base8`
+//! model, constant-time building blocks, wNAF, the subgroup check); `sqrt` (fast square roots
+//! in the base field); [`curve`] ([`Point`], which re-exports the public items of the three
+//! below it); `generators` (Pedersen's `H` and `G_i`, random non-zero scalars, many hashes to
+//! the curve at once); [`ct`] (`Point`'s scalar multiplications, with tables for `Base8`
 //! and `H`); then [`mod@poseidon`], [`transcript`], [`dleq`], [`dlog`], [`pedersen`],
 //! [`elgamal`] and [`eddsa`] on top ([`pedersen`] and [`elgamal`] re-export the generators).
 //!
@@ -44,6 +45,7 @@ mod params;
 pub mod pedersen;
 pub mod poseidon;
 pub mod shuffle;
+mod sqrt;
 pub mod transcript;
 
 /// Protocol and encoding notes (rendered from `notes/*.md`).
@@ -62,6 +64,7 @@ pub use dlog::DlogTable;
 pub use eddsa::{Signature, SigningKey, VerifyingKey};
 pub use elgamal::{combine_shares, Ciphertext, DecryptionShare, PreparedPublicKey, PublicKey, SecretKey};
 pub use error::{Error, Result};
+pub use generators::{decode_table, encode_table, hash_to_curve_batch};
 pub use pedersen::{Commitment, PedersenGenerators};
 pub use poseidon::{poseidon, poseidon_with_state};
 pub use transcript::{Sha256Transcript, Transcript};

@@ -86,6 +86,7 @@ use crate::bulletproofs::{BulletproofGens, MsmTerms};
 use crate::circuit::{Assignment, Circuit, CircuitProof, Var};
 use crate::compressed::{self, CompressedProof};
 use crate::error::{Error, Result};
+use crate::gens_cache;
 use crate::proof;
 use crate::statement::{Builder, Element, Node, Secret, Statement};
 
@@ -149,18 +150,26 @@ impl<'a> Reader<'a> {
     }
 }
 /// The Bulletproof generators, derived once per process and grown on demand (the arithmetic
-/// circuit's padded gates and the compressed proof's vector length need that many `G_i`, `H_i`).
+/// circuit's padded gates and the compressed proof's vector length need that many `G_i`, `H_i`;
+/// growing derives only the new ones), read from disk where a one-shot verifier stored them
+/// ([`gens_cache`]).
 fn gens(capacity: usize) -> Arc<BulletproofGens> {
     static CACHE: Mutex<Option<Arc<BulletproofGens>>> = Mutex::new(None);
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    match cache.as_ref() {
-        Some(g) if g.capacity() >= capacity => g.clone(),
-        _ => {
-            let g = Arc::new(BulletproofGens::new(capacity.max(1 << 10).next_power_of_two()));
-            *cache = Some(g.clone());
-            g
-        }
+    let wanted = capacity.max(1 << 10).next_power_of_two();
+    if let Some(g) = cache.as_ref().filter(|g| g.capacity() >= capacity) {
+        return g.clone();
     }
+    let g = Arc::new(gens_cache::load(wanted).unwrap_or_else(|| {
+        let g = match cache.as_ref() {
+            Some(smaller) => smaller.extended(wanted),
+            None => BulletproofGens::new(wanted),
+        };
+        gens_cache::store(&g);
+        g
+    }));
+    *cache = Some(g.clone());
+    g
 }
 /// Why a program cannot be proved with this back end, or what went wrong.
 fn unsupported(p: &Program, index: usize, what: &str) -> Error {

@@ -69,8 +69,8 @@ use ark_ff::{batch_inversion, Field, One, UniformRand, Zero};
 use rand::{CryptoRng, RngCore};
 use zeenot_crypto::pedersen::blinding_generator;
 use zeenot_crypto::{
-    decode_scalar, encode_scalar, hash_to_curve, PedersenGenerators, Point, Scalar, Sha256Transcript,
-    Transcript,
+    decode_scalar, encode_scalar, hash_to_curve, hash_to_curve_batch, PedersenGenerators, Point, Scalar,
+    Sha256Transcript, Transcript,
 };
 use zeroize::Zeroize;
 
@@ -102,11 +102,17 @@ pub struct BulletproofGens {
     h_vec: Vec<Point>,
 }
 
-fn indexed_generator(tag: u8, i: u64) -> Point {
-    let mut msg = [0u8; 9];
-    msg[0] = tag;
-    msg[1..].copy_from_slice(&i.to_le_bytes());
-    hash_to_curve(GENERATORS_DOMAIN, &msg)
+/// `G_i` (`tag = b'G'`) or `H_i` (`b'H'`) for `i` in `indices`.
+fn indexed_generators(tag: u8, indices: std::ops::Range<u64>) -> Vec<Point> {
+    let msgs: Vec<[u8; 9]> = indices
+        .map(|i| {
+            let mut msg = [0u8; 9];
+            msg[0] = tag;
+            msg[1..].copy_from_slice(&i.to_le_bytes());
+            msg
+        })
+        .collect();
+    hash_to_curve_batch(GENERATORS_DOMAIN, &msgs)
 }
 
 /// A multi-exponentiation under construction: proof-specific terms, and one coefficient per
@@ -182,16 +188,33 @@ impl MsmTerms {
 
 impl BulletproofGens {
     /// Derives `G_0 … G_{capacity−1}`, `H_0 … H_{capacity−1}` and `U` (two hashes to the curve
-    /// per index: derive once and reuse).
+    /// per index, about 6 µs of CPU each: derive once and reuse).
     pub fn new(capacity: usize) -> Self {
-        use rayon::prelude::*;
         BulletproofGens {
             pedersen: PedersenGenerators::new(0),
             h: blinding_generator(),
             u: hash_to_curve(GENERATORS_DOMAIN, b"U"),
-            g_vec: (0..capacity as u64).into_par_iter().map(|i| indexed_generator(b'G', i)).collect(),
-            h_vec: (0..capacity as u64).into_par_iter().map(|i| indexed_generator(b'H', i)).collect(),
+            g_vec: Vec::new(),
+            h_vec: Vec::new(),
         }
+        .extended(capacity)
+    }
+
+    /// Generators stored before ([`crate::gens_cache`]): `g_vec` and `h_vec` of one length.
+    pub(crate) fn from_vectors(g_vec: Vec<Point>, h_vec: Vec<Point>) -> Self {
+        debug_assert_eq!(g_vec.len(), h_vec.len());
+        BulletproofGens { g_vec, h_vec, ..BulletproofGens::new(0) }
+    }
+
+    /// These generators and more, up to `capacity` (deriving only the indices past these).
+    pub fn extended(&self, capacity: usize) -> Self {
+        let mut out = self.clone();
+        let (from, to) = (self.capacity() as u64, capacity as u64);
+        if to > from {
+            out.g_vec.extend(indexed_generators(b'G', from..to));
+            out.h_vec.extend(indexed_generators(b'H', from..to));
+        }
+        out
     }
 
     /// How many bits (`n·m`) these generators cover.

@@ -86,7 +86,9 @@
 //! Most of the prover's time is the inner-product argument's folding of the generators, as
 //! for range proofs; the rest the three constant-time multi-exponentiations. The verifier's is
 //! the multi-exponentiation; hashing the circuit and flattening it, `O(terms + n)`, make most
-//! of the 8 ms by which it trails the range proof's verifier at `2^14`. Deriving `BulletproofGens::new(2^15)` takes 0.75 s: derive once.
+//! of the 8 ms by which it trails the range proof's verifier at `2^14`. Deriving
+//! `BulletproofGens::new(2^15)` takes about 1 s of CPU (half what hashing one point at a time
+//! took): derive once (the back end keeps them in memory, and on disk for the next process).
 //!
 //! **Bit gates.** A gate whose wires the constraints alone fix to a bit — a one-term
 //! constraint on `Out(i)` and a constraint `w·Right(i) − w·Left(i) + w·One = 0` (any order,

@@ -31,6 +31,7 @@ pub mod bulletproofs;
 pub mod circuit;
 pub mod compressed;
 mod error;
+mod gens_cache;
 pub mod proof;
 pub mod statement;
 pub mod wire;

@@ -128,23 +128,37 @@ def build(
         data = region.keys.proving_key if kind == "proving_key" else region.keys.verifying_key
         return Response(data, media_type="application/octet-stream")
 
+    def refuse(svc: Service, exc: Rejected | AuthError) -> None:
+        """Log a refusal the service never saw (the body, the signature)."""
+        metrics.refused(svc.app.name, exc.status, exc.reason)
+        store.reject(svc.app.name, None, exc.status, exc.reason)
+
+    def gate_and_submit(
+        svc: Service, method: str, target: bytes, body: bytes, headers: Mapping[str, str]
+    ) -> tuple[int, dict[str, Any]]:
+        # one hop to the thread pool a submission: the signature and its nonce, then the run
+        try:
+            client = gate.client(svc.app.name, method, target, body, headers)
+        except (Rejected, AuthError) as exc:
+            refuse(svc, exc)
+            raise
+        return svc.submit(body, client)  # logs its own refusals
+
     async def submit(request: Request) -> Response:
         svc = service(request)
         try:
             body = await _bounded_body(request, svc.max_body)
-            client = await run_in_threadpool(
-                gate.client,
-                svc.app.name,
-                request.method,
-                request_target(request.scope),
-                body,
-                request.headers,
-            )
-        except (Rejected, AuthError) as exc:  # logged here: the service never saw it
-            metrics.refused(svc.app.name, exc.status, exc.reason)
-            await run_in_threadpool(store.reject, svc.app.name, None, exc.status, exc.reason)
+        except Rejected as exc:
+            await run_in_threadpool(refuse, svc, exc)
             raise
-        status, doc = await run_in_threadpool(svc.submit, body, client)
+        status, doc = await run_in_threadpool(
+            gate_and_submit,
+            svc,
+            request.method,
+            request_target(request.scope),
+            body,
+            request.headers,
+        )
         return JSONResponse(doc, status_code=status)
 
     async def reader(request: Request, app: str | None, what: str) -> str | None:
