@@ -27,6 +27,7 @@ from zeenot.cothority import cli as cothority_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
 from zeenot.files import check_output_dir, check_output_file, read_json, read_text, write_atomic
 from zeenot.plan import cli as plan_cli
+from zeenot.prio import dap_cli as prio_cli
 from zeenot.runtime import cli as runtime_cli
 from zeenot.simulate import simulate
 from zeenot.timing import Stages
@@ -582,6 +583,7 @@ def _parser() -> argparse.ArgumentParser:
     runtime_cli.add_parsers(sub)
     cothority_cli.add_parser(sub)
     plan_cli.add_parsers(sub)
+    prio_cli.add_parsers(sub)
 
     s = sub.add_parser("export", help="export a verifier contract, or a proof for another verifier")
     s.add_argument(

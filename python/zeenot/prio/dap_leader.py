@@ -1,0 +1,342 @@
+"""The DAP-09 leader: takes clients' reports, drives aggregation jobs with the helper, and runs
+the collector's collection jobs (routes and contract: `zeenot.prio.dap_server`).
+
+Upload (`PUT /tasks/{task}/reports`): the report is decoded (`invalidMessage`), its leader share
+must name a config this leader holds (`outdatedConfig`), its time may lie at most `CLOCK_SKEW`
+in the future (`reportTooEarly`) and not in a batch already claimed by a collection
+(`reportRejected`); then it is stored, and only after the commit is it answered 201. The same
+report again (a client retrying after a lost answer) is answered 201 and not stored twice;
+another report under a used report id is refused (`reportRejected`): DAP's "MUST ignore".
+
+Aggregation: a driver thread gives pending reports to aggregation jobs (at most `job_size`
+each): the reports are marked and the job is enqueued in one transaction (`runtime/jobs.py`:
+leased, retried, resumed by another process after a kill -9). The job decrypts the leader's
+shares, starts preparation (Prio3's `prepare_init` is deterministic, so a retried job sends the
+helper the very same request), `PUT`s the `AggregationJobInitReq` to the helper, finishes
+preparation with the helper's replies and stores every report's outcome in one transaction. A
+kill anywhere in between leaves the reports pending in their job; the job runs again, the helper
+answers its stored response, and each report is counted exactly once.
+
+Collection (`PUT /tasks/{task}/collection_jobs/{job}`, the collector's token): the interval is
+checked (`batchInvalid`), overlapping batches are refused (`batchOverlap`), and the batch is
+claimed with the job (no report enters it from then on). The driver finishes the job once no
+report of the interval is pending and at least `min_batch_size` are prepared: it asks the
+helper for its share (`POST /tasks/{task}/aggregate_shares` with count and checksum), seals its
+own to the collector and stores the `Collection`. Polls (`POST`) answer 202 until then, then 200.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import threading
+import time
+from typing import Any
+
+import httpx
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from zeenot.prio.vdaf import Vdaf
+
+from zeenot.prio import dap_codec as codec
+from zeenot.prio import dap_http as http
+from zeenot.prio.dap_codec import CodecError, PrepareInit
+from zeenot.prio.dap_helper import CLOCK_SKEW, aggregate_all, batch_checks, checksum
+from zeenot.prio.dap_helper import collector_config as sealed_to
+from zeenot.prio.dap_http import DapError
+from zeenot.prio.dap_store import DapStore, Outcome, StoredReport
+from zeenot.prio.tasks import Task, b64url, unb64url
+
+log = logging.getLogger("zeenot.prio")
+MAX_REPORT = 1 << 20  # bytes of one uploaded report
+JOB_SIZE = 256
+HELPER_TIMEOUT = 60.0
+
+
+class Leader:
+    def __init__(self, tasks: dict[str, Task], dstore: DapStore, job_size: int = JOB_SIZE):
+        self.tasks = tasks
+        self.dstore = dstore
+        self.job_size = job_size
+        self.vdafs = {tid: Vdaf(t.vdaf) for tid, t in tasks.items()}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # upload ------------------------------------------------------------------------------
+
+    async def upload(self, request: Request) -> Response:
+        task = http.task_of(request, self.tasks)
+        data = await http.body(request, http.REPORT, task, limit=MAX_REPORT)
+        await run_in_threadpool(self.store_report, task, data)
+        return Response(status_code=201)
+
+    def store_report(self, task: Task, data: bytes) -> None:
+        try:
+            report = codec.decode_report(data)
+            config_id = codec.ciphertext_config_id(report.leader_share)
+        except CodecError as exc:
+            raise DapError(400, "invalidMessage", str(exc), task.task_id) from None
+        if config_id not in {cid for cid, _, _ in self.dstore.hpke_keys()}:
+            raise DapError(400, "outdatedConfig", f"no HPKE config {config_id} here", task.task_id)
+        if report.time > time.time() + CLOCK_SKEW:
+            raise DapError(
+                400, "reportTooEarly", "the report's time is in the future", task.task_id
+            )
+        state = self.dstore.put_report(
+            task.task_id,
+            b64url(report.report_id),
+            report.time,
+            hashlib.sha256(data).hexdigest(),
+            report.public_share,
+            report.leader_share,
+            report.helper_share,
+        )
+        if state == "replayed":
+            raise DapError(400, "reportRejected", "this report id was used before", task.task_id)
+        if state == "collected":
+            raise DapError(
+                400, "reportRejected", "the report's batch has been collected", task.task_id
+            )
+
+    # aggregation jobs (a jobs.py handler) --------------------------------------------------
+
+    def aggregate(self, payload: dict[str, Any]) -> dict[str, int]:
+        task = self.tasks.get(str(payload.get("task_id")))
+        if task is None:
+            raise RuntimeError("a job for a task this leader does not serve")
+        job_id = str(payload["job_id"])
+        pending = self.dstore.job_reports(task.task_id, job_id)
+        if not pending:
+            return {"reports": 0}  # finished by an earlier run
+        vdaf = self.vdafs[task.task_id]
+        keys = {cid: (config, key) for cid, config, key in self.dstore.hpke_keys()}
+        outcomes: list[Outcome] = []
+        inits: list[PrepareInit] = []
+        states: dict[str, bytes] = {}
+        for r in pending:
+            error, state, message = self._start(task, vdaf, keys, r)
+            if error is not None:
+                outcomes.append(Outcome(r.report_id, "rejected", error=error))
+                continue
+            rid = unb64url(r.report_id, "report id", 16)
+            inits.append(PrepareInit(rid, r.time, r.public_share, r.helper_share, message))
+            states[r.report_id] = state
+        if inits:
+            outcomes += self._with_helper(task, job_id, vdaf, inits, states)
+        self.dstore.finish_reports(task.task_id, job_id, outcomes)
+        return {"reports": len(outcomes)}
+
+    @staticmethod
+    def _start(
+        task: Task, vdaf: Vdaf, keys: dict[int, tuple[bytes, bytes]], r: StoredReport
+    ) -> tuple[str | None, bytes, bytes]:
+        rid = unb64url(r.report_id, "report id", 16)
+        report = codec.Report(rid, r.time, r.public_share, r.leader_share, r.helper_share)
+        try:
+            config, private_key = keys[codec.ciphertext_config_id(r.leader_share)]
+        except (CodecError, KeyError):
+            return "hpke_unknown_config_id", b"", b""
+        try:
+            share = codec.open_input_share(
+                config, private_key, codec.LEADER, r.leader_share, task.task_id_bytes, report
+            )
+        except CodecError as exc:
+            return (
+                ("invalid_message" if "extension" in str(exc) else "hpke_decrypt_error"),
+                b"",
+                b"",
+            )
+        try:
+            state, message = vdaf.leader_initialized(task.verify_key, rid, r.public_share, share)
+        except ValueError:
+            return "vdaf_prep_error", b"", b""
+        return None, bytes(state), bytes(message)
+
+    def _with_helper(
+        self,
+        task: Task,
+        job_id: str,
+        vdaf: Vdaf,
+        inits: list[PrepareInit],
+        states: dict[str, bytes],
+    ) -> list[Outcome]:
+        request = codec.encode_init_req(inits)
+        url = task.helper_url(f"tasks/{task.task_id}/aggregation_jobs/{job_id}")
+        answer = httpx.put(
+            url,
+            content=request,
+            headers={
+                "content-type": http.AGG_JOB_INIT_REQ,
+                "authorization": f"Bearer {task.aggregator_token}",
+            },
+            timeout=HELPER_TIMEOUT,
+        )
+        if answer.status_code != 201 or answer.headers.get("content-type") != http.AGG_JOB_RESP:
+            raise RuntimeError(f"the helper answered the aggregation job with {answer.status_code}")
+        resps = codec.decode_job_resp(answer.content)
+        if [r.report_id for r in resps] != [p.report_id for p in inits]:
+            raise RuntimeError("the helper's answer names other reports, or in another order")
+        outcomes = []
+        for resp in resps:
+            rid = b64url(resp.report_id)
+            if resp.kind == "reject":
+                outcomes.append(Outcome(rid, "rejected", error=resp.error or "rejected"))
+                continue
+            if resp.kind != "continue":
+                outcomes.append(Outcome(rid, "rejected", error="step_mismatch"))
+                continue
+            try:
+                out_share = vdaf.leader_continued(states[rid], resp.message)
+            except ValueError:
+                outcomes.append(Outcome(rid, "rejected", error="vdaf_prep_error"))
+                continue
+            outcomes.append(Outcome(rid, "aggregated", bytes(out_share)))
+        return outcomes
+
+    # collection jobs ---------------------------------------------------------------------
+
+    async def put_collection_job(self, request: Request) -> Response:
+        task = http.task_of(request, self.tasks)
+        http.authorize(request, task, task.collector_token_sha256, None)
+        job_id = http.path_id(request, "job_id", 16, task)
+        data = await http.body(request, http.COLLECT_REQ, task, limit=1 << 16)
+        try:
+            start, duration, agg_param = codec.decode_collection_req(data)
+        except CodecError as exc:
+            raise DapError(400, "invalidMessage", str(exc), task.task_id) from None
+        if agg_param:
+            raise DapError(400, "invalidMessage", "Prio3's aggregation parameter is empty")
+        batch_checks(task, start, duration)
+        digest = hashlib.sha256(data).hexdigest()
+        state = await run_in_threadpool(
+            self.dstore.create_collection_job, task.task_id, job_id, digest, start, duration
+        )
+        if state == "changed":
+            raise DapError(409, None, "this collection job exists with another request")
+        if state == "overlap":
+            raise DapError(
+                400, "batchOverlap", "the interval overlaps a collected batch", task.task_id
+            )
+        return Response(status_code=201)
+
+    async def poll_collection_job(self, request: Request) -> Response:
+        task = http.task_of(request, self.tasks)
+        http.authorize(request, task, task.collector_token_sha256, None)
+        job_id = http.path_id(request, "job_id", 16, task)
+        job = await run_in_threadpool(self.dstore.collection_job, task.task_id, job_id)
+        if job is None:
+            raise DapError(404, None, "no such collection job")
+        if job["state"] == "pending":
+            return Response(status_code=202, headers={"retry-after": "1"})
+        if job["state"] == "deleted":
+            return Response(status_code=204)
+        if job["state"] == "failed":
+            kind, _, detail = str(job["error"]).partition(" ")
+            raise DapError(400, kind, detail, task.task_id)
+        return http.encoded(bytes(job["result"]), http.COLLECTION)
+
+    async def delete_collection_job(self, request: Request) -> Response:
+        task = http.task_of(request, self.tasks)
+        http.authorize(request, task, task.collector_token_sha256, None)
+        job_id = http.path_id(request, "job_id", 16, task)
+        if not await run_in_threadpool(self.dstore.delete_collection_job, task.task_id, job_id):
+            raise DapError(404, None, "no such collection job")
+        return Response(status_code=204)
+
+    def try_collect(self, job: dict[str, Any]) -> bool:
+        """Finish one pending collection job if its batch is ready; whether it ended."""
+        task = self.tasks.get(job["task_id"])
+        if task is None:
+            return False
+        start, duration = int(job["batch_start"]), int(job["batch_duration"])
+        batch = self.dstore.batch(task.task_id, start, duration)
+        if batch.pending or len(batch.report_ids) < task.min_batch_size:
+            return False  # DAP: the leader waits for more reports to be prepared
+        ids = [unb64url(r, "report id", 16) for r in batch.report_ids]
+        req = codec.ShareRequest(start, duration, b"", len(ids), checksum(ids))
+        answer = httpx.post(
+            task.helper_url(f"tasks/{task.task_id}/aggregate_shares"),
+            content=codec.encode_share_req(req),
+            headers={
+                "content-type": http.AGG_SHARE_REQ,
+                "authorization": f"Bearer {task.aggregator_token}",
+            },
+            timeout=HELPER_TIMEOUT,
+        )
+        if answer.status_code != 200:
+            kind = _problem_kind(answer)
+            if answer.status_code >= 500 or kind is None:
+                raise RuntimeError(
+                    f"the helper answered the aggregate share with {answer.status_code}"
+                )
+            return self.dstore.end_collection_job(
+                task.task_id, job["job_id"], "failed", None, f"{kind} the helper refused: {kind}"
+            )
+        if answer.headers.get("content-type") != http.AGG_SHARE:
+            raise RuntimeError("the helper's aggregate share has another media type")
+        helper_share = codec.decode_share(answer.content)
+        vdaf = self.vdafs[task.task_id]
+        leader_share = codec.seal_aggregate_share(
+            sealed_to(task),
+            codec.LEADER,
+            aggregate_all(vdaf, batch.out_shares),
+            task.task_id_bytes,
+            start,
+            duration,
+        )
+        tp = task.time_precision
+        first = min(batch.times) // tp * tp
+        last = max(batch.times) // tp * tp + tp
+        collection = codec.encode_collection(
+            len(ids), first, last - first, leader_share, helper_share
+        )
+        return self.dstore.end_collection_job(
+            task.task_id, job["job_id"], "finished", collection, None
+        )
+
+    # the driver thread -------------------------------------------------------------------
+
+    def drive_once(self) -> bool:
+        """Start aggregation jobs for pending reports, then try pending collections; whether
+        anything happened."""
+        busy = False
+        for task_id in self.tasks:
+            job_id = b64url(secrets.token_bytes(16))
+            busy |= self.dstore.assign_pending(task_id, job_id, self.job_size) > 0
+        for job in self.dstore.pending_collection_jobs():
+            try:
+                busy |= self.try_collect(job)
+            except (httpx.HTTPError, RuntimeError, CodecError) as exc:
+                log.warning("collection job: %s", exc)
+        return busy
+
+    def start(self, poll: float = 0.2) -> None:
+        def loop() -> None:
+            while not self._stop.is_set():
+                try:
+                    busy = self.drive_once()
+                except Exception:  # the database away for a moment: try again
+                    log.exception("prio leader driver")
+                    busy = False
+                if not busy:
+                    self._stop.wait(poll)
+
+        self._thread = threading.Thread(target=loop, name="zeenot-prio-driver", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(10)
+
+
+def _problem_kind(answer: httpx.Response) -> str | None:
+    if answer.headers.get("content-type") != http.PROBLEM_MEDIA_TYPE:
+        return None
+    try:
+        kind = answer.json().get("type", "")
+    except ValueError:
+        return None
+    return kind[len(http.DAP_ERROR) :] if kind.startswith(http.DAP_ERROR) else None

@@ -1,0 +1,514 @@
+"""One DAP aggregator's state in the runtime's data layer (`zeenot.runtime.store.Store`: SQLite
+or PostgreSQL, migrated by Alembic; the tables are migration 0008's).
+
+Every write that acknowledges something is one transaction, committed before the answer: an
+uploaded report (the leader answers 201 after it), a helper's aggregation job together with the
+report ids it consumed and its response (replays refused by the primary key `(task, report)`),
+a collection job together with the batch it claims, a helper's aggregate share together with
+its batch. Each aggregator keeps its own database; none of these rows travels to the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from zeenot.runtime.jobs import job_row
+from zeenot.runtime.store import Conflict, Store, jobs_table, now
+
+metadata = sa.MetaData()
+hpke_keys = sa.Table(
+    "prio_hpke_keys",
+    metadata,
+    sa.Column("config_id", sa.Integer, primary_key=True),
+    sa.Column("config", sa.LargeBinary),
+    sa.Column("private_key", sa.LargeBinary),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+reports = sa.Table(
+    "prio_reports",
+    metadata,
+    sa.Column("task_id", sa.String(43), primary_key=True),
+    sa.Column("report_id", sa.String(22), primary_key=True),
+    sa.Column("time", sa.BigInteger),
+    sa.Column("digest", sa.String(64)),
+    sa.Column("public_share", sa.LargeBinary),
+    sa.Column("leader_share", sa.LargeBinary),
+    sa.Column("helper_share", sa.LargeBinary),
+    sa.Column("state", sa.String(16)),
+    sa.Column("agg_job", sa.String(22)),
+    sa.Column("out_share", sa.LargeBinary),
+    sa.Column("error", sa.String(64)),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+agg_jobs = sa.Table(
+    "prio_agg_jobs",
+    metadata,
+    sa.Column("task_id", sa.String(43), primary_key=True),
+    sa.Column("job_id", sa.String(22), primary_key=True),
+    sa.Column("request_sha256", sa.String(64)),
+    sa.Column("response", sa.LargeBinary),
+    sa.Column("state", sa.String(16)),
+    sa.Column("reports", sa.Integer),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+collection_jobs = sa.Table(
+    "prio_collection_jobs",
+    metadata,
+    sa.Column("task_id", sa.String(43), primary_key=True),
+    sa.Column("job_id", sa.String(22), primary_key=True),
+    sa.Column("request_sha256", sa.String(64)),
+    sa.Column("batch_start", sa.BigInteger),
+    sa.Column("batch_duration", sa.BigInteger),
+    sa.Column("agg_param", sa.LargeBinary),
+    sa.Column("state", sa.String(16)),
+    sa.Column("result", sa.LargeBinary),
+    sa.Column("error", sa.Text),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+    sa.Column("finished_at", sa.DateTime(timezone=True)),
+)
+batches = sa.Table(
+    "prio_batches",
+    metadata,
+    sa.Column("task_id", sa.String(43), primary_key=True),
+    sa.Column("batch_start", sa.BigInteger, primary_key=True),
+    sa.Column("batch_duration", sa.BigInteger),
+    sa.Column("request_sha256", sa.String(64)),
+    sa.Column("response", sa.LargeBinary),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+
+AGGREGATE_JOB = "prio_aggregate"  # the jobs.py kind of a leader's aggregation job
+
+
+@dataclass(frozen=True)
+class StoredReport:
+    report_id: str
+    time: int
+    public_share: bytes
+    leader_share: bytes
+    helper_share: bytes
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What preparation made of one report: `aggregated` with an output share, or `rejected`
+    with DAP's name of the reason (`vdaf_prep_error`, `hpke_decrypt_error`, …)."""
+
+    report_id: str
+    state: str
+    out_share: bytes | None = None
+    error: str | None = None
+
+    def row(self) -> dict[str, Any]:
+        return {"state": self.state, "out_share": self.out_share, "error": self.error}
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The prepared reports of a batch interval: their ids, times and output shares, and how
+    many reports in it are not prepared yet."""
+
+    pending: int
+    report_ids: list[str]
+    times: list[int]
+    out_shares: list[bytes]
+
+
+def _overlaps(task_id: str, start: int, duration: int) -> Any:
+    b = batches
+    return sa.and_(
+        b.c.task_id == task_id,
+        b.c.batch_start < start + duration,
+        b.c.batch_start + b.c.batch_duration > start,
+    )
+
+
+class DapStore:
+    """An aggregator's DAP state over one `Store` (its engine and its migrations)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.engine = store.engine
+
+    # HPKE keys -------------------------------------------------------------------------------
+
+    def hpke_keys(self) -> list[tuple[int, bytes, bytes]]:
+        """(config id, encoded HpkeConfig, private key), newest first."""
+        t = hpke_keys
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.c.config_id, t.c.config, t.c.private_key).order_by(
+                    t.c.created_at.desc()
+                )
+            ).all()
+        return [(int(r[0]), bytes(r[1]), bytes(r[2])) for r in rows]
+
+    def ensure_hpke_key(self, generate: Callable[[int], tuple[bytes, bytes]]) -> None:
+        """Draw this aggregator's first key pair (config id 1) unless one exists; of processes
+        starting together, the first insert wins and the others read it."""
+        if self.hpke_keys():
+            return
+        config, private_key = generate(1)
+        try:
+            self.store._insert(
+                hpke_keys, config_id=1, config=config, private_key=private_key, created_at=now()
+            )
+        except Conflict:
+            pass
+
+    # the leader: uploads ---------------------------------------------------------------------
+
+    def put_report(
+        self,
+        task_id: str,
+        report_id: str,
+        time: int,
+        digest: str,
+        public_share: bytes,
+        leader_share: bytes,
+        helper_share: bytes,
+    ) -> str:
+        """Store an uploaded report: `stored`; `repeated` (this very report was stored before:
+        nothing written), `replayed` (its id was used by another report), `collected` (its
+        time lies in a batch claimed by a collection)."""
+        r = reports
+        try:
+            with self.engine.begin() as conn:
+                if self._in_collected_batch(conn, task_id, time):
+                    return "collected"
+                conn.execute(
+                    r.insert().values(
+                        task_id=task_id,
+                        report_id=report_id,
+                        time=time,
+                        digest=digest,
+                        public_share=public_share,
+                        leader_share=leader_share,
+                        helper_share=helper_share,
+                        state="pending",
+                        created_at=now(),
+                    )
+                )
+            return "stored"
+        except sa.exc.IntegrityError:
+            pass
+        with self.engine.connect() as conn:
+            stored = conn.execute(
+                sa.select(r.c.digest).where(r.c.task_id == task_id, r.c.report_id == report_id)
+            ).scalar()
+        return "repeated" if stored == digest else "replayed"
+
+    def _in_collected_batch(self, conn: Connection, task_id: str, time: int) -> bool:
+        b = batches
+        found = conn.execute(
+            sa.select(b.c.batch_start)
+            .where(
+                b.c.task_id == task_id,
+                b.c.batch_start <= time,
+                b.c.batch_start + b.c.batch_duration > time,
+            )
+            .limit(1)
+        ).first()
+        return found is not None
+
+    def in_collected_batch(self, task_id: str, time: int) -> bool:
+        with self.engine.connect() as conn:
+            return self._in_collected_batch(conn, task_id, time)
+
+    # the leader: aggregation jobs ------------------------------------------------------------
+
+    def assign_pending(self, task_id: str, job_id: str, limit: int) -> int:
+        """Give up to `limit` unassigned pending reports of the task to a new aggregation job
+        and enqueue the job (jobs.py) in the same transaction; how many it got. The update is
+        conditional, so of leader processes racing, each report goes to one job."""
+        r = reports
+        with self.engine.begin() as conn:
+            ids = [
+                row[0]
+                for row in conn.execute(
+                    sa.select(r.c.report_id)
+                    .where(r.c.task_id == task_id, r.c.state == "pending", r.c.agg_job.is_(None))
+                    .order_by(r.c.time, r.c.report_id)
+                    .limit(limit)
+                )
+            ]
+            if not ids:
+                return 0
+            got = conn.execute(
+                r.update()
+                .where(r.c.task_id == task_id, r.c.report_id.in_(ids), r.c.agg_job.is_(None))
+                .values(agg_job=job_id)
+            ).rowcount
+            if got:
+                payload = {"task_id": task_id, "job_id": job_id}
+                conn.execute(
+                    jobs_table.insert().values(
+                        **job_row(AGGREGATE_JOB, f"{AGGREGATE_JOB}:{task_id}:{job_id}", payload)
+                    )
+                )
+        return int(got or 0)
+
+    def job_reports(self, task_id: str, job_id: str) -> list[StoredReport]:
+        """The reports of a leader's aggregation job that are still pending, in a fixed order
+        (so a retried job sends the helper the same request)."""
+        r = reports
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(
+                    r.c.report_id, r.c.time, r.c.public_share, r.c.leader_share, r.c.helper_share
+                )
+                .where(r.c.task_id == task_id, r.c.agg_job == job_id, r.c.state == "pending")
+                .order_by(r.c.report_id)
+            ).all()
+        return [StoredReport(x[0], int(x[1]), bytes(x[2]), bytes(x[3]), bytes(x[4])) for x in rows]
+
+    def finish_reports(self, task_id: str, job_id: str, outcomes: Iterable[Outcome]) -> int:
+        """Record the outcome of each report of a leader's aggregation job, all at once; only
+        reports still pending in that job change (a second run of the job changes nothing)."""
+        r = reports
+        changed = 0
+        with self.engine.begin() as conn:
+            for o in outcomes:
+                changed += conn.execute(
+                    r.update()
+                    .where(
+                        r.c.task_id == task_id,
+                        r.c.report_id == o.report_id,
+                        r.c.agg_job == job_id,
+                        r.c.state == "pending",
+                    )
+                    .values(**o.row())
+                ).rowcount
+        return changed
+
+    # the helper: aggregation jobs ------------------------------------------------------------
+
+    def helper_job(self, task_id: str, job_id: str) -> tuple[str, bytes] | None:
+        t = agg_jobs
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(t.c.request_sha256, t.c.response).where(
+                    t.c.task_id == task_id, t.c.job_id == job_id
+                )
+            ).first()
+        return (str(row[0]), bytes(row[1])) if row else None
+
+    def seen(self, task_id: str, report_ids: list[str]) -> set[str]:
+        r = reports
+        found: set[str] = set()
+        with self.engine.connect() as conn:
+            for i in range(0, len(report_ids), 500):
+                chunk = report_ids[i : i + 500]
+                found.update(
+                    row[0]
+                    for row in conn.execute(
+                        sa.select(r.c.report_id).where(
+                            r.c.task_id == task_id, r.c.report_id.in_(chunk)
+                        )
+                    )
+                )
+        return found
+
+    def put_helper_job(
+        self,
+        task_id: str,
+        job_id: str,
+        request_sha256: str,
+        response: bytes,
+        times: dict[str, int],
+        outcomes: list[Outcome],
+    ) -> None:
+        """Store a helper's aggregation job: its request's digest and its response, and a row
+        per report it prepared or rejected (as replay protection: `Conflict` if any report id,
+        or the job, was stored before; then nothing is written)."""
+        at = now()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    agg_jobs.insert().values(
+                        task_id=task_id,
+                        job_id=job_id,
+                        request_sha256=request_sha256,
+                        response=response,
+                        state="finished",
+                        reports=len(outcomes),
+                        created_at=at,
+                    )
+                )
+                rows = [
+                    {
+                        "task_id": task_id,
+                        "report_id": o.report_id,
+                        "time": times[o.report_id],
+                        "agg_job": job_id,
+                        "created_at": at,
+                        **o.row(),
+                    }
+                    for o in outcomes
+                    if o.error != "report_replayed"  # the first report with that id stays
+                ]
+                if rows:
+                    conn.execute(reports.insert(), rows)
+        except sa.exc.IntegrityError:
+            raise Conflict("prio_reports") from None
+
+    # collection ------------------------------------------------------------------------------
+
+    def create_collection_job(
+        self, task_id: str, job_id: str, request_sha256: str, start: int, duration: int
+    ) -> str:
+        """`created` (the job, and its batch claimed: no report enters it from now on),
+        `repeated` (this job with this request exists), `changed` (this job id with another
+        request), `overlap` (another collection's batch overlaps this one)."""
+        c = collection_jobs
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                sa.select(c.c.request_sha256).where(c.c.task_id == task_id, c.c.job_id == job_id)
+            ).first()
+            if row is not None:
+                return "repeated" if row[0] == request_sha256 else "changed"
+            if conn.execute(
+                sa.select(batches.c.batch_start).where(_overlaps(task_id, start, duration))
+            ).first():
+                return "overlap"
+            at = now()
+            conn.execute(
+                batches.insert().values(
+                    task_id=task_id, batch_start=start, batch_duration=duration, created_at=at
+                )
+            )
+            conn.execute(
+                c.insert().values(
+                    task_id=task_id,
+                    job_id=job_id,
+                    request_sha256=request_sha256,
+                    batch_start=start,
+                    batch_duration=duration,
+                    agg_param=b"",
+                    state="pending",
+                    created_at=at,
+                )
+            )
+        return "created"
+
+    def collection_job(self, task_id: str, job_id: str) -> dict[str, Any] | None:
+        c = collection_jobs
+        with self.engine.connect() as conn:
+            row = (
+                conn.execute(sa.select(c).where(c.c.task_id == task_id, c.c.job_id == job_id))
+                .mappings()
+                .first()
+            )
+        return dict(row) if row else None
+
+    def pending_collection_jobs(self, limit: int = 16) -> list[dict[str, Any]]:
+        c = collection_jobs
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(c).where(c.c.state == "pending").order_by(c.c.created_at).limit(limit)
+            ).mappings()
+            return [dict(r) for r in rows]
+
+    def end_collection_job(
+        self, task_id: str, job_id: str, state: str, result: bytes | None, error: str | None
+    ) -> bool:
+        """Move a pending job to `finished` (with its Collection) or `failed`; False if another
+        process finished it first."""
+        c = collection_jobs
+        with self.engine.begin() as conn:
+            return (
+                conn.execute(
+                    c.update()
+                    .where(c.c.task_id == task_id, c.c.job_id == job_id, c.c.state == "pending")
+                    .values(state=state, result=result, error=error, finished_at=now())
+                ).rowcount
+                == 1
+            )
+
+    def delete_collection_job(self, task_id: str, job_id: str) -> bool:
+        """Forget a job's result (the batch stays claimed: it was, or may have been, collected)."""
+        c = collection_jobs
+        with self.engine.begin() as conn:
+            return (
+                conn.execute(
+                    c.update()
+                    .where(c.c.task_id == task_id, c.c.job_id == job_id)
+                    .values(state="deleted", result=None)
+                ).rowcount
+                == 1
+            )
+
+    def batch(self, task_id: str, start: int, duration: int) -> Batch:
+        """The reports whose time lies in `[start, start + duration)`: how many are pending,
+        and the prepared ones (rejected reports are in no batch)."""
+        r = reports
+        inside = sa.and_(r.c.task_id == task_id, r.c.time >= start, r.c.time < start + duration)
+        with self.engine.connect() as conn:
+            pending = conn.execute(
+                sa.select(sa.func.count()).where(inside, r.c.state == "pending")
+            ).scalar()
+            rows = conn.execute(
+                sa.select(r.c.report_id, r.c.time, r.c.out_share)
+                .where(inside, r.c.state == "aggregated")
+                .order_by(r.c.report_id)
+            ).all()
+        return Batch(
+            int(pending or 0),
+            [x[0] for x in rows],
+            [int(x[1]) for x in rows],
+            [bytes(x[2]) for x in rows],
+        )
+
+    # the helper: aggregate shares ------------------------------------------------------------
+
+    def helper_batch(self, task_id: str, start: int) -> tuple[int, str, bytes] | None:
+        """(duration, request digest, AggregateShare) of a batch the helper answered."""
+        b = batches
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(b.c.batch_duration, b.c.request_sha256, b.c.response).where(
+                    b.c.task_id == task_id, b.c.batch_start == start
+                )
+            ).first()
+        if row is None or row[2] is None:
+            return None
+        return int(row[0]), str(row[1]), bytes(row[2])
+
+    def put_helper_batch(
+        self, task_id: str, start: int, duration: int, request_sha256: str, response: bytes
+    ) -> bool:
+        """Record the AggregateShare answered for a batch; False if the batch overlaps one
+        answered before (nothing written)."""
+        with self.engine.begin() as conn:
+            if conn.execute(
+                sa.select(batches.c.batch_start).where(_overlaps(task_id, start, duration))
+            ).first():
+                return False
+            conn.execute(
+                batches.insert().values(
+                    task_id=task_id,
+                    batch_start=start,
+                    batch_duration=duration,
+                    request_sha256=request_sha256,
+                    response=response,
+                    created_at=now(),
+                )
+            )
+        return True
+
+    # counts, for tests and the operator ------------------------------------------------------
+
+    def report_states(self, task_id: str) -> dict[str, int]:
+        r = reports
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(r.c.state, sa.func.count())
+                .where(r.c.task_id == task_id)
+                .group_by(r.c.state)
+            ).all()
+        return {str(s): int(n) for s, n in rows}
