@@ -175,3 +175,59 @@ def encode_collection(
             helper_share,
         )
     )
+
+
+# the client's and the collector's side (zeenot.prio.dap_client) --------------------------------
+
+
+def decode_hpke_config_list(data: bytes) -> list[bytes]:
+    return [bytes(c) for c in _wrap(messages.decode_hpke_config_list, data)]
+
+
+def encode_report(
+    task_id: bytes,
+    report_id: bytes,
+    time: int,
+    public_share: bytes,
+    input_shares: tuple[bytes, bytes],
+    configs: tuple[bytes, bytes],
+) -> bytes:
+    """Seal each input share (in a `PlaintextInputShare` without extensions) to its aggregator
+    and encode the `Report`, as janus_client does."""
+    aad = _wrap(messages.encode_input_share_aad, task_id, report_id, time, public_share)
+    sealed = [
+        _wrap(
+            messages.hpke_seal_input_share,
+            config,
+            role,
+            _wrap(messages.encode_plaintext_input_share, [], share),
+            aad,
+        )
+        for config, role, share in zip(configs, (LEADER, HELPER), input_shares, strict=True)
+    ]
+    return bytes(_wrap(messages.encode_report, report_id, time, public_share, *sealed))
+
+
+def encode_collection_req(start: int, duration: int) -> bytes:
+    return bytes(_wrap(messages.encode_collection_req, start, duration, b""))
+
+
+def decode_collection(data: bytes) -> tuple[int, int, int, bytes, bytes]:
+    """(report count, interval start, interval duration, leader's and helper's sealed shares)."""
+    count, start, duration, leader, helper = _wrap(messages.decode_collection, data)
+    return int(count), int(start), int(duration), bytes(leader), bytes(helper)
+
+
+def open_aggregate_share(
+    config: bytes,
+    private_key: bytes,
+    sender: str,
+    ciphertext: bytes,
+    task_id: bytes,
+    start: int,
+    duration: int,
+) -> bytes:
+    aad = _wrap(messages.encode_aggregate_share_aad, task_id, b"", start, duration)
+    return bytes(
+        _wrap(messages.hpke_open_aggregate_share, config, private_key, sender, ciphertext, aad)
+    )

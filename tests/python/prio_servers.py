@@ -1,0 +1,108 @@
+"""Start zeenot's DAP aggregators for a test: `zeenot prio serve` processes on loopback ports,
+each with its own SQLite database, and a task file they share."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .runtime_server import ROOT, ZEENOT, free_port
+
+
+@dataclass
+class Aggregator:
+    role: str
+    port: int
+    db: Path
+    tasks: list[Path]
+    env: dict[str, str]
+    job_size: int = 256
+    proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    log: Path | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self, timeout: float = 60.0) -> None:
+        args = [*ZEENOT, "prio", "serve", "--role", self.role, "--db", str(self.db)]
+        for task in self.tasks:
+            args += ["--task", str(task)]
+        args += ["--port", str(self.port), "--job-size", str(self.job_size)]
+        self.log = self.db.with_suffix(".log")
+        out = open(self.log, "ab")  # noqa: SIM115 - the process owns it
+        self.proc = subprocess.Popen(
+            args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=self.env
+        )
+        out.close()
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.role} exited {self.proc.returncode}:\n{self.tail()}")
+            try:
+                if httpx.get(self.url + "health", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{self.role} did not answer in time:\n{self.tail()}")
+            time.sleep(0.1)
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def tail(self) -> str:
+        return self.log.read_text()[-3000:] if self.log and self.log.exists() else ""
+
+
+def new_task(
+    directory: Path, vdaf: dict[str, Any], min_batch_size: int = 10, tp: int = 3600
+) -> tuple[Path, dict[str, Any], int, int]:
+    """A task for a leader and a helper on two fresh ports: (task file, collector credential,
+    leader port, helper port)."""
+    from zeenot.prio.tasks import new_task as make
+
+    lport, hport = free_port(), free_port()
+    task, credential = make(
+        f"http://127.0.0.1:{lport}/", f"http://127.0.0.1:{hport}/", vdaf, tp, min_batch_size
+    )
+    path = directory / f"task-{task.task_id[:8]}.json"
+    path.write_text(json.dumps(task.to_json()))
+    return path, credential, lport, hport
+
+
+@contextlib.contextmanager
+def aggregators(
+    directory: Path, task: Path, lport: int, hport: int, job_size: int = 256, **env: str
+) -> Iterator[tuple[Aggregator, Aggregator]]:
+    environ = {**os.environ, "PYTHONUNBUFFERED": "1", **env}
+    helper = Aggregator("helper", hport, directory / "helper.db", [task], environ, job_size)
+    leader = Aggregator("leader", lport, directory / "leader.db", [task], environ, job_size)
+    try:
+        helper.start()
+        leader.start()
+        yield leader, helper
+    finally:
+        leader.stop()
+        helper.stop()
