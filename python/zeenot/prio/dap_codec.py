@@ -1,14 +1,17 @@
 """What the aggregators need of DAP-09's messages and of HPKE, in the aggregators' own terms.
 
 Every encoding and decoding here is `zeenot.prio.messages` (janus_messages 0.7.145 through the
-native module) and every seal and open is its HPKE (DAP-09's application info strings, as
-janus_core builds them); this module only names the few shapes the leader and the helper use,
-so that they read as DAP's prose does. Nothing here writes a DAP encoding by hand.
+native module: a message as a JSON object, byte strings as hex) and every seal and open is its
+HPKE (DAP-09's application info strings, as janus_core builds them); this module only maps the
+few shapes the leader, the helper, the client and the collector use to those objects, so that
+they read as DAP's prose does. Nothing here writes a DAP encoding by hand. Ciphertexts travel
+between the functions below as encoded `HpkeCiphertext` bytes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from zeenot.prio import messages
 
@@ -54,34 +57,98 @@ class CodecError(ValueError):
     """Bytes that are not the DAP message they should be, or a ciphertext that does not open."""
 
 
-def _wrap(fn, *args):  # type: ignore[no-untyped-def]
+def _wrap(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, KeyError) as exc:
         raise CodecError(str(exc)) from None
 
 
+def _dec(kind: str, data: bytes) -> dict[str, Any]:
+    value = _wrap(messages.decode, kind, data, "time_interval")
+    if not isinstance(value, dict):
+        raise CodecError(f"{kind} did not decode to an object")
+    return value
+
+
+def _enc(kind: str, value: dict[str, Any]) -> bytes:
+    return bytes(_wrap(messages.encode, kind, value, "time_interval"))
+
+
+def _hex(value: Any) -> bytes:
+    try:
+        return bytes.fromhex(value)
+    except (TypeError, ValueError):
+        raise CodecError("a byte string is not hex") from None
+
+
+def _metadata(report_id: bytes, time: int) -> dict[str, Any]:
+    return {"report_id": report_id.hex(), "time": time}
+
+
+def _info(label: str, sender: str, recipient: str) -> bytes:
+    return bytes(_wrap(messages.hpke_application_info, label, sender, recipient))
+
+
+def checksum(report_ids: list[bytes]) -> bytes:
+    """DAP's batch checksum: the XOR of the SHA-256 of each report id (janus_messages')."""
+    return bytes(_wrap(messages.report_id_checksum, report_ids))
+
+
+# reports and input shares ---------------------------------------------------------------------
+
+
 def decode_report(data: bytes) -> Report:
-    m = _wrap(messages.decode_report, data)
-    return Report(m.report_id, m.time, m.public_share, m.leader_share, m.helper_share)
+    v = _dec("Report", data)
+    return Report(
+        _hex(v["metadata"]["report_id"]),
+        int(v["metadata"]["time"]),
+        _hex(v["public_share"]),
+        _enc("HpkeCiphertext", v["leader_encrypted_input_share"]),
+        _enc("HpkeCiphertext", v["helper_encrypted_input_share"]),
+    )
 
 
-def hpke_config_list(configs: list[bytes]) -> bytes:
-    return bytes(_wrap(messages.encode_hpke_config_list, configs))
+def ciphertext_config_id(ciphertext: bytes) -> int:
+    return int(_dec("HpkeCiphertext", ciphertext)["config_id"])
 
 
 def hpke_config(id: int, kem_id: int, kdf_id: int, aead_id: int, public_key: bytes) -> bytes:
-    return bytes(_wrap(messages.encode_hpke_config, id, kem_id, kdf_id, aead_id, public_key))
+    return _enc(
+        "HpkeConfig",
+        {
+            "id": id,
+            "kem_id": kem_id,
+            "kdf_id": kdf_id,
+            "aead_id": aead_id,
+            "public_key": public_key.hex(),
+        },
+    )
+
+
+def hpke_config_list(configs: list[bytes]) -> bytes:
+    return _enc("HpkeConfigList", {"configs": [_dec("HpkeConfig", c) for c in configs]})
+
+
+def decode_hpke_config_list(data: bytes) -> list[bytes]:
+    return [_enc("HpkeConfig", c) for c in _dec("HpkeConfigList", data)["configs"]]
 
 
 def generate_hpke(config_id: int) -> tuple[bytes, bytes]:
     """A fresh X25519/HKDF-SHA256/AES-128-GCM key pair: (encoded HpkeConfig, private key)."""
-    config, private_key = _wrap(messages.hpke_generate, config_id)
+    config, private_key = _wrap(messages.hpke_generate, config_id, 0x0020, 0x0001, 0x0001)
     return bytes(config), bytes(private_key)
 
 
-def ciphertext_config_id(ciphertext: bytes) -> int:
-    return int(_wrap(messages.hpke_ciphertext_config_id, ciphertext))
+def _input_share_aad(task_id: bytes, report_id: bytes, time: int, public_share: bytes) -> bytes:
+    return _enc(
+        "InputShareAad",
+        {
+            "task_id": task_id.hex(),
+            "metadata": _metadata(report_id, time),
+            "public_share": public_share.hex(),
+        },
+    )
 
 
 def open_input_share(
@@ -90,98 +157,13 @@ def open_input_share(
     """Open an input share sealed to `recipient` for report `r` and return the VDAF input share
     (the `PlaintextInputShare`'s payload). An extension is refused: DAP-09 defines none, and an
     aggregator must reject what it does not recognise."""
-    aad = _wrap(messages.encode_input_share_aad, task_id, r.report_id, r.time, r.public_share)
-    plain = _wrap(messages.hpke_open_input_share, config, private_key, recipient, ciphertext, aad)
-    extensions, payload = _wrap(messages.decode_plaintext_input_share, plain)
-    if extensions:
+    aad = _input_share_aad(task_id, r.report_id, r.time, r.public_share)
+    info = _info("input_share", CLIENT, recipient)
+    plain = bytes(_wrap(messages.hpke_open, config, private_key, info, ciphertext, aad))
+    share = _dec("PlaintextInputShare", plain)
+    if share["extensions"]:
         raise CodecError("the input share carries an extension this aggregator does not know")
-    return bytes(payload)
-
-
-def encode_init_req(inits: list[PrepareInit]) -> bytes:
-    return bytes(_wrap(messages.encode_aggregation_job_init_req, b"", inits))
-
-
-def decode_init_req(data: bytes) -> tuple[bytes, list[PrepareInit]]:
-    agg_param, inits = _wrap(messages.decode_aggregation_job_init_req, data)
-    return bytes(agg_param), [
-        PrepareInit(p.report_id, p.time, p.public_share, p.encrypted_share, p.message)
-        for p in inits
-    ]
-
-
-def encode_job_resp(resps: list[PrepareResp]) -> bytes:
-    return bytes(_wrap(messages.encode_aggregation_job_resp, resps))
-
-
-def decode_job_resp(data: bytes) -> list[PrepareResp]:
-    return [
-        PrepareResp(p.report_id, p.kind, p.message, p.error)
-        for p in _wrap(messages.decode_aggregation_job_resp, data)
-    ]
-
-
-def encode_share_req(req: ShareRequest) -> bytes:
-    return bytes(
-        _wrap(
-            messages.encode_aggregate_share_req,
-            req.start,
-            req.duration,
-            req.agg_param,
-            req.report_count,
-            req.checksum,
-        )
-    )
-
-
-def decode_share_req(data: bytes) -> ShareRequest:
-    start, duration, agg_param, count, checksum = _wrap(messages.decode_aggregate_share_req, data)
-    return ShareRequest(start, duration, bytes(agg_param), count, bytes(checksum))
-
-
-def encode_share(ciphertext: bytes) -> bytes:
-    return bytes(_wrap(messages.encode_aggregate_share, ciphertext))
-
-
-def decode_share(data: bytes) -> bytes:
-    return bytes(_wrap(messages.decode_aggregate_share, data))
-
-
-def seal_aggregate_share(
-    collector_config: bytes, sender: str, share: bytes, task_id: bytes, start: int, duration: int
-) -> bytes:
-    """Seal an aggregate share to the collector, bound to the task and the batch interval."""
-    aad = _wrap(messages.encode_aggregate_share_aad, task_id, b"", start, duration)
-    return bytes(_wrap(messages.hpke_seal_aggregate_share, collector_config, sender, share, aad))
-
-
-def decode_collection_req(data: bytes) -> tuple[int, int, bytes]:
-    """(batch start, batch duration, aggregation parameter) of a time-interval CollectionReq;
-    `CodecError` for another query type."""
-    start, duration, agg_param = _wrap(messages.decode_collection_req, data)
-    return start, duration, bytes(agg_param)
-
-
-def encode_collection(
-    report_count: int, start: int, duration: int, leader_share: bytes, helper_share: bytes
-) -> bytes:
-    return bytes(
-        _wrap(
-            messages.encode_collection,
-            report_count,
-            start,
-            duration,
-            leader_share,
-            helper_share,
-        )
-    )
-
-
-# the client's and the collector's side (zeenot.prio.dap_client) --------------------------------
-
-
-def decode_hpke_config_list(data: bytes) -> list[bytes]:
-    return [bytes(c) for c in _wrap(messages.decode_hpke_config_list, data)]
+    return _hex(share["payload"])
 
 
 def encode_report(
@@ -194,28 +176,160 @@ def encode_report(
 ) -> bytes:
     """Seal each input share (in a `PlaintextInputShare` without extensions) to its aggregator
     and encode the `Report`, as janus_client does."""
-    aad = _wrap(messages.encode_input_share_aad, task_id, report_id, time, public_share)
+    aad = _input_share_aad(task_id, report_id, time, public_share)
     sealed = [
-        _wrap(
-            messages.hpke_seal_input_share,
-            config,
-            role,
-            _wrap(messages.encode_plaintext_input_share, [], share),
-            aad,
+        _dec(
+            "HpkeCiphertext",
+            bytes(
+                _wrap(
+                    messages.hpke_seal,
+                    config,
+                    _info("input_share", CLIENT, role),
+                    _enc("PlaintextInputShare", {"extensions": [], "payload": share.hex()}),
+                    aad,
+                )
+            ),
         )
         for config, role, share in zip(configs, (LEADER, HELPER), input_shares, strict=True)
     ]
-    return bytes(_wrap(messages.encode_report, report_id, time, public_share, *sealed))
+    return _enc(
+        "Report",
+        {
+            "metadata": _metadata(report_id, time),
+            "public_share": public_share.hex(),
+            "leader_encrypted_input_share": sealed[0],
+            "helper_encrypted_input_share": sealed[1],
+        },
+    )
 
 
-def encode_collection_req(start: int, duration: int) -> bytes:
-    return bytes(_wrap(messages.encode_collection_req, start, duration, b""))
+# aggregation jobs -----------------------------------------------------------------------------
 
 
-def decode_collection(data: bytes) -> tuple[int, int, int, bytes, bytes]:
-    """(report count, interval start, interval duration, leader's and helper's sealed shares)."""
-    count, start, duration, leader, helper = _wrap(messages.decode_collection, data)
-    return int(count), int(start), int(duration), bytes(leader), bytes(helper)
+def encode_init_req(inits: list[PrepareInit]) -> bytes:
+    return _enc(
+        "AggregationJobInitializeReq",
+        {
+            "aggregation_parameter": "",
+            "partial_batch_selector": {},
+            "prepare_inits": [
+                {
+                    "report_share": {
+                        "metadata": _metadata(p.report_id, p.time),
+                        "public_share": p.public_share.hex(),
+                        "encrypted_input_share": _dec("HpkeCiphertext", p.encrypted_share),
+                    },
+                    "message": p.message.hex(),
+                }
+                for p in inits
+            ],
+        },
+    )
+
+
+def decode_init_req(data: bytes) -> tuple[bytes, list[PrepareInit]]:
+    v = _dec("AggregationJobInitializeReq", data)
+    inits = []
+    for p in v["prepare_inits"]:
+        share = p["report_share"]
+        inits.append(
+            PrepareInit(
+                _hex(share["metadata"]["report_id"]),
+                int(share["metadata"]["time"]),
+                _hex(share["public_share"]),
+                _enc("HpkeCiphertext", share["encrypted_input_share"]),
+                _hex(p["message"]),
+            )
+        )
+    return _hex(v["aggregation_parameter"]), inits
+
+
+def encode_job_resp(resps: list[PrepareResp]) -> bytes:
+    def result(p: PrepareResp) -> dict[str, Any]:
+        if p.kind == "continue":
+            return {"type": "continue", "message": p.message.hex()}
+        if p.kind == "reject":
+            return {"type": "reject", "error": p.error}
+        return {"type": "finished"}
+
+    return _enc(
+        "AggregationJobResp",
+        {"prepare_resps": [{"report_id": p.report_id.hex(), "result": result(p)} for p in resps]},
+    )
+
+
+def decode_job_resp(data: bytes) -> list[PrepareResp]:
+    out = []
+    for p in _dec("AggregationJobResp", data)["prepare_resps"]:
+        r = p["result"]
+        out.append(
+            PrepareResp(
+                _hex(p["report_id"]),
+                str(r["type"]),
+                _hex(r.get("message", "")),
+                r.get("error"),
+            )
+        )
+    return out
+
+
+# aggregate shares and collections -------------------------------------------------------------
+
+
+def _interval(start: int, duration: int) -> dict[str, Any]:
+    return {"batch_interval": {"start": start, "duration": duration}}
+
+
+def encode_share_req(req: ShareRequest) -> bytes:
+    return _enc(
+        "AggregateShareReq",
+        {
+            "batch_selector": _interval(req.start, req.duration),
+            "aggregation_parameter": req.agg_param.hex(),
+            "report_count": req.report_count,
+            "checksum": req.checksum.hex(),
+        },
+    )
+
+
+def decode_share_req(data: bytes) -> ShareRequest:
+    v = _dec("AggregateShareReq", data)
+    interval = v["batch_selector"]["batch_interval"]
+    return ShareRequest(
+        int(interval["start"]),
+        int(interval["duration"]),
+        _hex(v["aggregation_parameter"]),
+        int(v["report_count"]),
+        _hex(v["checksum"]),
+    )
+
+
+def encode_share(ciphertext: bytes) -> bytes:
+    return _enc("AggregateShare", {"encrypted_aggregate_share": _dec("HpkeCiphertext", ciphertext)})
+
+
+def decode_share(data: bytes) -> bytes:
+    return _enc("HpkeCiphertext", _dec("AggregateShare", data)["encrypted_aggregate_share"])
+
+
+def _share_aad(task_id: bytes, start: int, duration: int) -> bytes:
+    return _enc(
+        "AggregateShareAad",
+        {
+            "task_id": task_id.hex(),
+            "aggregation_parameter": "",
+            "batch_selector": _interval(start, duration),
+        },
+    )
+
+
+def seal_aggregate_share(
+    collector_config: bytes, sender: str, share: bytes, task_id: bytes, start: int, duration: int
+) -> bytes:
+    """Seal an aggregate share to the collector, bound to the task and the batch interval."""
+    info = _info("aggregate_share", sender, COLLECTOR)
+    aad = _share_aad(task_id, start, duration)
+    return bytes(_wrap(messages.hpke_seal, collector_config, info, share, aad))
 
 
 def open_aggregate_share(
@@ -227,7 +341,46 @@ def open_aggregate_share(
     start: int,
     duration: int,
 ) -> bytes:
-    aad = _wrap(messages.encode_aggregate_share_aad, task_id, b"", start, duration)
-    return bytes(
-        _wrap(messages.hpke_open_aggregate_share, config, private_key, sender, ciphertext, aad)
+    info = _info("aggregate_share", sender, COLLECTOR)
+    aad = _share_aad(task_id, start, duration)
+    return bytes(_wrap(messages.hpke_open, config, private_key, info, ciphertext, aad))
+
+
+def decode_collection_req(data: bytes) -> tuple[int, int, bytes]:
+    """(batch start, batch duration, aggregation parameter) of a time-interval CollectionReq."""
+    v = _dec("CollectionReq", data)
+    interval = v["query"].get("batch_interval")
+    if not isinstance(interval, dict):
+        raise CodecError("this task's queries are time intervals")
+    return int(interval["start"]), int(interval["duration"]), _hex(v["aggregation_parameter"])
+
+
+def encode_collection_req(start: int, duration: int) -> bytes:
+    return _enc("CollectionReq", {"query": _interval(start, duration), "aggregation_parameter": ""})
+
+
+def encode_collection(
+    report_count: int, start: int, duration: int, leader_share: bytes, helper_share: bytes
+) -> bytes:
+    return _enc(
+        "Collection",
+        {
+            "partial_batch_selector": {},
+            "report_count": report_count,
+            "interval": {"start": start, "duration": duration},
+            "leader_encrypted_agg_share": _dec("HpkeCiphertext", leader_share),
+            "helper_encrypted_agg_share": _dec("HpkeCiphertext", helper_share),
+        },
+    )
+
+
+def decode_collection(data: bytes) -> tuple[int, int, int, bytes, bytes]:
+    """(report count, interval start, interval duration, leader's and helper's sealed shares)."""
+    v = _dec("Collection", data)
+    return (
+        int(v["report_count"]),
+        int(v["interval"]["start"]),
+        int(v["interval"]["duration"]),
+        _enc("HpkeCiphertext", v["leader_encrypted_agg_share"]),
+        _enc("HpkeCiphertext", v["helper_encrypted_agg_share"]),
     )

@@ -43,15 +43,6 @@ MAX_JOB_REPORTS = 10_000
 AGGREGATE_CHUNK = 4096
 
 
-def checksum(report_ids: list[bytes]) -> bytes:
-    """DAP's batch checksum: the XOR of the SHA-256 of each report id."""
-    acc = bytearray(32)
-    for rid in report_ids:
-        for i, b in enumerate(hashlib.sha256(rid).digest()):
-            acc[i] ^= b
-    return bytes(acc)
-
-
 def batch_checks(task: Task, start: int, duration: int) -> None:
     """DAP's boundary check for a time-interval batch."""
     tp = task.time_precision
@@ -194,7 +185,7 @@ class Helper:
             )
         batch = self.dstore.batch(task.task_id, req.start, req.duration)
         ids = [_unb64(r) for r in batch.report_ids]
-        if len(ids) != req.report_count or checksum(ids) != req.checksum:
+        if len(ids) != req.report_count or codec.checksum(ids) != req.checksum:
             raise DapError(
                 400,
                 "batchMismatch",

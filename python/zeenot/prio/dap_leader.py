@@ -43,7 +43,7 @@ from zeenot.prio.vdaf import Vdaf
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http as http
 from zeenot.prio.dap_codec import CodecError, PrepareInit
-from zeenot.prio.dap_helper import CLOCK_SKEW, aggregate_all, batch_checks, checksum
+from zeenot.prio.dap_helper import CLOCK_SKEW, aggregate_all, batch_checks
 from zeenot.prio.dap_helper import collector_config as sealed_to
 from zeenot.prio.dap_http import DapError
 from zeenot.prio.dap_store import DapStore, Outcome, StoredReport
@@ -255,7 +255,7 @@ class Leader:
         if batch.pending or len(batch.report_ids) < task.min_batch_size:
             return False  # DAP: the leader waits for more reports to be prepared
         ids = [unb64url(r, "report id", 16) for r in batch.report_ids]
-        req = codec.ShareRequest(start, duration, b"", len(ids), checksum(ids))
+        req = codec.ShareRequest(start, duration, b"", len(ids), codec.checksum(ids))
         answer = httpx.post(
             task.helper_url(f"tasks/{task.task_id}/aggregate_shares"),
             content=codec.encode_share_req(req),

@@ -83,6 +83,9 @@ batches = sa.Table(
 )
 
 AGGREGATE_JOB = "prio_aggregate"  # the jobs.py kind of a leader's aggregation job
+# An aggregation job is retried (backoff capped at 5 minutes: about a month) rather than given
+# up: the helper may have prepared its reports, and only this job id gets its answer back.
+JOB_ATTEMPTS = 10_000
 
 
 @dataclass(frozen=True)
@@ -246,11 +249,9 @@ class DapStore:
             ).rowcount
             if got:
                 payload = {"task_id": task_id, "job_id": job_id}
-                conn.execute(
-                    jobs_table.insert().values(
-                        **job_row(AGGREGATE_JOB, f"{AGGREGATE_JOB}:{task_id}:{job_id}", payload)
-                    )
-                )
+                key = f"{AGGREGATE_JOB}:{task_id}:{job_id}"
+                row = job_row(AGGREGATE_JOB, key, payload, max_attempts=JOB_ATTEMPTS)
+                conn.execute(jobs_table.insert().values(**row))
         return int(got or 0)
 
     def job_reports(self, task_id: str, job_id: str) -> list[StoredReport]:
