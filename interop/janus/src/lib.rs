@@ -16,12 +16,8 @@ impl Flags {
         let mut map = HashMap::new();
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
-            let name = arg
-                .strip_prefix("--")
-                .ok_or_else(|| anyhow!("expected --flag, got {arg:?}"))?;
-            let value = args
-                .next()
-                .ok_or_else(|| anyhow!("--{name} needs a value"))?;
+            let name = arg.strip_prefix("--").ok_or_else(|| anyhow!("expected --flag, got {arg:?}"))?;
+            let value = args.next().ok_or_else(|| anyhow!("--{name} needs a value"))?;
             if map.insert(name.to_string(), value).is_some() {
                 bail!("--{name} given twice");
             }
@@ -30,10 +26,7 @@ impl Flags {
     }
 
     pub fn get(&self, name: &str) -> Result<&str> {
-        self.0
-            .get(name)
-            .map(String::as_str)
-            .ok_or_else(|| anyhow!("missing --{name}"))
+        self.0.get(name).map(String::as_str).ok_or_else(|| anyhow!("missing --{name}"))
     }
 
     pub fn opt(&self, name: &str) -> Option<&str> {
@@ -41,9 +34,7 @@ impl Flags {
     }
 
     pub fn u64(&self, name: &str) -> Result<u64> {
-        self.get(name)?
-            .parse()
-            .with_context(|| format!("--{name} must be an unsigned integer"))
+        self.get(name)?.parse().with_context(|| format!("--{name} must be an unsigned integer"))
     }
 
     pub fn u64_or(&self, name: &str, default: u64) -> Result<u64> {
@@ -72,12 +63,10 @@ impl VdafSpec {
         let name = words.next().ok_or_else(|| anyhow!("empty VDAF description"))?;
         let mut params = HashMap::new();
         for word in words {
-            let (key, value) = word
-                .split_once('=')
-                .ok_or_else(|| anyhow!("VDAF parameter {word:?} is not key=value"))?;
-            let value: usize = value
-                .parse()
-                .with_context(|| format!("VDAF parameter {key} must be an integer"))?;
+            let (key, value) =
+                word.split_once('=').ok_or_else(|| anyhow!("VDAF parameter {word:?} is not key=value"))?;
+            let value: usize =
+                value.parse().with_context(|| format!("VDAF parameter {key} must be an integer"))?;
             params.insert(key, value);
         }
         Self::from_parts(name, params)
@@ -87,9 +76,7 @@ impl VdafSpec {
     fn parse_json(description: &str) -> Result<Self> {
         let value: serde_json::Value =
             serde_json::from_str(description).context("the VDAF description is not JSON")?;
-        let object = value
-            .as_object()
-            .ok_or_else(|| anyhow!("the VDAF description is a JSON object"))?;
+        let object = value.as_object().ok_or_else(|| anyhow!("the VDAF description is a JSON object"))?;
         let name = object
             .get("type")
             .and_then(|v| v.as_str())
@@ -106,11 +93,7 @@ impl VdafSpec {
     }
 
     fn from_parts(name: &str, mut params: HashMap<&str, usize>) -> Result<Self> {
-        let mut take = |key: &str| {
-            params
-                .remove(key)
-                .ok_or_else(|| anyhow!("{name} needs {key}=N"))
-        };
+        let mut take = |key: &str| params.remove(key).ok_or_else(|| anyhow!("{name} needs {key}=N"));
         let spec = match name {
             "Prio3Count" => Self::Count,
             "Prio3Sum" => Self::Sum { bits: take("bits")? },
@@ -119,10 +102,9 @@ impl VdafSpec {
                 length: take("length")?,
                 chunk_length: take("chunk_length")?,
             },
-            "Prio3Histogram" => Self::Histogram {
-                length: take("length")?,
-                chunk_length: take("chunk_length")?,
-            },
+            "Prio3Histogram" => {
+                Self::Histogram { length: take("length")?, chunk_length: take("chunk_length")? }
+            }
             other => bail!("unknown VDAF {other:?}"),
         };
         if let Some(key) = params.keys().next() {
@@ -150,13 +132,11 @@ pub fn parse_count(line: &str) -> Result<bool> {
 }
 
 pub fn parse_u128(line: &str) -> Result<u128> {
-    line.parse()
-        .with_context(|| format!("not an unsigned integer: {line:?}"))
+    line.parse().with_context(|| format!("not an unsigned integer: {line:?}"))
 }
 
 pub fn parse_usize(line: &str) -> Result<usize> {
-    line.parse()
-        .with_context(|| format!("not an unsigned integer: {line:?}"))
+    line.parse().with_context(|| format!("not an unsigned integer: {line:?}"))
 }
 
 pub fn parse_vec(line: &str) -> Result<Vec<u128>> {
@@ -170,10 +150,7 @@ mod tests {
     #[test]
     fn parses_descriptions() {
         assert_eq!(VdafSpec::parse("Prio3Count").unwrap(), VdafSpec::Count);
-        assert_eq!(
-            VdafSpec::parse("Prio3Sum bits=32").unwrap(),
-            VdafSpec::Sum { bits: 32 }
-        );
+        assert_eq!(VdafSpec::parse("Prio3Sum bits=32").unwrap(), VdafSpec::Sum { bits: 32 });
         assert_eq!(
             VdafSpec::parse("Prio3Histogram length=4 chunk_length=2").unwrap(),
             VdafSpec::Histogram { length: 4, chunk_length: 2 }

@@ -57,14 +57,8 @@ where
         .start_collection(Query::new_time_interval(params.interval), &())
         .await
         .context("creating the collection job")?;
-    let collection = collector
-        .poll_until_complete(&job)
-        .await
-        .context("polling the collection job")?;
-    collector
-        .delete_collection_job(&job)
-        .await
-        .context("deleting the collection job")?;
+    let collection = collector.poll_until_complete(&job).await.context("polling the collection job")?;
+    collector.delete_collection_job(&job).await.context("deleting the collection job")?;
     let (start, duration) = collection.interval();
     Ok(format!(
         "{{\"report_count\": {}, \"interval_start\": {}, \"interval_duration\": {}, \
@@ -80,10 +74,9 @@ where
 async fn main() -> Result<()> {
     let flags = Flags::from_env()?;
     let path = flags.get("credential")?;
-    let credential: PrivateCollectorCredential = serde_json::from_str(
-        &std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?,
-    )
-    .with_context(|| format!("parsing the collector credential {path}"))?;
+    let credential: PrivateCollectorCredential =
+        serde_json::from_str(&std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?)
+            .with_context(|| format!("parsing the collector credential {path}"))?;
     let params = Params {
         leader: Url::parse(flags.get("leader")?).context("--leader")?,
         task_id: TaskId::from_str(flags.get("task-id")?).context("--task-id")?,
@@ -96,9 +89,7 @@ async fn main() -> Result<()> {
     };
     let out = match VdafSpec::parse(flags.get("vdaf")?)? {
         VdafSpec::Count => collect(&params, Prio3::new_count(2)?, |r| r.to_string()).await?,
-        VdafSpec::Sum { bits } => {
-            collect(&params, Prio3::new_sum(2, bits)?, |r| r.to_string()).await?
-        }
+        VdafSpec::Sum { bits } => collect(&params, Prio3::new_sum(2, bits)?, |r| r.to_string()).await?,
         VdafSpec::SumVec { bits, length, chunk_length } => {
             let vdaf = Prio3::new_sum_vec(2, bits, length, chunk_length)?;
             collect(&params, vdaf, |r| json_list(r)).await?

@@ -8,7 +8,7 @@
 
 use anyhow::Result;
 use janus_collector::PrivateCollectorCredential;
-use janus_core::{auth_tokens::AuthenticationToken, hpke::HpkeKeypair};
+use janus_core::hpke::HpkeKeypair;
 use janus_messages::{HpkeAeadId, HpkeConfigId, HpkeKdfId, HpkeKemId};
 use zeenot_janus_interop::Flags;
 
@@ -21,10 +21,8 @@ fn main() -> Result<()> {
         HpkeKdfId::HkdfSha256,
         HpkeAeadId::Aes128Gcm,
     )?;
-    let token = match rand::random::<AuthenticationToken>() {
-        AuthenticationToken::Bearer(token) => token,
-        AuthenticationToken::DapAuth(_) => unreachable!("random tokens are bearer tokens"),
-    };
+    // 32 random bytes in hex: a valid bearer token (janus_core's `BearerToken` alphabet).
+    let token: String = (0..32).map(|_| format!("{:02x}", rand::random::<u8>())).collect();
     let config = keypair.config();
     let credential = serde_json::json!({
         "id": u8::from(*config.id()),
@@ -37,6 +35,7 @@ fn main() -> Result<()> {
     });
     // Round-trip through janus's own type so the output is exactly what `collect` accepts.
     let parsed: PrivateCollectorCredential = serde_json::from_value(credential)?;
+    debug_assert!(parsed.authentication_token().as_str().len() == 64);
     println!("{}", serde_json::to_string_pretty(&parsed)?);
     Ok(())
 }

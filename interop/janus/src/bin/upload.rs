@@ -54,9 +54,7 @@ where
 #[tokio::main]
 async fn main() -> Result<()> {
     let flags = Flags::from_env()?;
-    let now = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)?
-        .as_secs();
+    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH)?.as_secs();
     let params = Params {
         leader: Url::parse(flags.get("leader")?).context("--leader")?,
         helper: Url::parse(flags.get("helper")?).context("--helper")?,
@@ -68,9 +66,7 @@ async fn main() -> Result<()> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     let uploaded = match VdafSpec::parse(flags.get("vdaf")?)? {
         VdafSpec::Count => upload_all(&params, Prio3::new_count(2)?, &text, parse_count).await?,
-        VdafSpec::Sum { bits } => {
-            upload_all(&params, Prio3::new_sum(2, bits)?, &text, parse_u128).await?
-        }
+        VdafSpec::Sum { bits } => upload_all(&params, Prio3::new_sum(2, bits)?, &text, parse_u128).await?,
         VdafSpec::SumVec { bits, length, chunk_length } => {
             let vdaf = Prio3::new_sum_vec(2, bits, length, chunk_length)?;
             upload_all(&params, vdaf, &text, parse_vec).await?
