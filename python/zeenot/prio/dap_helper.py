@@ -61,6 +61,7 @@ class Helper:
         self.tasks = tasks
         self.dstore = dstore
         self.vdafs = {tid: Vdaf(t.vdaf) for tid, t in tasks.items()}
+        self.keys = {cid: (config, key) for cid, config, key in dstore.hpke_keys()}
 
     # aggregation jobs --------------------------------------------------------------------
 
@@ -103,7 +104,8 @@ class Helper:
         if len(set(ids)) != len(ids):
             raise DapError(400, "invalidMessage", "a report id appears twice in the job")
         seen = self.dstore.seen(task.task_id, ids)
-        keys = {cid: (config, key) for cid, config, key in self.dstore.hpke_keys()}
+        collected = self.dstore.collected_intervals(task.task_id)
+        keys = self.keys
         vdaf = self.vdafs[task.task_id]
         task_id = task.task_id_bytes
         horizon = int(time.time()) + CLOCK_SKEW
@@ -116,7 +118,7 @@ class Helper:
                 error = "report_replayed"
             elif p.time > horizon:
                 error = "report_too_early"
-            elif self.dstore.in_collected_batch(task.task_id, p.time):
+            elif any(start <= p.time < start + length for start, length in collected):
                 error = "batch_collected"
             else:
                 error, out_share, message = self._prepare_one(task_id, vdaf, keys, task, p)

@@ -61,6 +61,7 @@ class Leader:
         self.dstore = dstore
         self.job_size = job_size
         self.vdafs = {tid: Vdaf(t.vdaf) for tid, t in tasks.items()}
+        self.keys = {cid: (config, key) for cid, config, key in dstore.hpke_keys()}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -78,7 +79,7 @@ class Leader:
             config_id = codec.ciphertext_config_id(report.leader_share)
         except CodecError as exc:
             raise DapError(400, "invalidMessage", str(exc), task.task_id) from None
-        if config_id not in {cid for cid, _, _ in self.dstore.hpke_keys()}:
+        if config_id not in self.keys:
             raise DapError(400, "outdatedConfig", f"no HPKE config {config_id} here", task.task_id)
         if report.time > time.time() + CLOCK_SKEW:
             raise DapError(
@@ -111,7 +112,7 @@ class Leader:
         if not pending:
             return {"reports": 0}  # finished by an earlier run
         vdaf = self.vdafs[task.task_id]
-        keys = {cid: (config, key) for cid, config, key in self.dstore.hpke_keys()}
+        keys = self.keys
         outcomes: list[Outcome] = []
         inits: list[PrepareInit] = []
         states: dict[str, bytes] = {}

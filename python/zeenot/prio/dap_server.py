@@ -113,6 +113,7 @@ def build(
         raise MalformedInput(f"--role is leader or helper, not {role!r}")
     dstore = DapStore(store)
     dstore.ensure_hpke_key(codec.generate_hpke)
+    config_list = codec.hpke_config_list([config for _, config, _ in dstore.hpke_keys()])
 
     async def hpke_config(request: Request) -> Response:
         task_id = request.query_params.get("task_id")
@@ -124,9 +125,8 @@ def build(
             raise DapError(400, "invalidMessage", str(exc)) from None
         if task_id not in tasks:
             raise DapError(400, "unrecognizedTask", "this aggregator has no such task")
-        keys = await run_in_threadpool(dstore.hpke_keys)
-        data = codec.hpke_config_list([config for _, config, _ in keys])
-        return http.encoded(data, http.HPKE_CONFIG_LIST, **{"cache-control": "max-age=86400"})
+        headers = {"cache-control": "max-age=86400"}
+        return http.encoded(config_list, http.HPKE_CONFIG_LIST, **headers)
 
     async def health(_: Request) -> Response:
         version = await run_in_threadpool(store.schema_version)

@@ -219,9 +219,14 @@ class DapStore:
         ).first()
         return found is not None
 
-    def in_collected_batch(self, task_id: str, time: int) -> bool:
+    def collected_intervals(self, task_id: str) -> list[tuple[int, int]]:
+        """The task's claimed batch intervals, (start, duration)."""
+        b = batches
         with self.engine.connect() as conn:
-            return self._in_collected_batch(conn, task_id, time)
+            rows = conn.execute(
+                sa.select(b.c.batch_start, b.c.batch_duration).where(b.c.task_id == task_id)
+            ).all()
+        return [(int(r[0]), int(r[1])) for r in rows]
 
     # the leader: aggregation jobs ------------------------------------------------------------
 
