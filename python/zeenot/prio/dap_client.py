@@ -52,7 +52,7 @@ class Client:
     ):
         self.task_id = task_id
         self.leader, self.helper = leader.rstrip("/") + "/", helper.rstrip("/") + "/"
-        self.vdaf = Vdaf(vdaf)
+        self.vdaf = Vdaf.from_description(vdaf)
         self.time_precision = time_precision
         self.http = http_client or httpx.Client(timeout=30)
         self._configs: tuple[bytes, bytes] | None = None
@@ -121,7 +121,7 @@ class Collector:
     ):
         self.task_id = task_id
         self.leader = leader.rstrip("/") + "/"
-        self.vdaf = Vdaf(vdaf)
+        self.vdaf = Vdaf.from_description(vdaf)
         self.token = str(credential["token"])
         public_key = unb64url(credential["public_key"], "the credential's public_key")
         self.config = codec.hpke_config(int(credential["id"]), 0x20, 1, 1, public_key)
@@ -159,7 +159,7 @@ class Collector:
             )
             for role, sealed in ((codec.LEADER, leader), (codec.HELPER, helper))
         ]
-        result = self.vdaf.unshard((shares[0], shares[1]), count)
+        result = self.vdaf.unshard(shares, count)
         return Collection(result, count, (first, length))
 
     def collect(self, start: int, duration: int, timeout: float = 60.0) -> Collection:

@@ -1,7 +1,7 @@
 """What the aggregators need of DAP-09's messages and of HPKE, in the aggregators' own terms.
 
 Every encoding and decoding here is `zeenot.prio.messages` (janus_messages 0.7.145 through the
-native module: a message as a JSON object, byte strings as hex) and every seal and open is its
+native module: a message as a dict, byte strings as bytes) and every seal and open is its
 HPKE (DAP-09's application info strings, as janus_core builds them); this module only maps the
 few shapes the leader, the helper, the client and the collector use to those objects, so that
 they read as DAP's prose does. Nothing here writes a DAP encoding by hand. Ciphertexts travel
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from zeenot.errors import ZeenotError
 from zeenot.prio import messages
 
 LEADER, HELPER, COLLECTOR, CLIENT = "leader", "helper", "collector", "client"
@@ -60,7 +61,7 @@ class CodecError(ValueError):
 def _wrap(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
-    except (ValueError, TypeError, KeyError) as exc:
+    except (ZeenotError, ValueError, TypeError, KeyError) as exc:
         raise CodecError(str(exc)) from None
 
 
@@ -76,18 +77,13 @@ def _enc(kind: str, value: dict[str, Any]) -> bytes:
 
 
 def _hex(value: Any) -> bytes:
-    try:
-        return bytes.fromhex(value)
-    except (TypeError, ValueError):
-        raise CodecError("a byte string is not hex") from None
+    if not isinstance(value, bytes):
+        raise CodecError("a byte string field is not bytes")
+    return value
 
 
 def _metadata(report_id: bytes, time: int) -> dict[str, Any]:
-    return {"report_id": report_id.hex(), "time": time}
-
-
-def _info(label: str, sender: str, recipient: str) -> bytes:
-    return bytes(_wrap(messages.hpke_application_info, label, sender, recipient))
+    return {"report_id": report_id, "time": time}
 
 
 def checksum(report_ids: list[bytes]) -> bytes:
@@ -121,7 +117,7 @@ def hpke_config(id: int, kem_id: int, kdf_id: int, aead_id: int, public_key: byt
             "kem_id": kem_id,
             "kdf_id": kdf_id,
             "aead_id": aead_id,
-            "public_key": public_key.hex(),
+            "public_key": public_key,
         },
     )
 
@@ -136,17 +132,17 @@ def decode_hpke_config_list(data: bytes) -> list[bytes]:
 
 def generate_hpke(config_id: int) -> tuple[bytes, bytes]:
     """A fresh X25519/HKDF-SHA256/AES-128-GCM key pair: (encoded HpkeConfig, private key)."""
-    config, private_key = _wrap(messages.hpke_generate, config_id, 0x0020, 0x0001, 0x0001)
-    return bytes(config), bytes(private_key)
+    pair = _wrap(messages.HpkeKeypair.generate, config_id)
+    return bytes(pair.config), bytes(pair.private_key)
 
 
 def _input_share_aad(task_id: bytes, report_id: bytes, time: int, public_share: bytes) -> bytes:
     return _enc(
         "InputShareAad",
         {
-            "task_id": task_id.hex(),
+            "task_id": task_id,
             "metadata": _metadata(report_id, time),
-            "public_share": public_share.hex(),
+            "public_share": public_share,
         },
     )
 
@@ -158,8 +154,8 @@ def open_input_share(
     (the `PlaintextInputShare`'s payload). An extension is refused: DAP-09 defines none, and an
     aggregator must reject what it does not recognise."""
     aad = _input_share_aad(task_id, r.report_id, r.time, r.public_share)
-    info = _info("input_share", CLIENT, recipient)
-    plain = bytes(_wrap(messages.hpke_open, config, private_key, info, ciphertext, aad))
+    pair = messages.HpkeKeypair(config, private_key)
+    plain = bytes(_wrap(messages.open_, pair, "input_share", CLIENT, recipient, ciphertext, aad))
     share = _dec("PlaintextInputShare", plain)
     if share["extensions"]:
         raise CodecError("the input share carries an extension this aggregator does not know")
@@ -182,10 +178,12 @@ def encode_report(
             "HpkeCiphertext",
             bytes(
                 _wrap(
-                    messages.hpke_seal,
+                    messages.seal,
                     config,
-                    _info("input_share", CLIENT, role),
-                    _enc("PlaintextInputShare", {"extensions": [], "payload": share.hex()}),
+                    "input_share",
+                    CLIENT,
+                    role,
+                    _enc("PlaintextInputShare", {"extensions": [], "payload": share}),
                     aad,
                 )
             ),
@@ -196,7 +194,7 @@ def encode_report(
         "Report",
         {
             "metadata": _metadata(report_id, time),
-            "public_share": public_share.hex(),
+            "public_share": public_share,
             "leader_encrypted_input_share": sealed[0],
             "helper_encrypted_input_share": sealed[1],
         },
@@ -210,16 +208,16 @@ def encode_init_req(inits: list[PrepareInit]) -> bytes:
     return _enc(
         "AggregationJobInitializeReq",
         {
-            "aggregation_parameter": "",
+            "aggregation_parameter": b"",
             "partial_batch_selector": {},
             "prepare_inits": [
                 {
                     "report_share": {
                         "metadata": _metadata(p.report_id, p.time),
-                        "public_share": p.public_share.hex(),
+                        "public_share": p.public_share,
                         "encrypted_input_share": _dec("HpkeCiphertext", p.encrypted_share),
                     },
-                    "message": p.message.hex(),
+                    "message": p.message,
                 }
                 for p in inits
             ],
@@ -247,14 +245,14 @@ def decode_init_req(data: bytes) -> tuple[bytes, list[PrepareInit]]:
 def encode_job_resp(resps: list[PrepareResp]) -> bytes:
     def result(p: PrepareResp) -> dict[str, Any]:
         if p.kind == "continue":
-            return {"type": "continue", "message": p.message.hex()}
+            return {"type": "continue", "message": p.message}
         if p.kind == "reject":
             return {"type": "reject", "error": p.error}
         return {"type": "finished"}
 
     return _enc(
         "AggregationJobResp",
-        {"prepare_resps": [{"report_id": p.report_id.hex(), "result": result(p)} for p in resps]},
+        {"prepare_resps": [{"report_id": p.report_id, "result": result(p)} for p in resps]},
     )
 
 
@@ -266,7 +264,7 @@ def decode_job_resp(data: bytes) -> list[PrepareResp]:
             PrepareResp(
                 _hex(p["report_id"]),
                 str(r["type"]),
-                _hex(r.get("message", "")),
+                _hex(r.get("message", b"")),
                 r.get("error"),
             )
         )
@@ -285,9 +283,9 @@ def encode_share_req(req: ShareRequest) -> bytes:
         "AggregateShareReq",
         {
             "batch_selector": _interval(req.start, req.duration),
-            "aggregation_parameter": req.agg_param.hex(),
+            "aggregation_parameter": req.agg_param,
             "report_count": req.report_count,
-            "checksum": req.checksum.hex(),
+            "checksum": req.checksum,
         },
     )
 
@@ -316,8 +314,8 @@ def _share_aad(task_id: bytes, start: int, duration: int) -> bytes:
     return _enc(
         "AggregateShareAad",
         {
-            "task_id": task_id.hex(),
-            "aggregation_parameter": "",
+            "task_id": task_id,
+            "aggregation_parameter": b"",
             "batch_selector": _interval(start, duration),
         },
     )
@@ -327,9 +325,10 @@ def seal_aggregate_share(
     collector_config: bytes, sender: str, share: bytes, task_id: bytes, start: int, duration: int
 ) -> bytes:
     """Seal an aggregate share to the collector, bound to the task and the batch interval."""
-    info = _info("aggregate_share", sender, COLLECTOR)
     aad = _share_aad(task_id, start, duration)
-    return bytes(_wrap(messages.hpke_seal, collector_config, info, share, aad))
+    return bytes(
+        _wrap(messages.seal, collector_config, "aggregate_share", sender, COLLECTOR, share, aad)
+    )
 
 
 def open_aggregate_share(
@@ -341,9 +340,9 @@ def open_aggregate_share(
     start: int,
     duration: int,
 ) -> bytes:
-    info = _info("aggregate_share", sender, COLLECTOR)
+    pair = messages.HpkeKeypair(config, private_key)
     aad = _share_aad(task_id, start, duration)
-    return bytes(_wrap(messages.hpke_open, config, private_key, info, ciphertext, aad))
+    return bytes(_wrap(messages.open_, pair, "aggregate_share", sender, COLLECTOR, ciphertext, aad))
 
 
 def decode_collection_req(data: bytes) -> tuple[int, int, bytes]:
@@ -356,7 +355,8 @@ def decode_collection_req(data: bytes) -> tuple[int, int, bytes]:
 
 
 def encode_collection_req(start: int, duration: int) -> bytes:
-    return _enc("CollectionReq", {"query": _interval(start, duration), "aggregation_parameter": ""})
+    query = {"query": _interval(start, duration), "aggregation_parameter": b""}
+    return _enc("CollectionReq", query)
 
 
 def encode_collection(

@@ -30,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from zeenot.prio.vdaf import Vdaf
 
+from zeenot.errors import ZeenotError
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http as http
 from zeenot.prio.dap_codec import CodecError, PrepareResp
@@ -60,7 +61,7 @@ class Helper:
     def __init__(self, tasks: dict[str, Task], dstore: DapStore):
         self.tasks = tasks
         self.dstore = dstore
-        self.vdafs = {tid: Vdaf(t.vdaf) for tid, t in tasks.items()}
+        self.vdafs = {tid: Vdaf.from_description(t.vdaf) for tid, t in tasks.items()}
         self.keys = {cid: (config, key) for cid, config, key in dstore.hpke_keys()}
 
     # aggregation jobs --------------------------------------------------------------------
@@ -155,7 +156,7 @@ class Helper:
             out_share, reply = vdaf.helper_initialized(
                 task.verify_key, p.report_id, p.public_share, share, p.message
             )
-        except ValueError:
+        except ZeenotError:
             return "vdaf_prep_error", b"", b""
         return None, bytes(out_share), bytes(reply)
 

@@ -40,6 +40,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from zeenot.prio.vdaf import Vdaf
 
+from zeenot.errors import ZeenotError
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http as http
 from zeenot.prio.dap_codec import CodecError, PrepareInit
@@ -60,7 +61,7 @@ class Leader:
         self.tasks = tasks
         self.dstore = dstore
         self.job_size = job_size
-        self.vdafs = {tid: Vdaf(t.vdaf) for tid, t in tasks.items()}
+        self.vdafs = {tid: Vdaf.from_description(t.vdaf) for tid, t in tasks.items()}
         self.keys = {cid: (config, key) for cid, config, key in dstore.hpke_keys()}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -151,7 +152,7 @@ class Leader:
             )
         try:
             state, message = vdaf.leader_initialized(task.verify_key, rid, r.public_share, share)
-        except ValueError:
+        except ZeenotError:
             return "vdaf_prep_error", b"", b""
         return None, bytes(state), bytes(message)
 
@@ -190,7 +191,7 @@ class Leader:
                 continue
             try:
                 out_share = vdaf.leader_continued(states[rid], resp.message)
-            except ValueError:
+            except ZeenotError:
                 outcomes.append(Outcome(rid, "rejected", error="vdaf_prep_error"))
                 continue
             outcomes.append(Outcome(rid, "aggregated", bytes(out_share)))
