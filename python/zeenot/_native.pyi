@@ -273,3 +273,66 @@ def shuffle_verify(
 
 def r1cs_density(ir: LoadedProgram | str) -> tuple[int, int]:
     """`(non-zero entries of A, B and C, variables that appear in B)` of the program's R1CS."""
+
+# ---- Prio (crates/zeenot-python/src/prio.rs; zeenot.prio wraps these) ------------------------
+
+class PrioRejectedError(ZeenotError):
+    """Prio preparation rejected the report: its validity proof does not verify."""
+
+class PrioHpkeError(ZeenotError):
+    """HPKE: unsupported config or a ciphertext that does not open."""
+
+class PrioVdaf:
+    """A Prio3 instance of the prio crate 0.16.8 (`ValueError` for a bad description)."""
+
+    def __init__(self, description: str, num_aggregators: int = 2) -> None: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def num_aggregators(self) -> int: ...
+    def shard(self, measurement: bool | int | list[int], nonce: bytes) -> tuple[bytes, list[bytes]]: ...
+    def prepare_init(
+        self, verify_key: bytes, agg_id: int, nonce: bytes, public_share: bytes, input_share: bytes
+    ) -> tuple[bytes, bytes]: ...
+    def prepare_shares_to_prepare_message(
+        self, agg_id: int, state: bytes, prep_shares: list[bytes]
+    ) -> bytes: ...
+    def prepare_next(self, agg_id: int, state: bytes, prep_message: bytes) -> bytes: ...
+    def aggregate(self, output_shares: list[bytes]) -> bytes: ...
+    def merge(self, aggregate_shares: list[bytes]) -> bytes: ...
+    def unshard(self, aggregate_shares: list[bytes], num_measurements: int) -> int | list[int]: ...
+    def leader_initialized(
+        self, verify_key: bytes, nonce: bytes, public_share: bytes, input_share: bytes
+    ) -> tuple[bytes, bytes]: ...
+    def helper_initialized(
+        self, verify_key: bytes, nonce: bytes, public_share: bytes, input_share: bytes, inbound: bytes
+    ) -> tuple[bytes, bytes]: ...
+    def leader_continued(self, state: bytes, inbound: bytes) -> bytes: ...
+
+def prio_dap_decode(kind: str, data: bytes, query_type: str = "time_interval") -> str:
+    """A DAP-09 message decoded by janus_messages 0.7.145, as JSON text (bytes as hex)."""
+
+def prio_dap_encode(kind: str, json: str, query_type: str = "time_interval") -> bytes:
+    """A DAP-09 message encoded by janus_messages 0.7.145 from its JSON text."""
+
+def prio_dap_media_types() -> list[tuple[str, str]]:
+    """`(kind, media type)` for the DAP-09 messages that are HTTP bodies."""
+
+def prio_report_id_checksum(report_ids: list[bytes]) -> bytes:
+    """DAP-09's report ID checksum: XOR of SHA-256 of each 16-byte report ID."""
+
+def prio_hpke_info(label: str, sender: str, recipient: str) -> bytes:
+    """DAP-09's HPKE application info."""
+
+def prio_hpke_seal(config: bytes, info: bytes, plaintext: bytes, aad: bytes) -> bytes:
+    """Seal to an encoded HpkeConfig; the encoded HpkeCiphertext."""
+
+def prio_hpke_open(
+    config: bytes, private_key: bytes, info: bytes, ciphertext: bytes, aad: bytes
+) -> bytes:
+    """Open an encoded HpkeCiphertext (`PrioHpkeError` if it does not)."""
+
+def prio_hpke_generate(
+    config_id: int, kem_id: int = 0x0020, kdf_id: int = 0x0001, aead_id: int = 0x0001
+) -> tuple[bytes, bytes]:
+    """A fresh HPKE key pair: `(encoded HpkeConfig, private key)`."""

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use zeenot_circuit::groth16::{self, Proof, ProvingKey, VerifyingKey};
 use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
+mod prio;
 mod r1cs;
 mod shuffle;
 mod sigma;
@@ -557,6 +558,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_verify, m)?)?;
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_verify_batch, m)?)?;
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_shape, m)?)?;
+    prio::register(m)?;
     m.add_class::<LoadedProgram>()?;
     m.add_function(wrap_pyfunction!(load_program, m)?)?;
     m.add_function(wrap_pyfunction!(encode_program_binary, m)?)?;
