@@ -153,13 +153,19 @@ def test_helper_answers_a_repeated_job_identically(tmp_path: Path) -> None:
 
     path, credential, lport, hport = new_task(tmp_path, SUM32, min_batch_size=1)
     with aggregators(tmp_path, path, lport, hport) as (leader, helper):
-        leader.stop()  # no driver: this test plays the leader
         task, client, _ = _clients(path, credential)
+        client.configs()  # both HPKE configs, before the leader goes
+        leader.stop()  # no driver: this test plays the leader
+        from zeenot.prio import messages
+
+        # a well-formed ping-pong message whose prepare share is junk: the helper rejects the
+        # reports (vdaf_prep_error), which is as good as any answer to repeat
+        junk = messages.encode("PingPongMessage", {"type": "initialize", "prep_share": b"\0" * 32})
         inits = []
         for v in (1, 2, 3):
             r = codec.decode_report(client.report(v, _hour()))
             inits.append(
-                codec.PrepareInit(r.report_id, r.time, r.public_share, r.helper_share, b"\0")
+                codec.PrepareInit(r.report_id, r.time, r.public_share, r.helper_share, junk)
             )
         body = codec.encode_init_req(inits)
         url = f"{helper.url}tasks/{task.task_id}/aggregation_jobs/{b64url(os.urandom(16))}"
@@ -172,6 +178,7 @@ def test_helper_answers_a_repeated_job_identically(tmp_path: Path) -> None:
         assert first.headers["content-type"] == "application/dap-aggregation-job-resp"
         again = httpx.put(url, content=body, headers=headers)
         assert again.status_code == 201 and again.content == first.content
+        assert [r.error for r in codec.decode_job_resp(first.content)] == ["vdaf_prep_error"] * 3
         assert httpx.put(url, content=body[:-1] + b"\1", headers=headers).status_code == 409
         # the same reports in another job are replays
         other = url.rsplit("/", 1)[0] + "/" + b64url(os.urandom(16))
