@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
-from zeenot.prio.vdaf import Vdaf
 
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http as http
 from zeenot.prio.tasks import b64url, unb64url
+from zeenot.prio.vdaf import Vdaf
 
 
 class DapRefused(Exception):

@@ -28,7 +28,6 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
-from zeenot.prio.vdaf import Vdaf
 
 from zeenot.errors import ZeenotError
 from zeenot.prio import dap_codec as codec
@@ -37,6 +36,7 @@ from zeenot.prio.dap_codec import CodecError, PrepareResp
 from zeenot.prio.dap_http import DapError
 from zeenot.prio.dap_store import DapStore, Outcome
 from zeenot.prio.tasks import Task, b64url
+from zeenot.prio.vdaf import Vdaf
 from zeenot.runtime.store import Conflict
 
 CLOCK_SKEW = 300  # seconds a report's time may lie in the future

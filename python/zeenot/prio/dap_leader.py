@@ -38,7 +38,6 @@ import httpx
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
-from zeenot.prio.vdaf import Vdaf
 
 from zeenot.errors import ZeenotError
 from zeenot.prio import dap_codec as codec
@@ -49,6 +48,7 @@ from zeenot.prio.dap_helper import collector_config as sealed_to
 from zeenot.prio.dap_http import DapError
 from zeenot.prio.dap_store import DapStore, Outcome, StoredReport
 from zeenot.prio.tasks import Task, b64url, unb64url
+from zeenot.prio.vdaf import Vdaf
 
 log = logging.getLogger("zeenot.prio")
 MAX_REPORT = 1 << 20  # bytes of one uploaded report
