@@ -254,6 +254,23 @@ def bp_range_prove(
 def bp_range_verify(commitments: list[bytes], proof: bytes, bits: int, context: bytes) -> bool:
     """Whether the Bulletproof shows every packed commitment opens below `2^bits`."""
 
+# The verifiable shuffle (crates/zeenot-crypto/src/shuffle; the API is `zeenot.shuffle`): keys
+# are 32-byte packed points, rows `n·w` packed ciphertexts (`K || C`, 64 bytes) laid end to end.
+
+def shuffle_prove(
+    pk: bytes, rows: bytes, n: int, w: int, context: bytes, seed: int | None = None
+) -> tuple[bytes, bytes]:
+    """Shuffle and re-randomise `n` rows of `w` ciphertexts under `pk`: (the output rows laid
+    end to end, the proof bound to `context`). `ValueError` for a malformed key, ciphertext or
+    shape. `seed` (below 2**64): deterministic, tests only."""
+
+def shuffle_verify(
+    pk: bytes, in_rows: bytes, out_rows: bytes, n: int, w: int, proof: bytes, context: bytes
+) -> bool:
+    """Whether `proof` shows `out_rows` to be a re-encryption shuffle of `in_rows` under `pk`
+    for `context`: `ValueError` for a malformed key or input rows, `False` for output rows or a
+    proof that do not decode, have another shape or do not verify."""
+
 def r1cs_density(ir: LoadedProgram | str) -> tuple[int, int]:
     """`(non-zero entries of A, B and C, variables that appear in B)` of the program's R1CS."""
 

@@ -12,6 +12,7 @@
 //! * [`cothority`]: a collective authority's protocols (UnLynx-style): t-of-m distributed key
 //!   generation, threshold key switching and deterministic tags with batched proofs, and
 //!   discrete-Laplace noise lists.
+//! * [`shuffle`]: a Terelius–Wikström verifiable re-encryption shuffle of rows of ciphertexts.
 //! * [`ct`]: constant-time fixed-base and variable-base scalar multiplication (with
 //!   [`curve::Point`]'s `mul_*` and `msm_*` methods), and the variable-time Straus engine.
 //!
@@ -46,6 +47,7 @@ mod generators;
 mod params;
 pub mod pedersen;
 pub mod poseidon;
+pub mod shuffle;
 pub mod transcript;
 
 /// Protocol and encoding notes (rendered from `notes/*.md`).

@@ -16,6 +16,7 @@ use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
 mod cothority;
 mod r1cs;
+mod shuffle;
 mod sigma;
 mod sigma_backend;
 mod verifier;
@@ -596,5 +597,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sigma::bp_range_prove, m)?)?;
     m.add_function(wrap_pyfunction!(sigma::bp_range_verify, m)?)?;
     cothority::register(m)?;
+    shuffle::register(m)?;
     Ok(())
 }
