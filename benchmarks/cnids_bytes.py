@@ -2,8 +2,9 @@
 
 ZØ reports its NIDS client's latency and proof size as the intrusion trace grows from 100
 bytes to 1 KB (Figures 10(e) and 10(i)). For each size, `MAX_BYTES` in a copy of the app is set
-to it and a signed capture of that many bytes (the pattern once) is proved with Groth16:
-constraints, setup, prove and verify (median of --reps), proof size.
+to it and a signed IPv4/TCP packet of that many bytes (40 of them headers, the pattern once in
+its payload) is proved with Groth16: constraints, setup, prove and verify (median of --reps),
+proof size.
 
     .venv/bin/python benchmarks/cnids_bytes.py [--sizes 128 256 512 1024] [--reps 3] [-o OUT.md]
 

@@ -51,10 +51,10 @@ EXAMPLES_DIR = ROOT / "examples"
 
 # example: (@zk function, the module constant that bounds its main list)
 EXAMPLES: dict[str, tuple[str, str]] = {
-    "fitbit": ("donation", "MAX_SAMPLES"),
-    "study": ("study_summary", "MAX_READINGS"),
+    "fitbit": ("steps_donation", "MAX_SAMPLES"),
+    "study": ("vitals_summary", "MAX_READINGS"),
     "loyalty": ("discount", "MAX_PURCHASES"),
-    "cnids": ("alert", "MAX_PACKETS"),
+    "cnids": ("header_alert", "MAX_PACKETS"),
 }
 SIZES = [8, 16, 32, 64, 128]
 QUICK_SIZES = [4, 8, 16, 32]

@@ -35,10 +35,10 @@ EX = ROOT / "examples"
 # (example, @zk function): each proved on the example's inputs.json
 _REGIONS = [
     ("payd", "weekly_premium"),
-    ("fitbit", "donation"),
-    ("study", "study_summary"),
+    ("fitbit", "steps_donation"),
+    ("study", "vitals_summary"),
     ("loyalty", "discount"),
-    ("cnids", "alert"),
+    ("cnids", "header_alert"),
     ("metering", "bill"),
     ("snp_mean", "aggregate"),
     ("split", "monthly_km"),

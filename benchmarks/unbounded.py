@@ -1,6 +1,6 @@
 """Benchmark: a list without `MaxSize` (a `Template`) against the same program with one.
 
-FitBit's donation is written twice in examples/fitbit/app.py: `donation` takes
+FitBit's steps donation is written twice in examples/fitbit/app.py: `steps_donation` takes
 `MaxSize[list[Sample], 64]`, `donation_any_length` takes `list[Sample]`. For traces of n
 samples, both are proved with the sigma back end on the same inputs:
 
@@ -42,12 +42,12 @@ def generate(n: int, seed: int) -> dict[str, Any]:
 
 def measure(n: int, reps: int, seed: int) -> dict[str, Any]:
     inputs = generate(n, seed)
-    bounded = api.compile(f"{FITBIT / 'app.py'}:donation")
+    bounded = api.compile(f"{FITBIT / 'app.py'}:steps_donation")
     row: dict[str, Any] = {"n": n}
     t, proof = timed(lambda: api.prove_sigma(bounded, inputs), reps)
     v, _ = timed(lambda: api.verify(bounded, None, proof), reps)
     row["bounded"] = {"prove_s": t, "verify_s": v, "proof_bytes": len(proof.proof)}
-    expected = simulate(api.load_target(f"{FITBIT / 'app.py'}:donation"), inputs)
+    expected = simulate(api.load_target(f"{FITBIT / 'app.py'}:steps_donation"), inputs)
     assert proof.outputs == expected, (proof.outputs, expected)
 
     def fresh() -> api.Template:  # no cached specialisation: each party compiles once

@@ -45,6 +45,8 @@ if [ -x node_modules/.bin/snarkjs ]; then
   zeenot export snarkjs "$OUT" "$OUT/proof.json" -o "$OUT/snarkjs"
   node_modules/.bin/snarkjs groth16 verify "$OUT/snarkjs/verification_key.json" \
     "$OUT/snarkjs/public.json" "$OUT/snarkjs/proof.json"
+else
+  step "skipped: the snarkjs check (node_modules/.bin/snarkjs is absent: install Node.js/npm, rerun)"
 fi
 if [ -x node_modules/.bin/solcjs ]; then
   step "a verifier contract for the EVM, compiled by solc, and the proof's calldata"
@@ -53,6 +55,8 @@ if [ -x node_modules/.bin/solcjs ]; then
   echo "compiled: $(ls "$OUT"/solc/*.bin | head -1) ($(($(wc -c < "$(ls "$OUT"/solc/*.bin | head -1)") / 2)) bytes)"
   zeenot export calldata "$OUT" "$OUT/proof.json" -o "$OUT/calldata.json"
   echo "verifyProof arguments: $OUT/calldata.json (tests/python/test_solidity.py runs them on py-evm)"
+else
+  step "skipped: the EVM verifier contract (node_modules/.bin/solcjs is absent: install Node.js/npm, rerun)"
 fi
 step "the same program with the sigma back end: no setup, no keys"
 zeenot prove "$OUT" --inputs "$IN" -o "$OUT/sigma.json" --backend sigma
@@ -83,7 +87,16 @@ step "regions: survey responses checked and scored (groth16), the scores encrypt
 zeenot compile "$BAPP" -o "$BOUT"
 zeenot setup "$BOUT"
 zeenot plan "$BAPP" --inputs "$BIN"
-zeenot prove "$BOUT" --inputs "$BIN" --backend auto -o "$BOUT/bundle.json"
+# the outputs (eight ciphertexts: sixty lines of 77-digit numbers) not shown, a summary instead;
+# each region's choice is still said on stderr, with `zeenot plan`'s figure
+zeenot prove "$BOUT" --inputs "$BIN" --backend auto -o "$BOUT/bundle.json" >/dev/null
+.venv/bin/python - "$BOUT/bundle.json" <<'PY'
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+regions = ", ".join(f"{n} ({p['backend']})" for n, p in doc["proofs"].items())
+print(f"bundle: {sys.argv[1]} ({os.path.getsize(sys.argv[1]):,} bytes), one proof per region: "
+      f"{regions}")
+PY
 zeenot verify "$BOUT" "$BOUT/bundle.json"
 step "an application: the insurer's server and the car's client as two processes"
 rm -f out/payd.db* out/payd-*.key out/payd-operator.token

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting and lints, Rust tests (release-optimised dependencies),
-# Python tests (slow ones included). Run from anywhere; installs what is missing first.
+# Python tests (slow ones included). Run from anywhere; installs what is missing first,
+# including the Debian packages the tests need (scripts/system_deps.sh; the demo needs none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
+./scripts/system_deps.sh  # PostgreSQL and Chromium: only the runtime's and dashboard's tests
 
 echo "== cargo fmt / clippy"
 cargo fmt --all -- --check

@@ -5,12 +5,14 @@ DNS, SSH from the admin network and legitimate SMB from internal hosts (small wr
 not match). An external host runs the SMB exploit burst (SYN, ACK, PSH+ACK with a large payload)
 once, and a second time in longer captures.
 
-    python examples/cnids/data.py             # rewrites inputs.json (50 packets) and
-                                              # payload_inputs.json (120 bytes)
+    python examples/cnids/data.py             # rewrites inputs.json (50 packets),
+                                              # payload_inputs.json and run.json (120 bytes)
     python examples/cnids/data.py 64 --seed 3 -o /tmp/trace.json
 
-`payload()` makes the inputs of `payload_alert`: raw captured bytes (HTTP-like text with an
-exploit's byte pattern in it), signed by an example network tap, and the masked pattern.
+`payload()` makes the inputs of `payload_alert`: a captured IPv4/TCP packet (HTTP-like text
+with an exploit's byte pattern in its payload), signed by a member's example network tap, and
+the masked pattern; `members()` a blocklist round's captures, one per member, and
+`blocklist_reference()` the blocklist they make.
 """
 
 from __future__ import annotations
@@ -103,11 +105,16 @@ def reference(inputs: dict) -> list | None:
     return [first["src"], len(hits), hits[0], first["t_ms"]]
 
 
-TAP_SEED = bytes(range(50, 82))  # an example network tap's key seed (kept in its hardware)
+K = 5  # consortium members, each with its tap
+# the example taps' key seeds (kept in their hardware); member 0's signs `payload_inputs.json`
+TAP_SEEDS = [bytes(range(50 + 7 * i, 82 + 7 * i)) for i in range(K)]
+TAP_SEED = TAP_SEEDS[0]
 DEFAULT_BYTES = 120
+HEADERS = 40  # IPv4 without options (20 bytes) and TCP without options (20 bytes)
 # a shellcode-like byte pattern: a NOP sled, a short jump, any byte, then `pop esi; mov [esi+…]`
 PATTERN = [0x90, 0x90, 0x90, 0xEB, 0x1F, 0x00, 0x5E, 0x89]
 MASK = [True, True, True, True, True, False, True, True]
+SERVER = ip("192.0.2.10")  # the members' web server the packets are sent to
 
 
 def capture_digest(payload: list[int]) -> Field:
@@ -120,46 +127,122 @@ def capture_digest(payload: list[int]) -> Field:
     return poseidon(h, Field(acc))
 
 
-def payload(n: int, seed: int = 1, attacks: int = 1) -> dict:
-    """`payload_alert`'s inputs: `n` captured bytes with the pattern `attacks` times (any
-    byte where the mask allows), signed by the example tap."""
+def ipv4_tcp(src: int, dst: int, sport: int, dport: int, data: list[int], ident: int) -> list[int]:
+    """The bytes of an IPv4 packet (no options, header checksum set) carrying a TCP segment
+    (no options, PSH+ACK) with `data`."""
+    total = HEADERS + len(data)
+    header = [0x45, 0, total >> 8, total & 255, ident >> 8, ident & 255, 0x40, 0, 64, 6, 0, 0]
+    header += list(src.to_bytes(4, "big")) + list(dst.to_bytes(4, "big"))
+    words = sum(header[i] << 8 | header[i + 1] for i in range(0, 20, 2))
+    while words >> 16:
+        words = (words & 0xFFFF) + (words >> 16)
+    header[10:12] = list((~words & 0xFFFF).to_bytes(2, "big"))
+    tcp = list(sport.to_bytes(2, "big")) + list(dport.to_bytes(2, "big"))
+    tcp += [0, 0, 0x1C, 0x2D, 0, 0, 0x61, 0x7A, 0x50, PSH + ACK, 0x01, 0xF6, 0, 0, 0, 0]
+    return header + tcp + data
+
+
+def payload(
+    n: int, seed: int = 1, attacks: int = 1, member: int = 0, src: int | None = None
+) -> dict:
+    """`payload_alert`'s inputs: a captured packet of `n` bytes (headers included) whose TCP
+    payload holds the pattern `attacks` times (any byte where the mask allows), signed by
+    member `member`'s example tap. The source is `src`, else an external host when the packet
+    attacks and a client on the intranet when it does not."""
     rng = random.Random(seed)
+    if src is None:
+        src = ip(
+            f"203.0.113.{rng.randrange(1, 255)}" if attacks else f"10.0.3.{rng.randrange(2, 250)}"
+        )
     text = b"GET /index.html HTTP/1.1\r\nHost: intranet\r\nUser-Agent: curl/8.5\r\n\r\n"
-    data = [text[i % len(text)] if rng.random() < 0.7 else rng.randrange(256) for i in range(n)]
+    m = max(n - HEADERS, 0)
+    data = [text[i % len(text)] if rng.random() < 0.7 else rng.randrange(256) for i in range(m)]
+    if not attacks:  # make sure the background bytes hold no accidental match
+        data = [text[i % len(text)] for i in range(m)]
     for _ in range(attacks):
-        at = rng.randrange(0, max(n - len(PATTERN), 0) + 1)
-        for j, (b, m) in enumerate(zip(PATTERN, MASK, strict=True)):
-            if at + j < n:
-                data[at + j] = b if m else rng.randrange(256)
+        at = rng.randrange(0, max(m - len(PATTERN), 0) + 1)
+        for j, (b, keep) in enumerate(zip(PATTERN, MASK, strict=True)):
+            if at + j < m:
+                data[at + j] = b if keep else rng.randrange(256)
+    packet = ipv4_tcp(src, SERVER, rng.randrange(32768, 61000), 80, data, rng.randrange(65536))
+    packet = packet[:n]
+    seed_bytes = TAP_SEEDS[member]
     return {
-        "payload": data,
-        "capture_sig": to_json_value(eddsa_sign(TAP_SEED, capture_digest(data))),
-        "tap": to_json_value(eddsa_public_key(TAP_SEED)),
+        "packet": packet,
+        "capture_sig": to_json_value(eddsa_sign(seed_bytes, capture_digest(packet))),
+        "tap": to_json_value(eddsa_public_key(seed_bytes)),
         "pattern": PATTERN,
         "mask": MASK,
     }
 
 
-def payload_reference(inputs: dict) -> list | None:
-    """`payload_alert` computed directly; None where no proof exists (bytes the example tap
-    did not sign, no match)."""
-    data = inputs["payload"]
-    if inputs["tap"] != to_json_value(eddsa_public_key(TAP_SEED)):
+def scan_reference(inputs: dict) -> list | None:
+    """The packet's source, the pattern's matches in its TCP payload and the first offset,
+    computed directly; None where no proof exists (bytes no member's tap signed, not an IPv4
+    packet without options carrying TCP, a length that is not the capture's)."""
+    p = inputs["packet"]
+    taps = [to_json_value(eddsa_public_key(s)) for s in TAP_SEEDS]
+    if inputs["tap"] not in taps:
         return None
-    if inputs["capture_sig"] != to_json_value(eddsa_sign(TAP_SEED, capture_digest(data))):
+    seed = TAP_SEEDS[taps.index(inputs["tap"])]
+    if inputs["capture_sig"] != to_json_value(eddsa_sign(seed, capture_digest(p))):
         return None  # EdDSA here is deterministic: the example tap's only signature
+    if len(p) < 33 or p[0] != 0x45 or p[9] != 6 or p[2] * 256 + p[3] != len(p) or p[32] >> 4 < 5:
+        return None
+    data_at = 20 + 4 * (p[32] >> 4)
     k = len(inputs["pattern"])
     hits = [
         i
-        for i in range(len(data) - k + 1)
+        for i in range(data_at, len(p) - k + 1)
         if all(
-            not m or data[i + j] == p
-            for j, (p, m) in enumerate(zip(inputs["pattern"], inputs["mask"], strict=True))
+            not m or p[i + j] == b
+            for j, (b, m) in enumerate(zip(inputs["pattern"], inputs["mask"], strict=True))
         )
     ]
-    if not hits:
-        return None
-    return [len(hits), hits[0]]
+    return [int.from_bytes(bytes(p[12:16]), "big"), len(hits), hits[0] if hits else 0]
+
+
+def payload_reference(inputs: dict) -> list | None:
+    """`payload_alert` computed directly; None where no proof exists (see `scan_reference`,
+    and a packet without the attack)."""
+    out = scan_reference(inputs)
+    return None if out is None or out[1] == 0 else out
+
+
+def members(seed: int = 1) -> list[dict]:
+    """A blocklist round's data, one capture per member (`blocklist`'s share inputs): two
+    members saw one attacker, one saw another, two saw only ordinary traffic."""
+    rng = random.Random(seed)
+    first, second = (ip(f"203.0.113.{rng.randrange(1, 255)}") for _ in range(2))
+    sources = [first, None, second, first, None]
+    out = []
+    for member, src in enumerate(sources):
+        doc = payload(
+            DEFAULT_BYTES, seed * 10 + member, attacks=int(src is not None), member=member, src=src
+        )
+        out.append({k: doc[k] for k in ("packet", "capture_sig", "tap")})
+    return out
+
+
+def blocklist_reference(data: list[dict]) -> list[dict]:
+    """The round's blocklist computed directly: each attacker a member's signed capture shows,
+    with the number of members that saw it, ascending by address."""
+    counts: dict[int, int] = {}
+    for doc in data:
+        out = scan_reference({**doc, "pattern": PATTERN, "mask": MASK})
+        if out is None:
+            raise ValueError("a member's capture has no proof")
+        if out[1] > 0:
+            counts[out[0]] = counts.get(out[0], 0) + 1
+    return [
+        {"address": str(ipaddress.IPv4Address(a)), "ipv4": a, "reports": c}
+        for a, c in sorted(counts.items())
+    ]
+
+
+def run(inputs: dict, monitor: str = "edge-1") -> dict:
+    """The application's run (`main`): the monitor and its signed packet."""
+    return {"monitor": monitor, **{k: inputs[k] for k in ("packet", "capture_sig", "tap")}}
 
 
 def main() -> None:
@@ -170,8 +253,10 @@ def main() -> None:
     args = ap.parse_args()
     args.output.write_text(format_inputs(generate(args.n, args.seed)))
     captured = args.output.with_name("payload_" + args.output.name)
-    captured.write_text(format_inputs(payload(DEFAULT_BYTES, args.seed)))
-    print(f"wrote {args.output}: {args.n} packets, {captured}: {DEFAULT_BYTES} bytes")
+    packet = payload(DEFAULT_BYTES, args.seed)
+    captured.write_text(format_inputs(packet))
+    args.output.with_name("run.json").write_text(format_inputs(run(packet)))
+    print(f"wrote {args.output}: {args.n} packets, {captured} and run.json: {DEFAULT_BYTES} bytes")
 
 
 if __name__ == "__main__":

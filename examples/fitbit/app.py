@@ -1,41 +1,46 @@
 """Walk for charity: ZØ's FitBit case study.
 
-A sponsor donates to charity for every 1000 steps a participant walks or runs. The activity
-tracker logs one sample per minute or so: a timestamp, the steps taken since the previous sample
-and a position on a local metric grid around the participant's home (from the phone's GPS). The
-participant's phone proves how much the sponsor owes; the route and the minute-by-minute activity
-never leave the phone.
+A sponsor donates to charity for every kilometre a participant walks, runs or bikes. The
+activity tracker logs one sample per minute or so: a timestamp, the steps taken since the
+previous sample and a position on a local metric grid around the participant's home (from the
+phone's GPS), and signs each batch of samples once (EdDSA-Poseidon over a Poseidon hash chain of
+the batch). The participant's phone proves how much the sponsor owes; the route and the
+minute-by-minute activity never leave the phone.
 
-What is private: the whole trace (`trace`: timestamps, step counts, positions) and its length.
-What the verifier (the sponsor) learns: the donation due in cents, the number of steps it pays
-for, and whether the daily cap applied, for the public rate and cap it chose.
+`distance_donation` is ZØ's version and the one the application serves: it pays for the
+distance covered on foot or by bike (`isqrt` of each leg's squared displacement) and needs the
+tracker's signature on the log, under the tracker key the sponsor publishes (a parameter of the
+application: a log the tracker did not sign, or one changed after signing, has no proof).
+
+What is private: the whole trace (`trace`: timestamps, step counts, positions), its length and
+the tracker's signature. What the verifier (the sponsor) learns: the donation due in cents, the
+metres it pays for, and whether the cap applied, for the public tracker key, rate and cap it
+chose.
 
 Plausibility, enforced by `check`s and by overflow (no proof exists otherwise): timestamps
-strictly increase (a `u32` difference that would go negative is an overflow), no interval has
-more steps than `MAX_CADENCE` per second allows, and the `i32` coordinate differences do not
-overflow. Steps of an interval in which the participant moved faster than a runner can (a car
-or a bus shaking the tracker) are not paid for: the displacement must satisfy
-dx² + dy² ≤ (MAX_FOOT_SPEED · Δt)², with Δt capped at `MAX_GAP_S` so that a tracker switched off
-for hours cannot launder a drive. The first sample only marks the start of the log: its steps
-are not counted. An empty log or a single sample gives a donation of 0.
-
-    zeenot simulate examples/fitbit/app.py:donation --inputs examples/fitbit/inputs.json
-    zeenot compile  examples/fitbit/app.py:donation -o out/fitbit --json
-    zeenot setup    out/fitbit
-    zeenot prove    out/fitbit --inputs examples/fitbit/inputs.json -o out/fitbit/proof.json
-    zeenot verify   out/fitbit out/fitbit/proof.json
-
-`distance_donation` is ZØ's version: it pays for the distance covered on foot or by bike
-(`isqrt` of each leg's squared displacement) and needs the tracker's signature on the log (one
-EdDSA-Poseidon signature over a Poseidon hash chain of the samples):
+strictly increase (a `u32` difference that would go negative is an overflow) and the `i32`
+coordinate differences do not overflow. A leg faster than a bike (a car or a bus) earns nothing:
+dx² + dy² ≤ (MAX_BIKE_SPEED · Δt)², with Δt capped at `MAX_GAP_S` so that a tracker switched off
+for hours cannot launder a drive. An empty log or a single sample gives a donation of 0.
 
     zeenot simulate examples/fitbit/app.py:distance_donation \
         --inputs examples/fitbit/signed_inputs.json
+    zeenot compile  examples/fitbit/app.py:distance_donation -o out/fitbit --json
+    zeenot setup    out/fitbit
+    zeenot prove    out/fitbit --inputs examples/fitbit/signed_inputs.json -o out/fitbit/proof.json
+    zeenot verify   out/fitbit out/fitbit/proof.json
 
-`examples/fitbit/data.py` regenerates `inputs.json` and `signed_inputs.json` (and any other
-length) from a seed.
+Variants (not served; kept as list benchmarks and for the sigma back end's templates):
+`steps_donation` pays per 1,000 steps from an *unsigned* trace (steps of an interval faster
+than a runner are not paid; no interval may have more steps than `MAX_CADENCE` per second
+allows; the first sample's steps are not counted), and `donation_any_length` is the same
+without `MaxSize` (a template: proved by the sigma back end at the trace's actual length).
+
+    zeenot simulate examples/fitbit/app.py:steps_donation --inputs examples/fitbit/inputs.json
+
+`examples/fitbit/data.py` regenerates `inputs.json`, `signed_inputs.json` and `run.json` (and
+any other length) from a seed.
 """
-
 # zip(xs, xs[1:]) pairs neighbours and stops at the shorter list by design:
 # ruff: noqa: B905
 
@@ -86,7 +91,7 @@ def on_foot(a: Sample, b: Sample, dt: u32) -> bool:
 
 
 @zk
-def donation(
+def steps_donation(
     trace: Private[MaxSize[list[Sample], MAX_SAMPLES]],
     cents_per_1000_steps: Public[u32],
     cap_cents: Public[u32],
@@ -101,7 +106,7 @@ def donation_any_length(
     cents_per_1000_steps: Public[u32],
     cap_cents: Public[u32],
 ) -> tuple[u64, u64, bool]:
-    """`donation` for a trace of any length: no `MaxSize`, so it is proved with the sigma
+    """`steps_donation` for a trace of any length: no `MaxSize`, so it is proved with the sigma
     back end at the trace's actual length, which the proof reveals (and nothing else)."""
     return due_for(trace, cents_per_1000_steps, cap_cents)
 
@@ -172,33 +177,51 @@ def distance_donation(
 
 
 # --------------------------------------------------------------------------------------------
-# The application: the walker's phone (client) proves the donation from its private trace; the
-# sponsor (server) publishes its rate and cap, checks the proof was made with them, and pledges.
+# The application: the walker's phone (client) proves the donation from its private, tracker-
+# signed trace; the sponsor (server) publishes the tracker key, its rate and cap, checks the
+# proof was made with them, and pledges.
 #
 #     zeenot serve examples/fitbit/app.py --db out/fitbit.db --port 8770 &
 #     zeenot run examples/fitbit/app.py --server http://127.0.0.1:8770 \
 #         --inputs examples/fitbit/run.json
 
+# The public key of the challenge's trackers (their signing key never leaves the hardware;
+# examples/fitbit/data.py holds the example tracker's seed to make signed logs).
+TRACKER = Point(
+    Field(20457303402311453903843091849215919898357222407120525028801068561744047712307),
+    Field(1509090367701558939782870421896679164430098672749875903737591354258978120777),
+)
+
 
 @worker(tier="server")
-def sponsorship() -> tuple[u32, u32]:
-    """The sponsor's published terms: cents per 1,000 steps, and the cap."""
-    return u32(25), u32(5_000)
+def sponsorship() -> tuple[Point, u32, u32]:
+    """The sponsor's published terms: the trackers' key, cents per km, and the cap."""
+    return TRACKER, u32(30), u32(5_000)
 
 
 @worker(tier="client")
-def claim(trace: Private[MaxSize[list[Sample], MAX_SAMPLES], Client], rate: u32, cap: u32):
-    """On the phone: the donation the trace earns, proved."""
-    return donation(trace, rate, cap)
+def claim(
+    trace: Private[MaxSize[list[Sample], MAX_SAMPLES], Client],
+    signature: Private[Signature, Client],
+    tracker: Point,
+    rate: u32,
+    cap: u32,
+):
+    """On the phone: the donation the signed trace earns, proved."""
+    return distance_donation(trace, signature, tracker, rate, cap)
 
 
 @worker(tier="server")
-def pledge(walker: str, cents: u64, steps: u64, capped: bool) -> dict:
+def pledge(walker: str, cents: u64, metres: u64, capped: bool) -> dict:
     """At the sponsor: the pledge for a verified claim."""
-    return {"walker": walker, "donation_cents": cents, "steps": steps, "capped": capped}
+    return {"walker": walker, "donation_cents": cents, "metres": metres, "capped": capped}
 
 
-def main(walker: str, trace: Private[MaxSize[list[Sample], MAX_SAMPLES], Client]):
-    rate, cap = sponsorship()
-    cents, steps, capped = claim(trace, rate, cap)
-    return pledge(walker, cents, steps, capped)
+def main(
+    walker: str,
+    trace: Private[MaxSize[list[Sample], MAX_SAMPLES], Client],
+    signature: Private[Signature, Client],
+):
+    tracker, rate, cap = sponsorship()
+    cents, metres, capped = claim(trace, signature, tracker, rate, cap)
+    return pledge(walker, cents, metres, capped)

@@ -4,11 +4,12 @@ A day is a sequence of activity segments: resting at home, walking, running, a c
 tracker still registers some "steps" from the vibration; the speed gives it away) and the
 tracker being switched off for a while. One sample per minute, give or take a few seconds.
 
-    python examples/fitbit/data.py            # rewrites inputs.json and signed_inputs.json
+    python examples/fitbit/data.py     # rewrites inputs.json, signed_inputs.json and run.json
     python examples/fitbit/data.py 64 --seed 3 -o /tmp/trace.json
 
 `signed()` makes the inputs of `distance_donation`: the same log signed by an example tracker
-(one EdDSA-Poseidon signature over a Poseidon hash chain of the samples).
+(one EdDSA-Poseidon signature over a Poseidon hash chain of the samples); `run()` the
+application's run (`zeenot run --inputs run.json`): a walker, the log and its signature.
 """
 
 from __future__ import annotations
@@ -135,6 +136,12 @@ def distance_reference(inputs: dict) -> list | None:
     return [min(due, cap), metres, due > cap]
 
 
+def run(inputs: dict, walker: str = "W-17") -> dict:
+    """The application's inputs (`main`): the walker, the signed log and its signature."""
+    doc = signed(inputs)
+    return {"walker": walker, "trace": doc["trace"], "signature": doc["signature"]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("n", type=int, nargs="?", default=DEFAULT_LENGTH, help="samples in the log")
@@ -145,7 +152,9 @@ def main() -> None:
     args.output.write_text(format_inputs(inputs))
     signed_output = args.output.with_name("signed_" + args.output.name)
     signed_output.write_text(format_inputs(signed(inputs)))
-    print(f"wrote {args.output} and {signed_output}: {args.n} samples")
+    run_output = args.output.with_name("run.json")
+    run_output.write_text(format_inputs(run(inputs)))
+    print(f"wrote {args.output}, {signed_output} and {run_output}: {args.n} samples")
 
 
 if __name__ == "__main__":

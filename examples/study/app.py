@@ -1,41 +1,40 @@
 """A supervised study: ZØ's case study of physiological data reported to researchers.
 
-Participants in a study on workplace stress wear an ambulatory monitor for a working day: every
-twenty minutes or so it records heart rate, blood pressure and (with a continuous glucose
-sensor) blood glucose. Participants are paid for taking part, which gives them a reason to fake
-readings; the readings are also medical data they would rather not hand over. The participant's
-phone keeps the raw readings and sends the researchers only the aggregates the study needs, with
-a proof that they were computed from readings that passed the sensors' validity checks.
+Participants in a study on workplace stress wear sensors for a working session; they are paid
+for taking part, which gives them a reason to fake a calm or sociable day, and the raw data are
+medical and personal. The participant's device keeps the raw data and sends the researchers
+only the aggregates the study needs, with a proof that they were computed from data the sensors
+signed.
 
-What is private: every reading (time, heart rate, systolic / diastolic pressure, glucose) and the
-number of readings.
-What the verifier (the research team) learns, for the hypertension thresholds it chose:
+`stress_study` is ZØ's version and the one the application serves: the effect of workplace
+events on stress, from a galvanic skin response (GSR) sensor and a camera that detects
+face-to-face interactions (its on-device detector reports per frame only how many faces it
+saw). Each sensor signs its batch once (EdDSA-Poseidon over a Poseidon hash chain of the batch)
+and the sensors' public keys are parameters the researchers publish: readings a sensor did not
+sign, or changed after signing, have no proof.
 
-* `n`, the number of readings, and for each of heart rate, systolic, diastolic and glucose the
-  sum and the sum of squares — enough for the mean (Σx / n) and the variance (Σx² / n − mean²),
-* how many readings were at or above the hypertension thresholds,
-* the lowest and highest heart rate (0, 0 when there are no readings),
-* the longest interval between two readings, in minutes (protocol compliance), and
-* the minute of the first hypoglycaemic reading (glucose < 70 mg/dL), or 65535 if none.
-
-A proof exists only if every reading is within its sensor's physiological range and the readings
-are in strictly increasing time order. An empty list of readings is accepted (all zeros).
-
-    zeenot simulate examples/study/app.py:study_summary --inputs examples/study/inputs.json
-    zeenot compile  examples/study/app.py:study_summary -o out/study --json
-    zeenot setup    out/study
-    zeenot prove    out/study --inputs examples/study/inputs.json -o out/study/proof.json
-    zeenot verify   out/study out/study/proof.json
-
-`stress_study` is ZØ's version: stress from a galvanic skin response sensor and face-to-face
-interactions from a camera's per-frame face counts, each batch signed by its sensor:
+What is private: every GSR sample and camera frame, their numbers, and the signatures.
+What the verifier (the research team) learns, for the stress level and interaction length it
+chose: the number of GSR samples, their sum (for the mean), how many were at or above the
+stress level, the stress episodes (rises to it), the peak; the face-to-face interactions (runs
+of at least `min_frames` frames with a face) and the frames with a face.
 
     zeenot simulate examples/study/app.py:stress_study --inputs examples/study/sensor_inputs.json
+    zeenot compile  examples/study/app.py:stress_study -o out/study --json
+    zeenot setup    out/study
+    zeenot prove    out/study --inputs examples/study/sensor_inputs.json -o out/study/proof.json
+    zeenot verify   out/study out/study/proof.json
 
-`examples/study/data.py` regenerates `inputs.json` and `sensor_inputs.json` (and any other
-length) from a seed.
+Variant (not served; kept as a list benchmark): `vitals_summary` aggregates *unsigned* readings
+of an ambulatory monitor (heart rate, blood pressure, glucose, each range-checked and in time
+order): per channel the sum and sum of squares, the readings at or above hypertension
+thresholds, the heart-rate range, the longest gap and the first hypoglycaemic reading.
+
+    zeenot simulate examples/study/app.py:vitals_summary --inputs examples/study/inputs.json
+
+`examples/study/data.py` regenerates `inputs.json`, `sensor_inputs.json` and `run.json` (and
+any other length) from a seed.
 """
-
 # zip(xs, xs[1:]) pairs neighbours and stops at the shorter list by design:
 # ruff: noqa: B905
 
@@ -92,7 +91,7 @@ def add(m: Moments, x: u64) -> Moments:
 
 
 @zk
-def study_summary(
+def vitals_summary(
     readings: Private[MaxSize[list[Reading], MAX_READINGS]],
     high_systolic: Public[u16],
     high_diastolic: Public[u16],
@@ -206,43 +205,74 @@ def stress_study(
 
 
 # --------------------------------------------------------------------------------------------
-# The application: the participant's device (client) proves the aggregates from its private
-# readings; the researchers' server publishes the study's thresholds, checks the proof was made
-# with them, and records the participant's aggregates for the study.
+# The application: the participant's device (client) proves the aggregates from its private,
+# sensor-signed data; the researchers' server publishes the sensors' keys and the study's
+# thresholds, checks the proof was made with them, and records the participant's aggregates.
 #
 #     zeenot serve examples/study/app.py --db out/study.db --port 8771 &
 #     zeenot run examples/study/app.py --server http://127.0.0.1:8771 \
 #         --inputs examples/study/run.json
 
+# The public keys of the study's sensors (their signing keys never leave the hardware;
+# examples/study/data.py holds the example sensors' seeds to make signed batches).
+GSR_SENSOR = Point(
+    Field(9581205976767015234622322823963996543697795387982095333388399843854410792728),
+    Field(9196474920291407401546218165676337588686165974795150027766097487815422525198),
+)
+CAMERA = Point(
+    Field(2332494389009619235599047809506297693808027533890316083939792341325638234075),
+    Field(249881287643962294865858993552935373705864026807041933948625510702733553163),
+)
+
+GsrLog = MaxSize[list[GsrSample], MAX_GSR]
+FrameLog = MaxSize[list[Frame], MAX_FRAMES]
+
 
 @worker(tier="server")
-def protocol() -> tuple[u16, u16]:
-    """The study's published thresholds for high blood pressure (mmHg)."""
-    return u16(140), u16(90)
+def protocol() -> tuple[Point, Point, u16, u32]:
+    """The study's published parameters: the GSR sensor's and the camera's keys, the stress
+    level (hundredths of a microsiemens) and the frames in a row that make an interaction."""
+    return GSR_SENSOR, CAMERA, u16(800), u32(3)
 
 
 @worker(tier="client")
-def summarise(readings: Private[MaxSize[list[Reading], MAX_READINGS], Client], sys: u16, dia: u16):
-    """On the participant's device: the aggregates, proved."""
-    return study_summary(readings, sys, dia)
+def summarise(
+    gsr: Private[GsrLog, Client],
+    gsr_sig: Private[Signature, Client],
+    frames: Private[FrameLog, Client],
+    frames_sig: Private[Signature, Client],
+    gsr_sensor: Point,
+    camera: Point,
+    level: u16,
+    min_frames: u32,
+):
+    """On the participant's device: the aggregates of the signed batches, proved."""
+    return stress_study(gsr, gsr_sig, frames, frames_sig, gsr_sensor, camera, level, min_frames)
 
 
 @worker(tier="server")
 def enrol(participant: str, summary: list) -> dict:
     """At the researchers: the participant's verified aggregates, in the study's records."""
-    count, moments, high, hr_range, longest_gap, first_hypo = summary
+    samples, total, stressed, episodes, peak, interactions, with_face = summary
     return {
         "participant": participant,
-        "readings": count,
-        "moments": moments,
-        "high_bp_readings": high,
-        "hr_range": hr_range,
-        "longest_gap_min": longest_gap,
-        "first_hypo_minute": first_hypo,
+        "gsr_samples": samples,
+        "conductance_sum": total,
+        "stressed_samples": stressed,
+        "stress_episodes": episodes,
+        "peak_conductance": peak,
+        "interactions": interactions,
+        "frames_with_face": with_face,
     }
 
 
-def main(participant: str, readings: Private[MaxSize[list[Reading], MAX_READINGS], Client]):
-    sys, dia = protocol()
-    summary = summarise(readings, sys, dia)
+def main(
+    participant: str,
+    gsr: Private[GsrLog, Client],
+    gsr_sig: Private[Signature, Client],
+    frames: Private[FrameLog, Client],
+    frames_sig: Private[Signature, Client],
+):
+    gsr_sensor, camera, level, min_frames = protocol()
+    summary = summarise(gsr, gsr_sig, frames, frames_sig, gsr_sensor, camera, level, min_frames)
     return enrol(participant, summary)

@@ -5,7 +5,8 @@ particular to the participant, stress episodes (meetings, deadlines) that raise 
 blood pressure for an hour or so, glucose peaks after meals and, for some participants, a
 hypoglycaemic dip in the late afternoon.
 
-    python examples/study/data.py             # rewrites examples/study/inputs.json (36 readings)
+    python examples/study/data.py   # rewrites inputs.json (36 readings), sensor_inputs.json
+                                    # and run.json (the application's signed batches)
     python examples/study/data.py 64 --seed 3 -o /tmp/readings.json
 """
 
@@ -172,6 +173,13 @@ def sensors_reference(inputs: dict) -> list | None:
     ]
 
 
+def run(inputs: dict, participant: str = "S-042") -> dict:
+    """The application's inputs (`main`): the participant and the signed batches (the sensors'
+    keys and the thresholds are the researchers' published parameters)."""
+    keep = ("gsr", "gsr_sig", "frames", "frames_sig")
+    return {"participant": participant, **{k: inputs[k] for k in keep}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("n", type=int, nargs="?", default=DEFAULT_LENGTH, help="number of readings")
@@ -180,8 +188,10 @@ def main() -> None:
     args = ap.parse_args()
     args.output.write_text(format_inputs(generate(args.n, args.seed)))
     signed = args.output.with_name("sensor_" + args.output.name)
-    signed.write_text(format_inputs(sensors(seed=args.seed)))
-    print(f"wrote {args.output}: {args.n} readings, and {signed}")
+    batches = sensors(seed=args.seed)
+    signed.write_text(format_inputs(batches))
+    args.output.with_name("run.json").write_text(format_inputs(run(batches)))
+    print(f"wrote {args.output}: {args.n} readings, {signed} and run.json")
 
 
 if __name__ == "__main__":

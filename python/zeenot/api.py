@@ -186,7 +186,7 @@ def export_snarkjs(circuit: Circuit, verifying_key: bytes, proof: Proof, out: st
     d = check_output_dir(_path(out, "the output directory"))
     vk_json, proof_json, public_json = _snarkjs_texts(circuit, verifying_key, proof)
     make_dir(d)
-    write_atomic(d / "verification_key.json", vk_json)
-    write_atomic(d / "proof.json", proof_json)
-    write_atomic(d / "public.json", public_json)
+    write_atomic(d / "verification_key.json", vk_json, secret=False)
+    write_atomic(d / "proof.json", proof_json, secret=False)
+    write_atomic(d / "public.json", public_json, secret=False)
     return d

@@ -101,14 +101,14 @@ class Circuit:
         (out / TEMPLATE_FILE).unlink(missing_ok=True)  # a directory holds one program
         (out / IR_BINARY_FILE).unlink(missing_ok=True)  # names the old JSON until rewritten
         text = (self.ir_json + "\n").encode()
-        write_atomic(out / IR_FILE, text)
+        write_atomic(out / IR_FILE, text, secret=False)
         try:
             binary = _native.encode_program_binary(self.ir_json, _sha256(text))
         except _native.IrError:
             pass  # a document the binary form cannot hold exactly: the JSON serves alone
         else:
-            write_atomic(out / IR_BINARY_FILE, binary)
-        write_atomic(out / CIRCUIT_FILE, json.dumps(self.summary(), indent=2) + "\n")
+            write_atomic(out / IR_BINARY_FILE, binary, secret=False)
+        write_atomic(out / CIRCUIT_FILE, json.dumps(self.summary(), indent=2) + "\n", secret=False)
         save_layout(self, out)
         return out
 
@@ -217,9 +217,9 @@ class Keys:
             "verifying_key_sha256": self.verifying_key_hash,
         }
         (out / KEYS_FILE).unlink(missing_ok=True)  # while the keys change, nothing pins them
-        write_atomic(out / PROVING_KEY_FILE, self.proving_key)
-        write_atomic(out / VERIFYING_KEY_FILE, self.verifying_key)
-        write_atomic(out / KEYS_FILE, json.dumps(meta, indent=2) + "\n")
+        write_atomic(out / PROVING_KEY_FILE, self.proving_key, secret=False)
+        write_atomic(out / VERIFYING_KEY_FILE, self.verifying_key, secret=False)
+        write_atomic(out / KEYS_FILE, json.dumps(meta, indent=2) + "\n", secret=False)
 
     @classmethod
     def load(cls, directory: str | Path, *, proving: bool = True) -> Keys:
@@ -623,7 +623,9 @@ def save_layout(circuit: Circuit, directory: Path) -> None:
         "signature": circuit.program.ir["signature"],
         "instance": {"types": types, "commitments": commitments},
     }
-    write_atomic(directory / VERIFIER_FILE, json.dumps(doc, separators=(",", ":")) + "\n")
+    write_atomic(
+        directory / VERIFIER_FILE, json.dumps(doc, separators=(",", ":")) + "\n", secret=False
+    )
 
 
 # -- checks at the API boundary: a caller's mistake is a zeenot error with a message ------------

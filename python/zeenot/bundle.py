@@ -170,7 +170,7 @@ class Regions:
         out = make_dir(directory)
         for name, circuit in self.circuits.items():
             circuit.save(region_dir(out, name))
-        write_atomic(out / REGIONS_FILE, json.dumps(self.manifest(), indent=2) + "\n")
+        write_atomic(out / REGIONS_FILE, json.dumps(self.manifest(), indent=2) + "\n", secret=False)
         return out
 
     @classmethod

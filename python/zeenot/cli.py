@@ -13,6 +13,7 @@ Data goes to stdout; `error:` and `hint:` lines go to stderr. Exit codes:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -62,15 +63,24 @@ def _read_blindings(path: str | None) -> dict[str, Any] | None:
 
 def _write_opening(path: str | None, opening: api.Opening | None) -> None:
     """The prover's opening of a `Committed` return (`{"value", "blinding"}`): secret, and the
-    file is the prover's alone (`write_atomic` creates it mode 0600)."""
+    file is the prover's alone (mode 0600)."""
     if path is None or opening is None:
         return
     doc = {"value": opening.values, "blinding": str(opening.blindings[0])}
-    write_atomic(path, json.dumps(doc) + "\n")
+    write_atomic(path, json.dumps(doc) + "\n", secret=True)
 
 
 def _print_json(value: Any) -> None:
     print(json.dumps(value, indent=2))
+
+
+_QUIET = [False]
+
+
+def _info(message: str, end: str = "\n") -> None:
+    """A line for the user on stderr (what was chosen, where it went); not with `--quiet`."""
+    if not _QUIET[0]:
+        print(message, end=end, file=sys.stderr, flush=True)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -183,11 +193,12 @@ def _auto_backend(directory: str | Path, circuit: api.Circuit | api.Template, in
     else:
         from zeenot.plan import Profile, Region, Weights, plan
 
+        # `zeenot plan`'s own computation with its default weights, so that both print the
+        # same choice and the same "× cheaper" figure for a region (issue 28)
         region = Region(circuit.program.ir["name"], circuit, inputs=inputs)
-        weights = Weights(proofs_per_setup=float("inf"))  # the keys exist: setup is paid
-        choice = plan([region], Profile.load(), weights).choices[0]
+        choice = plan([region], Profile.load(), Weights()).choices[0]
         backend, why = choice.backend, choice.why()
-    print(f"backend: {backend} ({why})", file=sys.stderr)
+    _info(f"backend: {backend} ({why})")
     return backend
 
 
@@ -205,7 +216,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
         if program is not None and not program.returns_committed:
             raise api.UsageError("--opening: the program does not return a Committed value")
     if isinstance(circuit, bundle.Regions):
-        return _prove_regions(args, circuit, inputs, blindings)
+        return _prove_regions(args, circuit, inputs, blindings, stages)
     backend = args.backend
     if backend == "auto":
         with stages.stage("plan"):
@@ -226,7 +237,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
         with progress.step("proving (groth16)", _expected(circuit, "groth16", "prove_s")):
             proof = api.prove(circuit, keys, inputs, blindings=blindings, stages=stages)
     with stages.stage("write"):
-        write_atomic(args.output, proof.to_json() + "\n")
+        write_atomic(args.output, proof.to_json() + "\n", secret=False)
         _write_opening(args.opening, proof.opening)
     if args.profile:
         print(stages.table(), file=sys.stderr)
@@ -239,6 +250,7 @@ def _prove_regions(
     regions: bundle.Regions,
     inputs: Any,
     blindings: dict[str, Any] | None,
+    stages: Stages,
 ) -> int:
     """A program in regions: one proof per region (each with `--backend`, or the planner's
     choice per region for `auto`), written as one bundle."""
@@ -248,15 +260,25 @@ def _prove_regions(
         where = bundle.region_dir(args.dir, name)
         backend = args.backend
         if backend == "auto":
-            print(f"{name}: ", end="", file=sys.stderr, flush=True)
-            backend = _auto_backend(where, circuit, inputs if name == regions.name else None)
+            _info(f"{name}: ", end="")
+            with stages.stage(f"plan: {name}"):
+                backend = _auto_backend(where, circuit, inputs if name == regions.name else None)
         if backend == "groth16":
-            keys[name] = api.Keys.load(where).for_proving()
+            with stages.stage(f"load keys: {name}"):
+                keys[name] = api.Keys.load(where).for_proving()
         backends[name] = backend
-    with progress.step("proving the regions", None):
+    with (
+        progress.step("proving the regions", None),
+        stages.stage(
+            f"prove {len(backends)} regions ({', '.join(sorted(set(backends.values())))})"
+        ),
+    ):
         proved = bundle.prove(regions, inputs, backends, keys, blindings=blindings)
-    write_atomic(args.output, proved.to_json() + "\n")
-    _write_opening(args.opening, proved.opening)
+    with stages.stage("write"):
+        write_atomic(args.output, proved.to_json() + "\n", secret=False)
+        _write_opening(args.opening, proved.opening)
+    if args.profile:
+        print(stages.table(), file=sys.stderr)
     _print_json({"public_inputs": proved.public_inputs, "outputs": proved.outputs})
     return EXIT_OK
 
@@ -440,7 +462,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         check_output_file(args.output)
         circuit = api.Circuit.load(args.dir)
         keys = api.Keys.load(args.dir, proving=False)
-        write_atomic(args.output, api.solidity_verifier(circuit, keys.verifying_key))
+        write_atomic(args.output, api.solidity_verifier(circuit, keys.verifying_key), secret=False)
         print(f"wrote {args.output} (contract ZeenotVerifier, {len(circuit.layout[0])} inputs)")
         return EXIT_OK
     if args.proof is None:
@@ -455,7 +477,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.output in (None, "-"):
             print(text, end="")
         else:
-            write_atomic(args.output, text)
+            write_atomic(args.output, text, secret=False)
         return EXIT_OK
     if proof.backend != "groth16":
         raise _Usage(f"snarkjs verifies Groth16 proofs only; this is a {proof.backend} proof")
@@ -573,7 +595,19 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("proof", metavar="PROOF.json", nargs="?")
     s.add_argument("-o", "--output", metavar="OUT")
     s.set_defaults(run=cmd_export)
+    for verb in QUIET_VERBS:
+        sub.choices[verb].add_argument(
+            "-q",
+            "--quiet",
+            action="store_true",
+            help="print nothing but errors (no results, summaries or progress): the exit code "
+            "says how it went",
+        )
     return p
+
+
+# The verbs that print results or summaries; `--quiet` silences them (errors still print).
+QUIET_VERBS = ("compile", "setup", "prove", "verify", "plan", "run")
 
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a process ended by Ctrl-C
@@ -589,6 +623,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    if getattr(args, "quiet", False):
+        _QUIET[0] = True
+        os.environ["ZEENOT_PROGRESS"] = "0"
+        with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull):
+            return _run(args)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args))
     except CompileError as exc:

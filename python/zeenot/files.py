@@ -5,6 +5,11 @@ nested too deeply, duplicate keys), never a bare exception. Writing: a file is r
 atomically (a temporary file in the same directory, flushed, then renamed over it), so that a
 reader sees the old content or the new, never half of it; output paths are checked before any
 costly work so that a mistyped `-o` does not throw a finished proof away.
+
+Every write states whether its file is secret: a public artefact (a proof, a verifying key, a
+circuit, a plan, a bundle, a roster) is written mode 0644 so that whoever it is handed to can
+read it; a secret (an opening, a blinding, a secret key, a token) is written 0600, its owner's
+alone, from the moment the temporary file exists.
 """
 
 from __future__ import annotations
@@ -71,9 +76,17 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
+PUBLIC_MODE = 0o644
+SECRET_MODE = 0o600
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, secret: bool) -> None:
     """Replace `path` with `data` atomically (same directory, so the rename cannot cross file
-    systems). On failure the old file, if any, is left as it was and no temporary remains."""
+    systems). On failure the old file, if any, is left as it was and no temporary remains.
+
+    `secret` is required so that every caller says which kind of file it writes: secret files
+    get mode 0600 (the temporary file is created so, never readable by others), public ones
+    0644 (set before the rename, so the file never appears with another mode)."""
     target = Path(path)
     raw = data.encode() if isinstance(data, str) else data
     try:
@@ -83,6 +96,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
     try:
         try:
             _write_all(fd, raw)
+            if not secret:
+                os.fchmod(fd, PUBLIC_MODE)
             os.fsync(fd)
         finally:
             os.close(fd)

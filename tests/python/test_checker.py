@@ -130,11 +130,11 @@ def test_gadgets_are_not_under_constrained(tmp_path, name):
 
 EXPECTED = {  # what the checker proves today within a 10-second budget (see docs/check.md)
     "payd/app.py:weekly_premium": "deterministic",
-    "fitbit/app.py:donation": "deterministic",
-    "study/app.py:study_summary": "deterministic",
+    "fitbit/app.py:steps_donation": "deterministic",
+    "study/app.py:vitals_summary": "deterministic",
     "metering/app.py:bill": "deterministic",
     "split/app.py:premium": "unknown",
-    "cnids/app.py:alert": "unknown",
+    "cnids/app.py:header_alert": "unknown",
 }
 
 

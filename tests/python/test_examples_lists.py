@@ -22,10 +22,10 @@ from .conftest import EXAMPLES, example_data, read_json
 
 # example: (@zk function, bound constant, the list parameter it bounds)
 APPS = {
-    "fitbit": ("donation", "MAX_SAMPLES", "trace"),
-    "study": ("study_summary", "MAX_READINGS", "readings"),
+    "fitbit": ("steps_donation", "MAX_SAMPLES", "trace"),
+    "study": ("vitals_summary", "MAX_READINGS", "readings"),
     "loyalty": ("discount", "MAX_PURCHASES", "history"),
-    "cnids": ("alert", "MAX_PACKETS", "trace"),
+    "cnids": ("header_alert", "MAX_PACKETS", "trace"),
 }
 
 

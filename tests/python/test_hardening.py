@@ -430,7 +430,7 @@ def test_key_writes_are_atomic(payd_dir, tmp_path, monkeypatch):
 
     monkeypatch.setattr(files, "_write_all", boom)
     with pytest.raises(api.MalformedInput, match="No space left"):
-        files.write_atomic(target, b"new contents")
+        files.write_atomic(target, b"new contents", secret=False)
     assert target.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["k"]
 

@@ -23,10 +23,10 @@ PAYD = f"{EXAMPLES / 'payd' / 'app.py'}:weekly_premium"
 
 EXAMPLE_FUNCTIONS = {
     "payd": "weekly_premium",
-    "fitbit": "donation",
-    "study": "study_summary",
+    "fitbit": "steps_donation",
+    "study": "vitals_summary",
     "loyalty": "discount",
-    "cnids": "alert",
+    "cnids": "header_alert",
     "metering": "bill",
     "snp_mean": "aggregate",
 }

@@ -143,7 +143,7 @@ def test_sigma_features_count_a_list_programs_proof():
     are pseudo-random points, so the lowering's caches (openings, products, one-hot vectors)
     merge only what a proof merges (stand-ins in arithmetic progression once made
     `C1 + C3 = 2·C2` and undercounted fitbit by 6 kB)."""
-    c = api.compile(f"{EXAMPLES / 'fitbit' / 'app.py'}:donation")
+    c = api.compile(f"{EXAMPLES / 'fitbit' / 'app.py'}:steps_donation")
     inputs = read_json(EXAMPLES / "fitbit" / "inputs.json")
     f = features(c, inputs)
     proof = api.prove_sigma(c, inputs, seed=1)

@@ -22,10 +22,10 @@ from .conftest import EXAMPLES, read_json
 # example: (function, what the sigma back end lacks, or None if it proves the example)
 EXAMPLE_FUNCTIONS = {
     "payd": ("weekly_premium", None),
-    "fitbit": ("donation", None),
-    "study": ("study_summary", None),
+    "fitbit": ("steps_donation", None),
+    "study": ("vitals_summary", None),
     "loyalty": ("discount", None),
-    "cnids": ("alert", None),
+    "cnids": ("header_alert", None),
     "metering": ("bill", "field"),
     "snp_mean": ("aggregate", None),  # ElGamal encryptions and sums: linear relations
 }

@@ -23,7 +23,7 @@ from .test_cli import zeenot
 
 FITBIT = EXAMPLES / "fitbit" / "app.py"
 ANY = f"{FITBIT}:donation_any_length"
-BOUNDED = f"{FITBIT}:donation"
+BOUNDED = f"{FITBIT}:steps_donation"
 
 PROGRAMS = """
 from zeenot import Committed, MaxSize, Private, Public, check, u32, u64, zk

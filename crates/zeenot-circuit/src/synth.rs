@@ -162,6 +162,46 @@ fn narrow_after_check(defs: &[Option<&Inst>], inst: &Inst, w: &mut [Wire]) {
     }
 }
 
+/// Which values are equalities (`eq`) read by nothing but `check`s: not an output, not a
+/// guard, no other instruction's argument. `check(a == b)` then needs no equality gadget (an
+/// inverse witness and three constraints): the `eq` is lowered to the difference `a - b` and
+/// each `check` of it to one constraint `guard · (a - b) = 0` (`(a - b) · 1 = 0` unguarded),
+/// which holds exactly when the guard is off or `a = b`, as the check requires.
+fn checked_equalities(p: &Program) -> Vec<bool> {
+    let mut eq = vec![false; p.types.len()];
+    for inst in &p.body {
+        if let (Op::Eq, Some(d)) = (inst.op, inst.dst) {
+            eq[d] = true;
+        }
+    }
+    for inst in &p.body {
+        if inst.op != Op::Check {
+            for &a in &inst.args {
+                eq[a] = false;
+            }
+        }
+        if let Some(g) = inst.guard {
+            eq[g] = false;
+        }
+    }
+    for &o in &p.outputs {
+        eq[o] = false;
+    }
+    eq
+}
+
+/// `guard · d = 0` (`d = 0` without a guard, or under a guard that is the constant 1): one
+/// constraint, none for a constant `d` of zero or a constant-off guard.
+fn enforce_zero(b: &Builder, d: &Wire, guard: Option<&Wire>) -> Result<(), SynthesisError> {
+    let guard = guard.filter(|g| g.konst != Some(Fr::one()));
+    if d.konst == Some(Fr::zero()) || guard.is_some_and(|g| g.konst == Some(Fr::zero())) {
+        return Ok(());
+    }
+    let one = ark_relations::lc!() + ark_relations::r1cs::Variable::One;
+    let g = guard.map_or(one, |g| g.lc.clone());
+    b.enforce(g, d.lc.clone(), ark_relations::lc!())
+}
+
 /// The last instruction that reads each value's linear combination (`usize::MAX` for the
 /// outputs, read after the body): its arguments and guard, and for a deferred `add`
 /// ([`chain_adds`]) also its guard where its user settles it.
@@ -634,6 +674,7 @@ fn lower_into(
     }
     let chain = chain_adds(p);
     let last_use = last_uses(p, &chain);
+    let checked_eq = checked_equalities(p);
     // values lowered without their range check whose (only) user has not been lowered yet
     let mut pending = vec![false; p.types.len()];
     for (k, inst) in p.body.iter().enumerate() {
@@ -643,6 +684,14 @@ fn lower_into(
             Some(sum) => {
                 pending[inst.dst.expect("deferred add defines a value")] = true;
                 Some(sum)
+            }
+            None if inst.op == Op::Eq && inst.dst.is_some_and(|d| checked_eq[d]) => {
+                // read only by `check`s: the difference stands for it (see `checked_equalities`)
+                Some(w[inst.args[0]].add_scaled(-Fr::one(), &w[inst.args[1]]))
+            }
+            None if inst.op == Op::Check && checked_eq[inst.args[0]] => {
+                enforce_zero(&b, &w[inst.args[0]], inst.guard.map(|g| &w[g]))?;
+                None
             }
             None => lower_inst(&b, p, inst, &w, &mut selectors)?,
         };

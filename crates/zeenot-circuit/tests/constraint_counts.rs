@@ -15,8 +15,9 @@ use serde_json::json;
 use zeenot_circuit::{groth16, Program};
 
 const TYPES: [&str; 6] = ["u8", "u32", "u64", "i8", "i32", "field"];
-const OPS: [&str; 13] = [
-    "add", "sub", "mul", "neg", "floordiv", "mod", "eq", "lt", "ge", "select", "cast_u16", "check_lt", "and",
+const OPS: [&str; 14] = [
+    "add", "sub", "mul", "neg", "floordiv", "mod", "eq", "lt", "ge", "select", "cast_u16", "check_lt",
+    "check_eq", "and",
 ];
 
 fn program(op: &str, ty: &str, guarded: bool) -> Option<Program> {
@@ -40,6 +41,14 @@ fn program(op: &str, ty: &str, guarded: bool) -> Option<Program> {
         "check_lt" if int => (
             vec![
                 json!({"id": 3, "op": "lt", "ty": "bool", "args": [0, 1]}),
+                json!({"op": "check", "args": [3], "guard": guard}),
+            ],
+            "",
+        ),
+        // `check(a == b)`: one linear constraint, no equality gadget (`synth::checked_equalities`)
+        "check_eq" => (
+            vec![
+                json!({"id": 3, "op": "eq", "ty": "bool", "args": [0, 1]}),
                 json!({"op": "check", "args": [3], "guard": guard}),
             ],
             "",

@@ -82,7 +82,7 @@ def init(args: argparse.Namespace) -> int:
             key = Key.generate(name)
             key.save(d / f"{name}.key")
             doc[role][name] = {"public_key": key.public_key}
-    write_atomic(d / "roster.json", json.dumps(doc, indent=2) + "\n")
+    write_atomic(d / "roster.json", json.dumps(doc, indent=2) + "\n", secret=False)
     from zeenot.cothority.model import Deployment
 
     Deployment.load(d / "roster.json")  # checked as a server will read it
@@ -169,7 +169,7 @@ def query(args: argparse.Namespace) -> int:
     }
     doc = querier.ask(dep, key, args.server, spec)
     if args.transcript:
-        write_atomic(args.transcript, json.dumps(doc))
+        write_atomic(args.transcript, json.dumps(doc), secret=False)  # verifiable by anyone
     keys = querier.fetch_keys(dep)
     v = querier.verify_transcript(dep, keys, doc)
     result = querier.decrypt_result(dep, v, secret)

@@ -31,7 +31,7 @@ CODES: dict[str, str] = {
     # expressions
     "ZN201": "floating-point value",
     "ZN202": "string value",
-    "ZN203": "dict or set",
+    "ZN203": "dict (or a set held in a global)",
     "ZN204": "attribute access",
     "ZN205": "call to an unknown or unsupported function",
     "ZN206": "recursion",

@@ -43,12 +43,13 @@ class Expressions:
         return m(node)
 
     def unsupported_expr(self, node: ast.expr) -> NoReturn:
-        if isinstance(node, (ast.Dict, ast.Set, ast.DictComp, ast.SetComp)):
+        if isinstance(node, (ast.Dict, ast.DictComp)):
             self.err(
                 node,
                 "ZN203",
-                "dicts and sets are not supported",
-                "use lists of records and `find`, or tuples indexed by a number",
+                "dicts are not supported",
+                "use lists of records and `find`, or tuples indexed by a number "
+                "(sets work: `set(xs)`, `{a, b}`, `{f(x) for x in xs}`)",
             )
         if isinstance(node, (ast.JoinedStr, ast.FormattedValue)):
             self.err(node, "ZN202", "strings are not supported")
@@ -100,6 +101,14 @@ class Expressions:
     def e_ListComp(self, node: ast.ListComp) -> Any:
         return self.comprehension(node)
 
+    def e_Set(self, node: ast.Set) -> Any:
+        """`{a, b}`: `set((a, b))`."""
+        return self.list_set(self.const_list(list(self.e_Tuple(node))), node)  # type: ignore[arg-type]
+
+    def e_SetComp(self, node: ast.SetComp) -> Any:
+        """`{f(x) for x in xs}`: `set(f(x) for x in xs)`."""
+        return self.list_set(self.comprehension(node), node)  # type: ignore[arg-type]
+
     def e_GeneratorExp(self, node: ast.GeneratorExp) -> Any:
         return self.comprehension(node)
 
@@ -131,7 +140,7 @@ class Expressions:
             "zeenot values have no attributes or methods; use functions like `len(t)`",
         )
 
-    def e_Tuple(self, node: ast.Tuple | ast.List) -> Any:
+    def e_Tuple(self, node: ast.Tuple | ast.List | ast.Set) -> Any:
         out = []
         for e in node.elts:
             if isinstance(e, ast.Starred):

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
+import sys
 import types as _pytypes
 from typing import Any, NoReturn
 
 from zeenot import babyjub
+from zeenot.errors import CompileError, Diagnostic
 from zeenot.lang.emit import Frame
 from zeenot.lang.source import function_source
 from zeenot.lang.values import (
@@ -102,6 +105,8 @@ class Names:
         if obj is bool:
             return Builtin("bool")
         if isinstance(obj, _pytypes.FunctionType):
+            if is_standard_library(obj):
+                self.refuse_standard_library(obj, node, name)
             return FuncRef(obj)
         if isinstance(obj, _pytypes.ModuleType):
             return ModuleRef(obj)
@@ -221,6 +226,21 @@ class Names:
             self.err(node, "ZN212", f"`{fn.__name__}()` is missing argument `{missing[0]}`")
         return self.run_helper(fn, bound, arg_nodes, node)
 
+    def refuse_standard_library(self, fn: Any, node: ast.AST, name: str) -> NoReturn:
+        """Python's standard library is not @zk code (it raises, builds dicts, uses floats):
+        say what to write instead of inlining it and failing somewhere in its source."""
+        qual = f"{fn.__module__}.{fn.__name__}"
+        idiom = STANDARD_LIBRARY_IDIOMS.get(qual)
+        self.err(
+            node,
+            "ZN205",
+            f"`{name}`{'' if name == qual else f' ({qual})'} is Python's standard library, "
+            "which @zk code does not run",
+            idiom
+            or "write it with the supported builtins (docs/language.md: `sorted`, `sum`, "
+            "`min`, `max`, `len`, `isqrt`, comprehensions)",
+        )
+
     def helper_params(self, fn: Any, fdef: ast.FunctionDef, node: ast.AST) -> list[str]:
         if fn in self.stack:
             self.err(
@@ -273,7 +293,10 @@ class Names:
                     self.frame = callee
             callee.env = dict(bound)
             callee.ret_ty = ann.get("return")
-            ret = self.run_body(fdef)
+            try:
+                ret = self.run_body(fdef)
+            except CompileError as exc:
+                raise at_user_call(exc, fn.__name__, caller.file, node) from None
         finally:
             self.frame = caller
             self.stack.pop()
@@ -334,6 +357,57 @@ class Names:
         finally:
             self.frame = caller
             self.stack.pop()
+
+
+def is_standard_library(fn: Any) -> bool:
+    module = getattr(fn, "__module__", None) or ""
+    return module.split(".")[0] in sys.stdlib_module_names
+
+
+_MEDIAN = (
+    "`s = sorted(xs)`, `n = len(s)`, then {pick} (an empty list has no median: it fails "
+    "there, as `statistics` raises)"
+)
+
+
+# What to write for the standard library's functions a newcomer reaches for first.
+STANDARD_LIBRARY_IDIOMS = {
+    "statistics.median": _MEDIAN.format(
+        pick="`(s[(n - 1) // 2] + s[n // 2]) // 2` (the mean of the middle two, floored; "
+        "convert to `u64` first if the sum can overflow, or use `Fixed` to keep the half)"
+    ),
+    "statistics.median_low": _MEDIAN.format(pick="`s[(n - 1) // 2]`"),
+    "statistics.median_high": _MEDIAN.format(pick="`s[n // 2]`"),
+    "statistics.mean": "`sum(u64(x) for x in xs) // len(xs)` (floored; an empty list fails "
+    "as division by zero, as `statistics` raises), or divide `Fixed` values to keep fractions",
+    "statistics.fmean": "`sum(u64(x) for x in xs) // len(xs)` (floored), or divide `Fixed` "
+    "values to keep fractions",
+}
+
+
+_LIBRARY_DIR = os.path.dirname(os.path.dirname(os.path.abspath(babyjub.__file__)))
+
+
+def _in_library(file: str | None) -> bool:
+    return file is not None and os.path.abspath(file).startswith(_LIBRARY_DIR + os.sep)
+
+
+def at_user_call(exc: CompileError, name: str, caller_file: str, node: ast.AST) -> CompileError:
+    """A diagnostic raised inside one of zeenot's own helpers (`encrypts_in_range`, `Fixed`'s
+    operators), moved to the user's call of it: the user's file and line, with the helper's
+    line named in the message. Errors in the user's own helpers stay where they are."""
+    d = exc.diagnostic
+    if not _in_library(d.file) or _in_library(caller_file) or not hasattr(node, "lineno"):
+        return exc
+    inside = f"{os.path.relpath(d.file, _LIBRARY_DIR)}:{d.line}" if d.file and d.line else ""
+    where = f" (inside `{name}`{', ' + inside if inside else ''})"
+    end = getattr(node, "end_col_offset", None)
+    if getattr(node, "end_lineno", None) != node.lineno:
+        end = None
+    moved = Diagnostic(
+        d.code, d.message + where, caller_file, node.lineno, node.col_offset, end, d.hint
+    )
+    return CompileError(moved)
 
 
 BABYJUB_RUNTIME_ONLY = (

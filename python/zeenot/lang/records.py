@@ -205,6 +205,7 @@ OPERATOR_METHODS = {
     ast.Mult: "__mul__",
     ast.FloorDiv: "__floordiv__",
     ast.Mod: "__mod__",
+    ast.Div: "__truediv__",
 }
 
 

@@ -46,6 +46,18 @@ class SetsAndSorting:
                 "sort integers (u8 … u64, i8 … i64), or give `key=` returning one",
             )
 
+    def need_set_values(self, ty: Any, elems: list[Any], what: str, node: ast.AST) -> None:
+        """A set holds integers (by the sorting network or pairwise equality) or `Field` values
+        (hashed contacts, Poseidon digests: by pairwise equality, as a field has no order)."""
+        if ty not in INT_TYPES and ty != "field":
+            self.err(
+                node,
+                "ZN303",
+                f"{what} holds integers or Field values, not {describe(elems[0]) if elems else ty}",
+                "make a set of one integer or Field per element, e.g. "
+                "`set(poseidon(c.name, c.phone) for c in contacts)` or `set(r.id for r in rows)`",
+            )
+
     def sort_slots(
         self,
         keys: list[Any],
@@ -98,14 +110,15 @@ class SetsAndSorting:
         return keys[:slots], [c[:slots] for c in columns], act[:slots]
 
     def list_set(self, xs: SymList, node: ast.AST) -> SymList:
-        """`set(xs)` of integers: a sparse list of the distinct values (each value's first slot
-        kept active), on which `len`, `in`, `sum`, comprehensions, `sorted` and `& | - ^` work.
+        """`set(xs)` of integers or `Field` values: a sparse list of the distinct values (each
+        value's first slot kept active), on which `len`, `in`, `sum`, comprehensions, `sorted`
+        and `& | - ^` work.
         Built the cheaper way for the list's size (`_set_by_sorting`): by the sorting network,
         O(n log² n) comparisons, or by pairwise equality tests, O(n²) but each a few
         constraints where a comparison costs one per bit."""
         if xs.distinct:
             return xs
-        self.need_int_keys(xs.elem_ty, list(xs.elems), "`set()`", node)
+        self.need_set_values(xs.elem_ty, list(xs.elems), "`set()`", node)
         if not _set_by_sorting(xs.slots, xs.slots * (xs.slots - 1) // 2, xs.elem_ty):
             first = []
             for i, (x, a) in enumerate(zip(xs.elems, xs.active, strict=True)):
@@ -186,6 +199,7 @@ class SetsAndSorting:
                 "`&`, `|`, `-` and `^` combine sets made with `set(xs)`",
             )
         ty = self.elem_type([*a.elems, *b.elems]) if a.elems or b.elems else a.elem_ty
+        self.need_set_values(ty, [*a.elems, *b.elems], f"`{sym}` of sets", node)
         if _set_by_sorting(a.slots + b.slots, a.slots * b.slots, ty):
             return self.set_binop_sorted(op, a, b, ty, node)
         # in_b[i]: a's value i is one of b's; in_a[j]: b's value j is one of a's
@@ -253,7 +267,10 @@ _EXCHANGE_COST = 5
 
 
 def _set_by_sorting(slots: int, pairs: int, ty: Any) -> bool:
-    """Whether sorting `slots` values of type `ty` costs less than `pairs` equality tests."""
+    """Whether sorting `slots` values of type `ty` costs less than `pairs` equality tests.
+    `Field` values have no order: always by equality."""
+    if ty not in INT_TYPES:
+        return False
     n = 1 << max(slots - 1, 0).bit_length()
     lo, hi = int_range(ty) if ty in INT_TYPES else (0, 1)
     bits = max((hi - lo).bit_length(), 1)

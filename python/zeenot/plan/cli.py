@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -90,7 +91,14 @@ def render(p: Plan) -> str:
                 "each (in Groth16, hundreds of constraints). Drop @zk from the callees to "
                 "inline them, unless a region must be proved apart.",
             ]
-    return "\n".join(lines)
+    return _relative("\n".join(lines))
+
+
+def _relative(text: str) -> str:
+    """Source locations in the table (why a back end cannot prove a region) relative to the
+    working directory, as the user names files: no checkout's absolute path in a table."""
+    here = os.getcwd().rstrip(os.sep) + os.sep
+    return text.replace(here, "") if here != os.sep else text
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
@@ -132,7 +140,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         profile = refit(args.refit)
     else:
         profile = calibrate(quick=args.quick, reps=args.reps, progress=progress)
-    write_atomic(out, profile.to_json().encode())
+    write_atomic(out, profile.to_json().encode(), secret=False)
     print("| back end | measure | R² | largest error | samples |")
     print("|---|---|---:|---:|---:|")
     for backend, models in profile.models.items():

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from zeenot.errors import MalformedInput
-from zeenot.files import read_json
+from zeenot.files import check_output_file, read_json, write_atomic
 
 EXIT_OK, EXIT_FALSE = 0, 1
 
@@ -72,6 +72,13 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--client-key", metavar="KEY", help="sign the run as this registered client")
     s.add_argument(
         "--audience", metavar="NAME", help="the server's name (default: what it publishes)"
+    )
+    s.add_argument(
+        "--save",
+        metavar="FILE",
+        help="build the submission (the client's proofs) and write it to FILE instead of "
+        "sending it: to test a server, or to send later (the server is still asked for its "
+        "application's parameters)",
     )
     s.set_defaults(run=run)
 
@@ -265,8 +272,18 @@ def run(args: argparse.Namespace) -> int:
         from zeenot.runtime.identity import Key
 
         key = Key.load(args.client_key)
+    if args.save is not None:
+        check_output_file(args.save)  # before proving
     client = Runner(load_application(args.app), args.server, key=key, audience=args.audience)
     try:
+        if args.save is not None:
+            body = client.prepare(inputs, submission_id=args.id)
+            write_atomic(args.save, body, secret=False)  # public inputs and proofs only
+            doc = json.loads(body)
+            saved = {"id": doc["id"], "saved": args.save, "bytes": len(body)}
+            json.dump({**saved, "proofs": sorted(doc["proofs"])}, sys.stdout)
+            print()
+            return EXIT_OK
         answer = client.run(inputs, submission_id=args.id)
     except RunRefused as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -124,7 +124,7 @@ class Key:
             "private_key": raw.hex(),
             "public_key": self.public_key,
         }
-        write_atomic(path, json.dumps(doc, indent=2) + "\n")
+        write_atomic(path, json.dumps(doc, indent=2) + "\n", secret=True)
 
     @classmethod
     def load(cls, path: str | Path) -> Key:
@@ -379,7 +379,7 @@ def write_secret(path: str | Path, text: str) -> None:
     """A file only its owner may read, written atomically (`write_atomic`'s temporary file is
     created with mode 0600 and renamed over `path`)."""
     check_output_file(path)
-    write_atomic(path, text)
+    write_atomic(path, text, secret=True)
 
 
 # ---- a server's gate: who may do what -------------------------------------------------------

@@ -20,6 +20,7 @@ rejections table and leaves no other row behind.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import inspect
 import json
@@ -560,7 +561,8 @@ def statement_digest(sid: str, inputs: dict[str, Any], proofs: dict[str, api.Pro
 
 
 def to_json(value: Any) -> Any:
-    """A worker's result as JSON data (tuples become lists; zeenot's integers stay integers)."""
+    """A worker's result as JSON data (tuples become lists; zeenot's integers stay integers;
+    records, a `Point` among them, become objects of their fields)."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, int):
@@ -569,6 +571,8 @@ def to_json(value: Any) -> Any:
         return [to_json(v) for v in value]
     if isinstance(value, dict):
         return {str(k): to_json(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
     raise TypeError(f"a worker returned a {type(value).__name__}, which is not JSON data")
 
 

@@ -1,8 +1,0 @@
-# ruff: noqa
-from zeenot import Field, Private, Public, check, i8, u8, u32, u64, zk
-
-
-@zk
-def main(x: Private[u32]) -> u32:
-    s = {x}
-    return x
