@@ -19,7 +19,7 @@ import httpx
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from zeenot import babyjub as bj
-from zeenot.cothority import provider, steps, transcript, wire
+from zeenot.cothority import crypto, provider, steps, transcript, wire
 from zeenot.cothority.db import Db
 from zeenot.cothority.model import Deployment, Query
 from zeenot.cothority.transcript import Keys, Misbehaviour
@@ -37,8 +37,9 @@ class StepRefused(ZeenotError):
         self.status, self.reason = status, reason
 
 
-def dkg_ctx(dep: Deployment, dealer: str) -> bytes:
-    return wire.context(dep.name, "dkg", dealer)
+def dkg_ctx(dep: Deployment) -> bytes:
+    """The DKG's session: the core's proofs of knowledge bind it and the dealer's index."""
+    return wire.context(dep.name, "dkg")
 
 
 def _seal_info(dep: Deployment, dealer: str, to: str) -> bytes:
@@ -84,13 +85,13 @@ class Node:
             self.share = int(done["share"])
 
     def my_dealing(self) -> tuple[list[int], dict[str, Any]]:
-        coeffs, public = steps.deal(
-            self.dep.threshold, len(self.dep.order), dkg_ctx(self.dep, self.name)
+        shares, public = steps.deal(
+            self.index, self.dep.threshold, len(self.dep.order), dkg_ctx(self.dep)
         )
         stored = self.db.put_first(
-            "dkg:dealing", {"coeffs": [str(a) for a in coeffs], "public": public}
+            "dkg:dealing", {"shares": [str(a) for a in shares], "public": public}
         )
-        return [int(a) for a in stored["coeffs"]], stored["public"]
+        return [int(a) for a in stored["shares"]], stored["public"]
 
     def x25519(self) -> X25519PrivateKey:
         raw = self.db.put_first("dkg:x25519", X25519PrivateKey.generate().private_bytes_raw().hex())
@@ -100,9 +101,9 @@ class Node:
         """My dealing for server `to`: public part, its share sealed to `to`'s X25519 key,
         signed by me."""
         peers.check_public_key(x25519_hex, "x25519")
-        coeffs, public = self.my_dealing()
+        shares, public = self.my_dealing()
         eph = X25519PrivateKey.generate()
-        s = steps.share(coeffs, self.dep.index(to))
+        s = shares[self.dep.index(to) - 1]
         sealed = peers.seal(eph, x25519_hex, _seal_info(self.dep, self.name, to), str(s).encode())
         doc = {
             "dealer": self.name,
@@ -122,8 +123,12 @@ class Node:
         mine = peers.public_hex(self.x25519())
         if doc.get("dealer") != dealer or doc.get("to") != self.name or doc.get("x25519") != mine:
             raise MalformedInput(f"`{dealer}`'s dealing is for another server or key")
-        points = steps.check_dealing(
-            doc.get("public"), self.dep.threshold, dkg_ctx(self.dep, dealer)
+        dealing = steps.check_dealing(
+            doc.get("public"),
+            self.dep.index(dealer),
+            self.dep.threshold,
+            len(self.dep.order),
+            dkg_ctx(self.dep),
         )
         raw = peers.unseal(
             self.x25519(),
@@ -132,7 +137,7 @@ class Node:
             wire.blob(doc.get("sealed"), "sealed", 256),
         )
         s = wire.scalar(raw.decode(), "a share")
-        if s * bj.BASE8 != steps.eval_commitments(points, self.index):
+        if not crypto.verify_share(dealing, self.index, s):
             raise MalformedInput(f"`{dealer}`'s share does not match its commitments (complaint)")
         self.db.put_first(f"dkg:from:{dealer}", {"public": doc["public"], "share": str(s)})
 
@@ -160,16 +165,12 @@ class Node:
                 self._stop.wait(0.5)
 
     def _finish_dkg(self, got: dict[str, Any]) -> None:
-        pts = {d: [wire.point(c) for c in g["public"]["commitments"]] for d, g in got.items()}
+        dealings_ = [
+            crypto.Dealing.from_json(got[d]["public"]) for d in sorted(got, key=self.dep.index)
+        ]
         share = sum(int(g["share"]) for g in got.values()) % steps.L
-        K = sum((p[0] for p in pts.values()), bj.Point.identity())
-        ver = {
-            s: sum(
-                (steps.eval_commitments(p, self.dep.index(s)) for p in pts.values()),
-                bj.Point.identity(),
-            )
-            for s in self.dep.order
-        }
+        K, vks = steps.public_keys(dealings_)
+        ver = {s: vks[self.dep.index(s) - 1] for s in self.dep.order}
         keys = Keys(K, ver)
         dealings = {d: g["public"] for d, g in got.items()}
         self.db.put_first(
@@ -316,15 +317,10 @@ class Node:
             cur = wire.ciphertexts(tags[pos - 1]["output"]["cts"], "tagged", transcript.MAX_ROWS)
         lam = steps.lagrange(self.index, [self.dep.index(s) for s in answering])
         c = transcript.ctx(self.dep, keys.key, query.id, "tag", self.name, answering)
-        out, S, Z, proof = steps.tag_step(cur, self.share, keys.verification[self.name], lam, c)  # type: ignore[arg-type]
+        out, S, proof = steps.tag_step(cur, self.share, self.index, lam, c)  # type: ignore[arg-type]
         if self.fault == "tag":
             out[0] = bj.Ciphertext(out[0].c1, out[0].c2 + bj.BASE8)
-        return {
-            "cts": [wire.ct_json(o) for o in out],
-            "S": wire.point_hex(S),
-            "Z": wire.point_hex(Z),
-            "proof": proof.hex(),
-        }
+        return {"cts": [wire.ct_json(o) for o in out], "S": wire.point_hex(S), "proof": proof.hex()}
 
     def _noise(
         self, keys: Keys, query: Query, answering: list[str], records: Any, tags: list[Any]
@@ -361,8 +357,8 @@ class Node:
         c = transcript.ctx(self.dep, keys.key, query.id, "keyswitch", self.name, answering)
         parts, proof = steps.key_switch(
             d.released,
-            self.share,
-            keys.verification[self.name],  # type: ignore[arg-type]
+            self.share,  # type: ignore[arg-type]
+            self.index,
             lam,
             query.querier_key,
             c,

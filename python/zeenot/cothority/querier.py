@@ -39,17 +39,22 @@ def check_dkg(dep: Deployment, doc: Any) -> Keys:
         raise MalformedInput("a DKG transcript has a dealing per server")
     from zeenot.cothority.node import dkg_ctx
 
-    pts = {}
+    checked = []
     for dealer in dep.order:
         try:
-            pts[dealer] = steps.check_dealing(dealings[dealer], dep.threshold, dkg_ctx(dep, dealer))
+            checked.append(
+                steps.check_dealing(
+                    dealings[dealer],
+                    dep.index(dealer),
+                    dep.threshold,
+                    len(dep.order),
+                    dkg_ctx(dep),
+                )
+            )
         except MalformedInput as exc:
             raise Misbehaviour(dealer, f"its dealing: {exc}") from None
-    K = sum((p[0] for p in pts.values()), bj.Point.identity())
-    ver = {
-        s: sum((steps.eval_commitments(p, dep.index(s)) for p in pts.values()), bj.Point.identity())
-        for s in dep.order
-    }
+    K, vks = steps.public_keys(checked)
+    ver = {s: vks[dep.index(s) - 1] for s in dep.order}
     keys = Keys(K, ver)
     if doc.get("keys") != keys.to_json():
         raise MalformedInput("the DKG transcript's keys are not its dealings'")

@@ -1,22 +1,21 @@
-"""The servers' proved steps, as statements of the sigma engine (`zeenot.sigma`): the DKG's
-dealings, distributed deterministic tags, noise and key switching. Each proof is a
-Fiat-Shamir sigma proof whose challenge hashes the whole statement (every point) and a
-context naming the deployment, the query and the server; verification batches them.
+"""The servers' proved steps: the DKG's dealings, distributed deterministic tags and key
+switching over the Rust core (`zeenot.cothority.crypto`, documented in
+crates/zeenot-crypto/src/cothority/), and noise over the sigma engine's Bulletproofs. Every
+proof is a Fiat-Shamir proof whose challenge hashes the whole statement and a context naming
+the deployment, the query and the server.
 
-* **DKG** (joint Feldman, Pedersen 1991 / Gennaro et al. 1999 without the second round):
-  dealer `i` draws `f_i` of degree `t-1`, publishes `A_ik = a_ik·G` and a proof of knowledge
-  of `a_i0` (no rogue key: the context names the dealer), and sends `f_i(j)` to server `j`
-  sealed (X25519 + ChaCha20-Poly1305). `j` checks `f_i(j)·G = Σ_k j^k·A_ik`. Then
-  `x_j = Σ_i f_i(j)`, `K = Σ_i A_i0`, and anyone computes `X_j = x_j·G = Σ_i Σ_k j^k·A_ik`.
+* **DKG** (joint Feldman, Pedersen 1991 / Gennaro et al. 1999): dealer `i` draws `f_i` of
+  degree `t-1`, publishes `A_ik = a_ik·G` and a proof of knowledge of `a_i0` bound to its index
+  and the session (no rogue key), and sends `f_i(j)` to server `j` sealed (X25519 +
+  ChaCha20-Poly1305); `j` checks it against the commitments. Then `x_j = Σ_i f_i(j)`,
+  `K = Σ_i A_i0`, and anyone computes every `X_j = x_j·G`.
 * **Key switch** of `(C1, C2)` under `K` to the querier's `Q` by server `i` of the answering
-  set `S` (Lagrange coefficient `λ_i`): `(u, w) = (v·G, v·Q - λ_i·x_i·C1)`, proved by
-  `X_i = x·G ∧ u = v·G ∧ w = v·Q + x·(-λ_i·C1)`. Summed over `S`: `(Σu, C2 + Σw)` encrypts the
-  same `m` under `Q`.
-* **Tags** (UnLynx's DDT, over the answering set): server `i` with a fresh secret `s` maps
-  `(C1, C2)` to `(s·C1, s·(C2 - λ_i·x_i·C1))`; after all of `S`, `C2 = (Π s)·m·G`, the same
-  point for the same `m` within the query. Proved with `S_i = s·G`, `Z_i = z·G`
-  (`z = s·λ_i·x_i`): `S_i = s·G ∧ Z_i = z·G ∧ Z_i = s·(λ_i·X_i)` and per ciphertext
-  `C1' = s·C1 ∧ C2' = s·C2 + z·(-C1)`.
+  set `S` (Lagrange coefficient `λ_i`): `(u, w) = (v·G, v·Q - λ_i·x_i·C1)`, one proof per batch
+  (`X_i = x·G`, every `u = v·G`, `w = v·Q - λ_i·x·C1`). Summed over `S`: `(Σu, C2 + Σw)`
+  encrypts the same `m` under `Q`.
+* **Tags** (UnLynx's DDT, over the answering set): server `i` with a fresh secret `s`
+  (commitment `S_i = s·G`) maps `(C1, C2)` to `(s·C1, s·(C2 - λ_i·x_i·C1))`, one proof per
+  batch; after all of `S`, `C2 = (Π s)·m·G`, the same point for the same `m` within the query.
 * **Noise**: server `i` adds `Enc(n_i)` with `n_i` drawn from a discrete Laplace and proved in
   `[-bound, bound]` (a Bulletproof on `Enc(n_i + bound)`). See docs/cothority.md.
 """
@@ -28,18 +27,14 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from zeenot import _native, sigma
 from zeenot import babyjub as bj
-from zeenot import sigma
 from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Ciphertext, Point
-from zeenot.cothority import wire
+from zeenot.cothority import crypto
 from zeenot.errors import MalformedInput
 
 L = SUBGROUP_ORDER
 MAX_PROOF = 1 << 22
-
-
-def _G() -> sigma.Element:
-    return sigma.Element.generator()
 
 
 def lagrange(i: int, indices: Sequence[int]) -> int:
@@ -52,83 +47,90 @@ def lagrange(i: int, indices: Sequence[int]) -> int:
     return num * pow(den, -1, L) % L
 
 
-# ---- DKG --------------------------------------------------------------------------------------
+# ---- DKG: the Rust core (`zeenot.cothority.crypto`: joint Feldman with proofs of knowledge) --
 
 
-def deal(t: int, m: int, ctx: bytes) -> tuple[list[int], dict[str, Any]]:
-    """A dealer's polynomial and its public part `{commitments, pok}`."""
-    coeffs = [bj.random_scalar() for _ in range(t)]
-    commitments = [a * BASE8 for a in coeffs]
-    a = sigma.Secret("a")
-    pok = sigma.DLRep(sigma.Element("A0", commitments[0]), a * _G()).prove(
-        {a: coeffs[0]}, context=ctx
-    )
-    return coeffs, {"commitments": [wire.point_hex(c) for c in commitments], "pok": pok.hex()}
+def deal(index: int, t: int, m: int, session: bytes) -> tuple[list[int], dict[str, Any]]:
+    """A dealer's shares (`shares[j-1]` for server `j`) and its public dealing (JSON)."""
+    dealing, shares = crypto.deal(index, t, m, session)
+    return shares, dealing.to_json()
 
 
-def share(coeffs: Sequence[int], j: int) -> int:
-    return sum(a * pow(j, k, L) for k, a in enumerate(coeffs)) % L
-
-
-def check_dealing(public: Any, t: int, ctx: bytes) -> list[Point]:
-    """A dealing's commitments, if its shape and proof of knowledge hold (`MalformedInput`)."""
-    if not isinstance(public, dict) or set(public) != {"commitments", "pok"}:
-        raise MalformedInput("a dealing is {commitments, pok}")
-    cs = public["commitments"]
-    if not isinstance(cs, list) or len(cs) != t:
-        raise MalformedInput(f"a dealing commits to {t} coefficients")
-    points = [wire.point(c, "a dealing's commitment") for c in cs]
-    a = sigma.Secret("a")
-    pok = wire.blob(public["pok"], "a dealing's proof", 1024)
-    if not sigma.DLRep(sigma.Element("A0", points[0]), a * _G()).verify(pok, context=ctx):
+def check_dealing(public: Any, dealer: int, t: int, m: int, session: bytes) -> crypto.Dealing:
+    """The dealing of server number `dealer`, if its shape and proof of knowledge hold
+    (`MalformedInput`)."""
+    d = crypto.Dealing.from_json(public)
+    if (d.dealer, d.t, d.m, d.session) != (dealer, t, m, session):
+        raise MalformedInput("a dealing for another dealer, threshold or session")
+    if not crypto.verify_dealing(d):
         raise MalformedInput("the proof of knowledge of the dealer's secret does not verify")
-    return points
+    return d
 
 
-def eval_commitments(points: Sequence[Point], j: int) -> Point:
-    return sum((pow(j, k, L) * p for k, p in enumerate(points)), Point.identity())
+def public_keys(dealings: Sequence[crypto.Dealing]) -> tuple[Point, list[Point]]:
+    """The collective key and every server's verification key `X_j` (in index order)."""
+    k = crypto.combine_public(dealings)
+    return _unpack(k.collective_key), [_unpack(v) for v in k.verification_keys]
 
 
-# ---- key switching ----------------------------------------------------------------------------
+# ---- key switching and tags: the Rust core (`zeenot.cothority.crypto`) ----------------------
+#
+# The service keeps `Ciphertext` objects in memory and hex points on the wire; the core works
+# on packed bytes. One proof per server and batch (not per ciphertext), batch-verified.
 
 
-def key_switch(
-    cts: Sequence[Ciphertext], x: int, X: Point, lam: int, Q: Point, ctx: bytes
-) -> tuple[list[tuple[Point, Point]], bytes]:
-    """This server's parts `(u, w)` for each ciphertext, and one proof for all of them."""
-    xs = sigma.Secret("x")
-    witness: dict[sigma.Secret, int] = {xs: x}
-    parts, eqs = [], [sigma.DLRep(sigma.Element("X", X), xs * _G())]
-    Qe = sigma.Element("Q", Q)
-    for c in cts:
-        v = bj.random_scalar()
-        u, w = v * BASE8, v * Q - (lam * x % L) * c.c1
-        parts.append((u, w))
-        vs = sigma.Secret("v")
-        witness[vs] = v
-        eqs += _switch_eqs(xs, vs, c, u, w, lam, Qe)
-    return parts, sigma.And(*eqs).prove(witness, context=ctx)
+def _pack(p: Point) -> bytes:
+    return bytes(_native.bj_pack(str(int(p.x)), str(int(p.y))))
 
 
-def _switch_eqs(xs, vs, c, u, w, lam, Qe) -> list[sigma.DLRep]:  # type: ignore[no-untyped-def]
-    minus = sigma.Element("-lC1", -(lam * c.c1))
+def _unpack(b: bytes) -> Point:
+    x, y = _native.bj_unpack(b)  # on the curve and in the subgroup, or ValueError
+    return Point._trusted(int(x), int(y))
+
+
+def pack_cts(cts: Sequence[Ciphertext]) -> bytes:
+    return b"".join(_pack(c.c1) + _pack(c.c2) for c in cts)
+
+
+def unpack_cts(b: bytes) -> list[Ciphertext]:
     return [
-        sigma.DLRep(sigma.Element("u", u), vs * _G()),
-        sigma.DLRep(sigma.Element("w", w), vs * Qe + xs * minus),
+        Ciphertext(_unpack(b[i : i + 32]), _unpack(b[i + 32 : i + 64]))
+        for i in range(0, len(b), 64)
     ]
 
 
-def key_switch_statement(
-    cts: Sequence[Ciphertext], parts: Sequence[tuple[Point, Point]], X: Point, lam: int, Q: Point
-) -> sigma.Statement:
-    if len(parts) != len(cts):
-        raise MalformedInput("a key switch has one part per ciphertext")
-    xs = sigma.Secret("x")
-    eqs = [sigma.DLRep(sigma.Element("X", X), xs * _G())]
-    Qe = sigma.Element("Q", Q)
-    for c, (u, w) in zip(cts, parts, strict=False):
-        eqs += _switch_eqs(xs, sigma.Secret("v"), c, u, w, lam, Qe)
-    return sigma.And(*eqs)
+def _share(index: int, x: int) -> crypto.KeyShare:
+    # The core's key switch and tag step read only the share's index and secret.
+    return crypto.KeyShare(index, x, 1, index, b"", ())
+
+
+def key_switch(
+    cts: Sequence[Ciphertext], x: int, index: int, lam: int, Q: Point, ctx: bytes
+) -> tuple[list[tuple[Point, Point]], bytes]:
+    """This server's parts `(u, w)` for each ciphertext, and one proof for the batch."""
+    b = crypto.key_switch(_share(index, x), lam, pack_cts(cts), _pack(Q), ctx)
+    us, ws = b.a, b.b
+    return [(_unpack(us[i : i + 32]), _unpack(ws[i : i + 32])) for i in range(0, len(us), 32)], (
+        b.proof
+    )
+
+
+def key_switch_ok(
+    cts: Sequence[Ciphertext],
+    parts: Sequence[tuple[Point, Point]],
+    proof: bytes,
+    index: int,
+    X: Point,
+    lam: int,
+    Q: Point,
+    ctx: bytes,
+) -> bool:
+    if len(parts) != len(cts) or len(proof) != crypto.SWITCH_PROOF_LEN or not cts:
+        return False
+    batch = crypto.SwitchBatch(
+        index, b"".join(_pack(u) for u, _ in parts), b"".join(_pack(w) for _, w in parts), proof
+    )
+    return crypto.verify_key_switch(batch, _pack(X), lam, pack_cts(cts), _pack(Q), ctx)
 
 
 def combine_switch(
@@ -142,42 +144,30 @@ def combine_switch(
     return out
 
 
-# ---- tags -------------------------------------------------------------------------------------
-
-
 def tag_step(
-    cts: Sequence[Ciphertext], x: int, X: Point, lam: int, ctx: bytes
-) -> tuple[list[Ciphertext], Point, Point, bytes]:
-    s = bj.random_scalar()
-    z = s * lam % L * x % L
-    out = [Ciphertext(s * c.c1, s * c.c2 - z * c.c1) for c in cts]
-    S, Z = s * BASE8, z * BASE8
-    st = tag_statement(cts, out, S, Z, X, lam)
-    ss, zs = st._secrets_sz  # type: ignore[attr-defined]
-    return out, S, Z, st.prove({ss: s, zs: z}, context=ctx)
+    cts: Sequence[Ciphertext], x: int, index: int, lam: int, ctx: bytes
+) -> tuple[list[Ciphertext], Point, bytes]:
+    """`(s·C1, s·(C2 − λ·x·C1))` for each input with a fresh secret `s`, its commitment
+    `S = s·G` and one proof for the batch."""
+    secret = crypto.tag_secret()
+    b = crypto.tag_step(secret, _share(index, x), lam, pack_cts(cts), ctx)
+    return unpack_cts(b.outputs), _unpack(secret.commitment), b.proof
 
 
-def tag_statement(
-    cts: Sequence[Ciphertext], out: Sequence[Ciphertext], S: Point, Z: Point, X: Point, lam: int
-) -> sigma.Statement:
-    if len(out) != len(cts):
-        raise MalformedInput("a tag step has one output per input")
-    ss, zs = sigma.Secret("s"), sigma.Secret("z")
-    Ze = sigma.Element("Z", Z)
-    eqs = [
-        sigma.DLRep(sigma.Element("S", S), ss * _G()),
-        sigma.DLRep(Ze, zs * _G()),
-        sigma.DLRep(Ze, ss * sigma.Element("lX", lam * X)),
-    ]
-    for c, o in zip(cts, out, strict=False):
-        c1 = sigma.Element("C1", c.c1)
-        eqs.append(sigma.DLRep(sigma.Element("C1'", o.c1), ss * c1))
-        eqs.append(
-            sigma.DLRep(sigma.Element("C2'", o.c2), ss * sigma.Element("C2", c.c2) + zs * (-c1))
-        )
-    st = sigma.And(*eqs)
-    st._secrets_sz = (ss, zs)  # type: ignore[attr-defined]
-    return st
+def tag_ok(
+    cts: Sequence[Ciphertext],
+    out: Sequence[Ciphertext],
+    S: Point,
+    proof: bytes,
+    index: int,
+    X: Point,
+    lam: int,
+    ctx: bytes,
+) -> bool:
+    if len(out) != len(cts) or len(proof) != crypto.TAG_PROOF_LEN or not cts:
+        return False
+    batch = crypto.TagBatch(index, pack_cts(out), proof)
+    return crypto.verify_tag_step(batch, _pack(S), _pack(X), lam, pack_cts(cts), ctx)
 
 
 # ---- noise ------------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 
-from zeenot import sigma
 from zeenot.babyjub import Ciphertext, Point
 from zeenot.cothority import steps, wire
 from zeenot.cothority.model import Deployment, Query
@@ -133,15 +132,17 @@ def check_tags(
         out = check_signed(dep, entries[k], query.id, "tag", server)
         try:
             cts = wire.ciphertexts(out.get("cts"), "tagged", MAX_ROWS)
-            S, Z = wire.point(out.get("S")), wire.point(out.get("Z"))
+            S = wire.point(out.get("S"))
             proof = wire.blob(out.get("proof"), "a tag proof", steps.MAX_PROOF)
         except (MalformedInput, AttributeError) as exc:
             raise Misbehaviour(server, f"its tag step is malformed: {exc}") from None
         lam = steps.lagrange(dep.index(server), idx)
         if len(cts) != len(cur):
             raise Misbehaviour(server, f"its tag step has {len(cts)} outputs for {len(cur)} inputs")
-        st = steps.tag_statement(cur, cts, S, Z, keys.verification[server], lam)
-        if not st.verify(proof, context=ctx(dep, keys.key, query.id, "tag", server, answering)):
+        c = ctx(dep, keys.key, query.id, "tag", server, answering)
+        if not steps.tag_ok(
+            cur, cts, S, proof, dep.index(server), keys.verification[server], lam, c
+        ):
             raise Misbehaviour(server, "its tag step's proof does not verify")
         cur = cts
     return [c.c2 for c in cur]
@@ -246,7 +247,7 @@ def check_switch(
         missing = [s for k, s in enumerate(answering) if k >= len(entries)]
         raise Misbehaviour(missing[0] if missing else answering[0], "its key switch is missing")
     idx = [dep.index(s) for s in answering]
-    items, parts = [], []
+    parts = []
     for server, entry in zip(answering, entries, strict=False):
         o = check_signed(dep, entry, query.id, "keyswitch", server)
         try:
@@ -258,14 +259,18 @@ def check_switch(
         except (MalformedInput, AttributeError, ValueError, TypeError) as exc:
             raise Misbehaviour(server, f"its key switch is malformed: {exc}") from None
         lam = steps.lagrange(dep.index(server), idx)
-        st = steps.key_switch_statement(
-            released, p, keys.verification[server], lam, query.querier_key
-        )
         c = ctx(dep, keys.key, query.id, "keyswitch", server, answering)
-        items.append((server, st, proof, c))
+        ok = steps.key_switch_ok(
+            released,
+            p,
+            proof,
+            dep.index(server),
+            keys.verification[server],
+            lam,
+            query.querier_key,
+            c,
+        )
+        if not ok:
+            raise Misbehaviour(server, "its key switch's proof does not verify")
         parts.append(p)
-    if not sigma.batch_verify([(st, p, c) for _, st, p, c in items]):
-        for server, st, p, c in items:
-            if not st.verify(p, context=c):
-                raise Misbehaviour(server, "its key switch's proof does not verify")
     return steps.combine_switch(released, parts)
