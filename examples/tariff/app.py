@@ -57,7 +57,7 @@ def premium(
     check(len(bounds) == len(cents))
     total = u64(0)
     below = u32(0)
-    for bound, rate in zip(bounds, cents):
+    for bound, rate in zip(bounds, cents, strict=False):
         check(bound >= below)
         upper = total_km if total_km < bound else bound
         inside = upper - below if upper > below else u32(0)
@@ -90,8 +90,9 @@ def totals(km: Private[Week, Client], night_km: Private[Week, Client]):
 
 
 @worker(tier="auto")
-def price(total_km: u32, night_km: u32, zone: u32, bounds: list, cents: list, zones: list,
-          cap: u32):
+def price(
+    total_km: u32, night_km: u32, zone: u32, bounds: list, cents: list, zones: list, cap: u32
+):
     """The tariff on the proved totals: on the car or at the insurer, as the planner places
     it; whichever tier runs it proves it."""
     return premium(total_km, night_km, zone, bounds, cents, zones, cap)

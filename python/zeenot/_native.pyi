@@ -290,7 +290,9 @@ class PrioVdaf:
     def description(self) -> str: ...
     @property
     def num_aggregators(self) -> int: ...
-    def shard(self, measurement: bool | int | list[int], nonce: bytes) -> tuple[bytes, list[bytes]]: ...
+    def shard(
+        self, measurement: bool | int | list[int], nonce: bytes
+    ) -> tuple[bytes, list[bytes]]: ...
     def prepare_init(
         self, verify_key: bytes, agg_id: int, nonce: bytes, public_share: bytes, input_share: bytes
     ) -> tuple[bytes, bytes]: ...
@@ -305,7 +307,12 @@ class PrioVdaf:
         self, verify_key: bytes, nonce: bytes, public_share: bytes, input_share: bytes
     ) -> tuple[bytes, bytes]: ...
     def helper_initialized(
-        self, verify_key: bytes, nonce: bytes, public_share: bytes, input_share: bytes, inbound: bytes
+        self,
+        verify_key: bytes,
+        nonce: bytes,
+        public_share: bytes,
+        input_share: bytes,
+        inbound: bytes,
     ) -> tuple[bytes, bytes]: ...
     def leader_continued(self, state: bytes, inbound: bytes) -> bytes: ...
 
@@ -336,6 +343,7 @@ def prio_hpke_generate(
     config_id: int, kem_id: int = 0x0020, kdf_id: int = 0x0001, aead_id: int = 0x0001
 ) -> tuple[bytes, bytes]:
     """A fresh HPKE key pair: `(encoded HpkeConfig, private key)`."""
+
 # ---- the collective authority (zeenot.cothority.crypto; crates/zeenot-python/src/cothority.rs)
 # Points are 32 packed bytes, ciphertexts 64 bytes `K ‖ C`, batches concatenated, scalars 32
 # little-endian bytes. `ValueError` for malformed bytes or parameters; a proof or share that does
