@@ -29,8 +29,7 @@ Errors: `PrioDecodeError` (bytes that do not decode, a `MalformedInput`), `Repor
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from zeenot import _native
@@ -61,24 +60,25 @@ class HpkeError(MalformedInput):
     associated data."""
 
 
-@contextmanager
-def native_errors() -> Iterator[None]:
-    """Map `_native`'s errors to zeenot's error types."""
-    try:
-        yield
-    except _native.DecodeError as exc:
-        raise PrioDecodeError(str(exc)) from None
-    except _native.PrioRejectedError as exc:
-        raise ReportRejected(str(exc)) from None
-    except _native.PrioHpkeError as exc:
-        raise HpkeError(str(exc)) from None
-    except (ValueError, TypeError, OverflowError) as exc:
-        raise UsageError(str(exc)) from None
+def _mapped(exc: Exception) -> Exception:
+    """`_native`'s error as zeenot's error type (or itself)."""
+    if isinstance(exc, _native.DecodeError):
+        return PrioDecodeError(str(exc))
+    if isinstance(exc, _native.PrioRejectedError):
+        return ReportRejected(str(exc))
+    if isinstance(exc, _native.PrioHpkeError):
+        return HpkeError(str(exc))
+    if isinstance(exc, ValueError | TypeError | OverflowError):
+        return UsageError(str(exc))
+    return exc
 
 
 def _call(f: Callable[..., T], *args: Any) -> T:
-    with native_errors():
+    """`f(*args)` with `_native`'s errors mapped (a plain try: this is on the per-report path)."""
+    try:
         return f(*args)
+    except Exception as exc:
+        raise _mapped(exc) from None
 
 
 class Vdaf:
