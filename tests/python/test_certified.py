@@ -84,6 +84,7 @@ def test_the_users_file_round_trips_and_is_checked(tmp_path):
     path = tmp_path / "blocks.json"
     save_blocks(path, blocks)
     assert load_blocks(path) == blocks
+    assert path.stat().st_mode & 0o777 == 0o600  # her private data
     doc = json.loads(path.read_text())
     bad_value = copy.deepcopy(doc)
     bad_value["blocks"][0]["values"][0] = 2**16

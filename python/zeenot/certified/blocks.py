@@ -127,11 +127,11 @@ class Source:
 
 
 def save_blocks(path: str | os.PathLike[str], blocks: Sequence[SignedBlock]) -> None:
-    """Write the user's blocks (atomically) in the `zeenot-certified-blocks/1` format."""
+    """Write the user's blocks (atomically, mode 0600) in the `zeenot-certified-blocks/1` format."""
     import json
 
     doc = {"format": FORMAT, "blocks": [b.to_json() for b in blocks]}
-    write_atomic(path, json.dumps(doc, indent=1) + "\n")
+    write_atomic(path, json.dumps(doc, indent=1) + "\n", secret=True)  # her private data: 0600
 
 
 def parse_blocks(text: str | bytes, what: str = "signed blocks") -> list[SignedBlock]:
