@@ -273,3 +273,83 @@ def shuffle_verify(
 
 def r1cs_density(ir: LoadedProgram | str) -> tuple[int, int]:
     """`(non-zero entries of A, B and C, variables that appear in B)` of the program's R1CS."""
+
+# ---- the collective authority (zeenot.cothority.crypto; crates/zeenot-python/src/cothority.rs)
+# Points are 32 packed bytes, ciphertexts 64 bytes `K ‖ C`, batches concatenated, scalars 32
+# little-endian bytes. `ValueError` for malformed bytes or parameters; a proof or share that does
+# not verify is False. `seed`: tests only.
+
+def cot_deal(
+    index: int, t: int, m: int, session: bytes, seed: int | None = None
+) -> tuple[bytes, bytes, bytes]:
+    """(commitments `t·32`, proof of knowledge 64, shares `m·32` with `f(j)` at `32·(j−1)`)."""
+
+def cot_verify_dealing(
+    index: int, t: int, m: int, session: bytes, commitments: bytes, pok: bytes
+) -> bool: ...
+def cot_verify_share(commitments: bytes, j: int, share: bytes) -> bool: ...
+def cot_combine(
+    t: int,
+    m: int,
+    dealings: list[tuple[int, bytes]],
+    j: int | None = None,
+    shares: list[bytes] | None = None,
+) -> tuple[bytes, bytes, bytes | None]:
+    """(collective key, verification keys `m·32`, server j's secret share or None)."""
+
+def cot_lagrange(set: list[int], j: int) -> bytes: ...
+def cot_key_switch(
+    share: bytes,
+    index: int,
+    lagrange: bytes,
+    cts: bytes,
+    querier: bytes,
+    context: bytes,
+    seed: int | None = None,
+) -> tuple[bytes, bytes, bytes]:
+    """(A `n·32`, B `n·32`, proof 96)."""
+
+def cot_verify_key_switch(
+    index: int,
+    a: bytes,
+    b: bytes,
+    proof: bytes,
+    share_key: bytes,
+    lagrange: bytes,
+    cts: bytes,
+    querier: bytes,
+    context: bytes,
+) -> bool: ...
+def cot_combine_switches(cts: bytes, batches: list[tuple[bytes, bytes]]) -> bytes: ...
+def cot_tag_secret(seed: int | None = None) -> tuple[bytes, bytes]: ...
+def cot_tag_step(
+    secret: bytes,
+    share: bytes,
+    index: int,
+    lagrange: bytes,
+    cts: bytes,
+    context: bytes,
+    seed: int | None = None,
+) -> tuple[bytes, bytes]:
+    """(outputs `n·64`, proof 128)."""
+
+def cot_verify_tag_step(
+    outputs: bytes,
+    proof: bytes,
+    secret_commitment: bytes,
+    share_key: bytes,
+    index: int,
+    lagrange: bytes,
+    inputs: bytes,
+    context: bytes,
+) -> bool: ...
+def cot_trivial(values: list[int]) -> bytes: ...
+def cot_encrypt(pk: bytes, values: list[int], seed: int | None = None) -> bytes: ...
+def cot_aggregate(cts: bytes) -> bytes: ...
+def cot_keygen(seed: int | None = None) -> tuple[bytes, bytes]: ...
+def cot_decrypt(sk: bytes, cts: bytes, bits: int, signed: bool) -> list[int | None]:
+    """Each plaintext, or None where it is outside the range."""
+
+def cot_noise_list(epsilon: float, sensitivity: int, len: int) -> list[int]: ...
+def cot_noise_delta(values: list[int], epsilon: float, sensitivity: int) -> float: ...
+def cot_noise_pmf(k: int, epsilon: float, sensitivity: int) -> float: ...

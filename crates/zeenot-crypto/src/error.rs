@@ -64,6 +64,13 @@ pub enum Error {
     /// A combination of decryption shares was asked for with no shares.
     #[error("no decryption shares given")]
     NoShares,
+    /// A protocol parameter or message out of its allowed range (a threshold above the number
+    /// of servers, a server index outside `1..=m`, a repeated index, an empty batch).
+    #[error("invalid parameter: {0}")]
+    InvalidParameter(&'static str),
+    /// A secret share does not match its dealer's public commitments.
+    #[error("share does not match the dealer's commitments")]
+    InvalidShare,
 }
 
 /// `Result` with this crate's [`Error`].

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use zeenot_circuit::groth16::{self, Proof, ProvingKey, VerifyingKey};
 use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
+mod cothority;
 mod r1cs;
 mod shuffle;
 mod sigma;
@@ -596,5 +597,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sigma::bp_range_prove, m)?)?;
     m.add_function(wrap_pyfunction!(sigma::bp_range_verify, m)?)?;
     shuffle::register(m)?;
+    cothority::register(m)?;
     Ok(())
 }
