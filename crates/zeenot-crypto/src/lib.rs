@@ -24,7 +24,8 @@
 //! below it); `generators` (Pedersen's `H` and `G_i`, random non-zero scalars, many hashes to
 //! the curve at once); [`ct`] (`Point`'s scalar multiplications, with tables for `Base8`
 //! and `H`); then [`mod@poseidon`], [`transcript`], [`dleq`], [`dlog`], [`pedersen`],
-//! [`elgamal`] and [`eddsa`] on top ([`pedersen`] and [`elgamal`] re-export the generators).
+//! [`elgamal`] and [`eddsa`] on top ([`pedersen`] and [`elgamal`] re-export the generators),
+//! and [`cothority`] above [`elgamal`].
 //!
 //! Every decoder checks everything (length, canonical form, curve, subgroup, identity where
 //! it is not allowed) and returns a [`Result`]. Secret keys are wiped on drop.
