@@ -13,6 +13,9 @@
 //!   generation, threshold key switching and deterministic tags with batched proofs, and
 //!   discrete-Laplace noise lists.
 //! * [`shuffle`]: a Terelius–Wikström verifiable re-encryption shuffle of rows of ciphertexts.
+//! * [`cothority`]: a collective authority's protocols (UnLynx-style): t-of-m distributed key
+//!   generation, threshold key switching and deterministic tags with batched proofs, and
+//!   discrete-Laplace noise lists.
 //! * [`ct`]: constant-time fixed-base and variable-base scalar multiplication (with
 //!   [`curve::Point`]'s `mul_*` and `msm_*` methods), and the variable-time Straus engine.
 //!
@@ -24,7 +27,8 @@
 //! below it); `generators` (Pedersen's `H` and `G_i`, random non-zero scalars, many hashes to
 //! the curve at once); [`ct`] (`Point`'s scalar multiplications, with tables for `Base8`
 //! and `H`); then [`mod@poseidon`], [`transcript`], [`dleq`], [`dlog`], [`pedersen`],
-//! [`elgamal`] and [`eddsa`] on top ([`pedersen`] and [`elgamal`] re-export the generators).
+//! [`elgamal`] and [`eddsa`] on top ([`pedersen`] and [`elgamal`] re-export the generators),
+//! and [`cothority`] above [`elgamal`].
 //!
 //! Every decoder checks everything (length, canonical form, curve, subgroup, identity where
 //! it is not allowed) and returns a [`Result`]. Secret keys are wiped on drop.

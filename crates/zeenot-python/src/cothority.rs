@@ -165,8 +165,8 @@ pub(crate) fn cot_key_switch<'py>(
         let x = scalar(share)?;
         let lam = scalar(lagrange)?;
         let q = PublicKey::decode(querier)?;
-        let cts = cothority::decode_ciphertexts(cts)?;
-        let batch = keyswitch::key_switch(&x, index, &lam, &q, &cts, context, &mut rng(seed))?;
+        let cts = cothority::DecodedCiphertexts::decode(cts)?;
+        let batch = keyswitch::key_switch_decoded(&x, index, &lam, &q, &cts, context, &mut rng(seed))?;
         Ok((cothority::encode_points(&batch.a), cothority::encode_points(&batch.b), batch.proof.encode()))
     })?;
     Ok((bytes(py, &a), bytes(py, &b), bytes(py, &p)))
@@ -188,17 +188,13 @@ pub(crate) fn cot_verify_key_switch(
     context: &[u8],
 ) -> PyResult<bool> {
     run(py, || {
-        let batch = keyswitch::SwitchBatch {
-            index,
-            a: cothority::decode_points(a)?,
-            b: cothority::decode_points(b)?,
-            proof: keyswitch::SwitchProof::decode(proof)?,
-        };
+        let (a, b) = (cothority::DecodedPoints::decode(a)?, cothority::DecodedPoints::decode(b)?);
+        let proof = keyswitch::SwitchProof::decode(proof)?;
         let xj = point(share_key)?;
         let lam = scalar(lagrange)?;
         let q = PublicKey::decode(querier)?;
-        let decoded = cothority::decode_ciphertexts(cts)?;
-        verdict(keyswitch::verify_encoded(&batch, &xj, &lam, &q, &decoded, context, cts, a, b))
+        let cts = cothority::DecodedCiphertexts::decode(cts)?;
+        verdict(keyswitch::verify_key_switch_decoded(index, a, b, proof, &xj, &lam, &q, &cts, context))
     })
 }
 
@@ -257,8 +253,8 @@ pub(crate) fn cot_tag_step<'py>(
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let (out, proof) = run(py, || {
         let (s, x, lam) = (scalar(secret)?, scalar(share)?, scalar(lagrange)?);
-        let cts = cothority::decode_ciphertexts(cts)?;
-        let (out, proof) = tags::tag_step(&s, &x, index, &lam, &cts, context, &mut rng(seed))?;
+        let cts = cothority::DecodedCiphertexts::decode(cts)?;
+        let (out, proof) = tags::tag_step_decoded(&s, &x, index, &lam, &cts, context, &mut rng(seed))?;
         Ok((cothority::encode_ciphertexts(&out), proof.encode()))
     })?;
     Ok((bytes(py, &out), bytes(py, &proof)))
@@ -279,11 +275,11 @@ pub(crate) fn cot_verify_tag_step(
     context: &[u8],
 ) -> PyResult<bool> {
     run(py, || {
-        let out = cothority::decode_ciphertexts(outputs)?;
-        let inp = cothority::decode_ciphertexts(inputs)?;
+        let out = cothority::DecodedCiphertexts::decode(outputs)?;
+        let inp = cothority::DecodedCiphertexts::decode(inputs)?;
         let proof = tags::TagProof::decode(proof)?;
         let (big_s, xj, lam) = (point(secret_commitment)?, point(share_key)?, scalar(lagrange)?);
-        verdict(tags::verify_encoded(&out, &proof, &big_s, &xj, index, &lam, &inp, context, inputs, outputs))
+        verdict(tags::verify_tag_step_decoded(&out, &proof, &big_s, &xj, index, &lam, &inp, context))
     })
 }
 

@@ -45,7 +45,10 @@ use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 use zeroize::Zeroize;
 
-use super::{batch_weights, check_index, encode_points, hedged_nonces, same_challenge, PAR_MIN};
+use super::{
+    batch_weights, check_index, encode_points, hedged_nonces, same_challenge, DecodedCiphertexts,
+    DecodedPoints, PAR_MIN,
+};
 use crate::ct::FixedBaseTable;
 use crate::curve::{Point, Scalar};
 use crate::elgamal::{random_nonzero_scalar, Ciphertext, PublicKey};
@@ -140,6 +143,34 @@ pub fn key_switch<R: RngCore + CryptoRng>(
     context: &[u8],
     rng: &mut R,
 ) -> Result<SwitchBatch> {
+    switch(share, index, lagrange, querier, cts, &super::encode_ciphertexts(cts), context, rng)
+}
+
+/// [`key_switch`] of ciphertexts decoded from bytes (the transcript absorbs those bytes: no
+/// re-encoding).
+pub fn key_switch_decoded<R: RngCore + CryptoRng>(
+    share: &Scalar,
+    index: u32,
+    lagrange: &Scalar,
+    querier: &PublicKey,
+    cts: &DecodedCiphertexts<'_>,
+    context: &[u8],
+    rng: &mut R,
+) -> Result<SwitchBatch> {
+    switch(share, index, lagrange, querier, cts.ciphertexts(), cts.bytes(), context, rng)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn switch<R: RngCore + CryptoRng>(
+    share: &Scalar,
+    index: u32,
+    lagrange: &Scalar,
+    querier: &PublicKey,
+    cts: &[Ciphertext],
+    cts_bytes: &[u8],
+    context: &[u8],
+    rng: &mut R,
+) -> Result<SwitchBatch> {
     check_index(index)?;
     check_batch(cts.len())?;
     let u = *querier.point();
@@ -159,7 +190,7 @@ pub fn key_switch<R: RngCore + CryptoRng>(
         lagrange,
         &share_key,
         &u,
-        &super::encode_ciphertexts(cts),
+        cts_bytes,
         &encode_points(&a),
         &encode_points(&b),
     );
@@ -191,34 +222,47 @@ pub fn verify_key_switch(
     cts: &[Ciphertext],
     context: &[u8],
 ) -> Result<()> {
-    let enc = |x: &[Point]| encode_points(x);
-    verify_encoded(
+    verify(
         batch,
         share_key,
         lagrange,
         querier,
         cts,
         context,
-        &super::encode_ciphertexts(cts),
-        &enc(&batch.a),
-        &enc(&batch.b),
+        [&super::encode_ciphertexts(cts), &encode_points(&batch.a), &encode_points(&batch.b)],
     )
 }
 
-/// [`verify_key_switch`] given also the canonical encodings of the ciphertexts and of `A`,
-/// `B` (what a verifier decoding bytes already has: no re-encoding).
+/// [`verify_key_switch`] of a batch and ciphertexts decoded from bytes (the transcript absorbs
+/// those bytes: no re-encoding). The batch is `(index, a, b, proof)`.
 #[allow(clippy::too_many_arguments)]
-pub fn verify_encoded(
+pub fn verify_key_switch_decoded(
+    index: u32,
+    a: DecodedPoints<'_>,
+    b: DecodedPoints<'_>,
+    proof: SwitchProof,
+    share_key: &Point,
+    lagrange: &Scalar,
+    querier: &PublicKey,
+    cts: &DecodedCiphertexts<'_>,
+    context: &[u8],
+) -> Result<()> {
+    let (a_bytes, b_bytes) = (a.bytes(), b.bytes());
+    let batch = SwitchBatch { index, a: a.into_points(), b: b.into_points(), proof };
+    verify(&batch, share_key, lagrange, querier, cts.ciphertexts(), context, [cts.bytes(), a_bytes, b_bytes])
+}
+
+/// `encoded`: the canonical encodings of the ciphertexts, `A` and `B`.
+fn verify(
     batch: &SwitchBatch,
     share_key: &Point,
     lagrange: &Scalar,
     querier: &PublicKey,
     cts: &[Ciphertext],
     context: &[u8],
-    cts_bytes: &[u8],
-    a_bytes: &[u8],
-    b_bytes: &[u8],
+    encoded: [&[u8]; 3],
 ) -> Result<()> {
+    let [cts_bytes, a_bytes, b_bytes] = encoded;
     check_index(batch.index)?;
     check_batch(cts.len())?;
     if batch.a.len() != cts.len() || batch.b.len() != cts.len() {

@@ -80,6 +80,60 @@ pub fn decode_ciphertexts(bytes: &[u8]) -> Result<Vec<Ciphertext>> {
     Ok(points.chunks_exact(2).map(|p| Ciphertext { c1: p[0], c2: p[1] }).collect())
 }
 
+/// Points decoded from bytes, kept with those bytes: a transcript can absorb the bytes without
+/// re-encoding, and they are the points' canonical encoding by construction.
+#[derive(Clone, Debug)]
+pub struct DecodedPoints<'a> {
+    bytes: &'a [u8],
+    points: Vec<Point>,
+}
+
+impl<'a> DecodedPoints<'a> {
+    /// [`decode_points`], keeping the bytes.
+    pub fn decode(bytes: &'a [u8]) -> Result<Self> {
+        Ok(DecodedPoints { bytes, points: decode_points(bytes)? })
+    }
+
+    /// The points.
+    pub fn points(&self) -> &[Point] {
+        &self.points
+    }
+
+    /// Their canonical encoding.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The points, consumed.
+    pub fn into_points(self) -> Vec<Point> {
+        self.points
+    }
+}
+
+/// Ciphertexts decoded from bytes, kept with those bytes (see [`DecodedPoints`]).
+#[derive(Clone, Debug)]
+pub struct DecodedCiphertexts<'a> {
+    bytes: &'a [u8],
+    cts: Vec<Ciphertext>,
+}
+
+impl<'a> DecodedCiphertexts<'a> {
+    /// [`decode_ciphertexts`], keeping the bytes.
+    pub fn decode(bytes: &'a [u8]) -> Result<Self> {
+        Ok(DecodedCiphertexts { bytes, cts: decode_ciphertexts(bytes)? })
+    }
+
+    /// The ciphertexts.
+    pub fn ciphertexts(&self) -> &[Ciphertext] {
+        &self.cts
+    }
+
+    /// Their canonical encoding.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+}
+
 /// The packed encodings of `points`, concatenated (one batched inversion per chunk).
 pub fn encode_points(points: &[Point]) -> Vec<u8> {
     points

@@ -42,7 +42,10 @@ use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 use zeroize::Zeroize;
 
-use super::{batch_weights, check_index, encode_ciphertexts, hedged_nonces, same_challenge, PAR_MIN};
+use super::{
+    batch_weights, check_index, encode_ciphertexts, hedged_nonces, same_challenge, DecodedCiphertexts,
+    PAR_MIN,
+};
 use crate::curve::{Point, Scalar};
 use crate::elgamal::{random_nonzero_scalar, Ciphertext};
 use crate::error::{Error, Result};
@@ -129,6 +132,33 @@ pub fn tag_step<R: RngCore + CryptoRng>(
     context: &[u8],
     rng: &mut R,
 ) -> Result<(Vec<Ciphertext>, TagProof)> {
+    step(secret, share, index, lagrange, cts, &encode_ciphertexts(cts), context, rng)
+}
+
+/// [`tag_step`] on ciphertexts decoded from bytes (the transcript absorbs those bytes).
+pub fn tag_step_decoded<R: RngCore + CryptoRng>(
+    secret: &Scalar,
+    share: &Scalar,
+    index: u32,
+    lagrange: &Scalar,
+    cts: &DecodedCiphertexts<'_>,
+    context: &[u8],
+    rng: &mut R,
+) -> Result<(Vec<Ciphertext>, TagProof)> {
+    step(secret, share, index, lagrange, cts.ciphertexts(), cts.bytes(), context, rng)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn step<R: RngCore + CryptoRng>(
+    secret: &Scalar,
+    share: &Scalar,
+    index: u32,
+    lagrange: &Scalar,
+    cts: &[Ciphertext],
+    cts_bytes: &[u8],
+    context: &[u8],
+    rng: &mut R,
+) -> Result<(Vec<Ciphertext>, TagProof)> {
     use ark_ff::Zero;
     check_index(index)?;
     if cts.is_empty() || cts.len() > super::MAX_BATCH {
@@ -149,15 +179,8 @@ pub fn tag_step<R: RngCore + CryptoRng>(
         .collect();
     let s_commit = Point::mul_base(secret);
     let share_key = Point::mul_base(share);
-    let mut t = transcript(
-        context,
-        index,
-        lagrange,
-        &s_commit,
-        &share_key,
-        &encode_ciphertexts(cts),
-        &encode_ciphertexts(&out),
-    );
+    let mut t =
+        transcript(context, index, lagrange, &s_commit, &share_key, cts_bytes, &encode_ciphertexts(&out));
     let rho = batch_weights(&mut t, cts.len());
     let (ks, cs) = columns(cts);
     let (k_hat, c_hat) = rayon::join(|| Point::msm_vartime(&ks, &rho), || Point::msm_vartime(&cs, &rho));
@@ -188,34 +211,57 @@ pub fn verify_tag_step(
     inputs: &[Ciphertext],
     context: &[u8],
 ) -> Result<()> {
-    verify_encoded(
+    verify(
         outputs,
         proof,
-        s_commit,
-        share_key,
+        [s_commit, share_key],
         index,
         lagrange,
         inputs,
         context,
-        &encode_ciphertexts(inputs),
-        &encode_ciphertexts(outputs),
+        [&encode_ciphertexts(inputs), &encode_ciphertexts(outputs)],
     )
 }
 
-/// [`verify_tag_step`] given also the canonical encodings of the inputs and outputs.
+/// [`verify_tag_step`] on inputs and outputs decoded from bytes (the transcript absorbs those
+/// bytes: no re-encoding).
 #[allow(clippy::too_many_arguments)]
-pub fn verify_encoded(
-    outputs: &[Ciphertext],
+pub fn verify_tag_step_decoded(
+    outputs: &DecodedCiphertexts<'_>,
     proof: &TagProof,
     s_commit: &Point,
     share_key: &Point,
     index: u32,
     lagrange: &Scalar,
+    inputs: &DecodedCiphertexts<'_>,
+    context: &[u8],
+) -> Result<()> {
+    verify(
+        outputs.ciphertexts(),
+        proof,
+        [s_commit, share_key],
+        index,
+        lagrange,
+        inputs.ciphertexts(),
+        context,
+        [inputs.bytes(), outputs.bytes()],
+    )
+}
+
+/// `keys`: `[S_j, X_j]`; `encoded`: the canonical encodings of the inputs and the outputs.
+#[allow(clippy::too_many_arguments)]
+fn verify(
+    outputs: &[Ciphertext],
+    proof: &TagProof,
+    keys: [&Point; 2],
+    index: u32,
+    lagrange: &Scalar,
     inputs: &[Ciphertext],
     context: &[u8],
-    inputs_bytes: &[u8],
-    outputs_bytes: &[u8],
+    encoded: [&[u8]; 2],
 ) -> Result<()> {
+    let [s_commit, share_key] = keys;
+    let [inputs_bytes, outputs_bytes] = encoded;
     check_index(index)?;
     if inputs.is_empty() || inputs.len() > super::MAX_BATCH {
         return Err(Error::InvalidParameter("a tagging batch holds 1 to 2^24 ciphertexts"));
