@@ -1,8 +1,9 @@
 """A stale profile is noticed (issue 28): the shipped profile records the back end it was
-measured on (zeenot.plan.fingerprint: a hash of the code of the crates that prove, verify and
-compute witnesses, of the lock file and of the release profile), and a back-end change without a
-new calibration fails here, naming the files. The fingerprint reads code, not comments or unit
-tests; a code change anywhere it reads, or in how the prover is optimised, is noticed."""
+measured on (zeenot.plan.fingerprint: a hash of the code of the back ends, the IR, the crypto
+and binding modules proving goes through, the lock file and the release profile), and a
+back-end change without a new calibration fails here, naming the files. The fingerprint reads
+code, not comments or unit tests; a code change anywhere it reads, or in how the prover is
+optimised, is noticed."""
 
 from __future__ import annotations
 
@@ -79,6 +80,35 @@ def test_a_change_to_the_code_is_noticed_and_one_to_comments_is_not(tree: Path):
         "Cargo.lock",
         "Cargo.toml [profile.release]",
         "crates/zeenot-sigma/src/new.rs",
+    ]
+
+
+def test_a_protocol_beside_the_back_ends_is_not_the_back_end(tree: Path):
+    """A new module of the crypto crate (a shuffle, Prio) and its binding, declared and
+    registered, leave the fingerprint alone; a change to what proving uses does not."""
+    before = fingerprint.source_hashes(tree)
+    crypto = tree / "crates" / "zeenot-crypto" / "src"
+    (crypto / "mixnet.rs").write_text("pub fn mix() -> u8 { 7 }\n")
+    lib = crypto / "lib.rs"
+    lib.write_text(lib.read_text() + "\npub mod mixnet;\n")
+    binding = tree / "crates" / "zeenot-python" / "src"
+    (binding / "mixnet.rs").write_text("pub fn register() {}\n")
+    py = binding / "lib.rs"
+    text = py.read_text()
+    assert "m.add_function(" in text
+    py.write_text(
+        "mod mixnet;\n"
+        + text.replace(
+            "m.add_function(",
+            "m.add_function(wrap_pyfunction!(mixnet::mix, m)?)?;\n    m.add_function(",
+            1,
+        )
+    )
+    assert fingerprint.source_hashes(tree) == before
+    curve = crypto / "curve.rs"
+    curve.write_text(curve.read_text() + "\npub fn slower() {}\n")
+    assert fingerprint.changed(before, fingerprint.source_hashes(tree)) == [
+        "crates/zeenot-crypto/src/curve.rs"
     ]
 
 
