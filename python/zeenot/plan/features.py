@@ -224,6 +224,11 @@ def features(circuit: Circuit, inputs: dict[str, Any] | None = None) -> dict[str
     out["public_wide"] = float(wide_public)
     out["public_narrow"] = float(stats["public_inputs"] - wide_public)
     out["pedersen"] = float(committed)
+    # every committed leaf is a fixed-base multiplication in the circuit (a vector commitment's
+    # leaves each, beside the blinding's)
+    out["committed_leaves"] = float(
+        sum(1 for leaf in [*ir["inputs"], *ir["outputs"]] if leaf.get("vis") == "committed")
+    )
     out["public_point_inputs"] = float(_public_point_inputs(circuit, inputs))
     # setup multiplies a G2 point for every variable that appears in B
     out["b_columns"] = float(_native.r1cs_density(circuit.native)[1])
