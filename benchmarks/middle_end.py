@@ -39,10 +39,13 @@ def middle_end_off() -> Iterator[None]:
     emit.can_fail = lambda *args: True  # type: ignore[assignment]
     compiler.eliminate_dead = lambda inputs, body, outputs: body  # type: ignore[assignment]
     emit.fold = lambda *args: None  # type: ignore[assignment]
+    packing = compiler.pack_equalities
+    compiler.pack_equalities = lambda inputs, body, outputs, next_id: body  # type: ignore[assignment]
     try:
         yield
     finally:
         (emit.Shared.find, emit.can_fail, compiler.eliminate_dead, emit.fold) = saved  # type: ignore[method-assign, assignment]
+        compiler.pack_equalities = packing  # type: ignore[assignment]
 
 
 def constraints(fn: object) -> int:

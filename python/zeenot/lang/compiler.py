@@ -32,7 +32,7 @@ from zeenot.lang.expressions import Expressions
 from zeenot.lang.indexing import Indexing
 from zeenot.lang.lists import ListOps
 from zeenot.lang.names import Names
-from zeenot.lang.passes import eliminate_dead, renumber
+from zeenot.lang.passes import eliminate_dead, pack_equalities, renumber
 from zeenot.lang.records import Records
 from zeenot.lang.regions import Crossing, RegionCalls, RegionDocs, joint
 from zeenot.lang.sets import SetsAndSorting
@@ -137,7 +137,8 @@ def compile_program(
     )
     crossing = _crossing(c, inputs, params, outputs)
     # 4. the passes over the whole body (lang/passes), and the document
-    body = eliminate_dead(inputs, c.body, [o["value"] for o in outputs])
+    values = [o["value"] for o in outputs]
+    body = eliminate_dead(inputs, pack_equalities(inputs, c.body, values, c.next_id), values)
     _check_passed_unused(c, shapes, body, outputs)
     renumber(inputs, body, outputs)
     doc = {

@@ -24,6 +24,7 @@ from typing import Any
 from zeenot import api
 from zeenot.errors import MalformedInput
 from zeenot.files import read_json
+from zeenot.plan import fingerprint
 from zeenot.plan.features import features, sigma_supports
 from zeenot.plan.models import FLOORED, FORMS, Model, fit
 from zeenot.plan.profile import Profile
@@ -149,12 +150,36 @@ def calibrate(
     *,
     quick: bool = False,
     reps: int = 3,
+    passes: int = 1,
     progress: Callable[[str], None] | None = None,
     families: tuple[str, ...] | None = None,
     sizes: tuple[int, ...] | None = None,
 ) -> Profile:
     """Measure the calibration programs (every family at every size unless given) and fit
-    every model."""
+    every model. `passes`: measure them all that many times, one pass after the other, and keep
+    each measure's least (`least_of`): on a shared machine a disturbance lasts longer than one
+    program's `reps` runs, and a later pass misses it."""
+    runs = []
+    for k in range(passes):
+        report = None
+        if progress is not None:
+            report = progress if passes == 1 else lambda line, k=k: progress(f"[{k + 1}] {line}")
+        runs.append(_measure_all(quick, reps, report, families, sizes))
+    samples = least_of(runs)
+    machine = f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    return Profile(
+        fit_models(samples), machine=machine, samples=samples, backend=fingerprint.record()
+    )
+
+
+def _measure_all(
+    quick: bool,
+    reps: int,
+    progress: Callable[[str], None] | None,
+    families: tuple[str, ...] | None,
+    sizes: tuple[int, ...] | None,
+) -> list[dict[str, Any]]:
+    """One pass over the calibration programs: a sample (features and measures) each."""
     samples = []
     sizes = sizes or (QUICK_SIZES if quick else SIZES)
     for family in families or tuple(SOURCES):
@@ -166,14 +191,35 @@ def calibrate(
             backends = ["sigma"] if sigma_supports(circuit, cal.inputs) else []
             if family not in SIGMA_ONLY:
                 backends.insert(0, "groth16")
-            measured = measure(circuit, cal.inputs, reps, backends=backends)
+            measured = measure(
+                circuit, cal.inputs, reps, backends=backends, blindings=cal.blindings
+            )
             samples.append(
                 {"program": f"{family}[{n}]", "features": features(circuit, cal.inputs), **measured}
             )
             if progress is not None:
                 progress(f"{family}[{n}]: {circuit.stats['constraints']} constraints")
-    machine = f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    return Profile(fit_models(samples), machine=machine, samples=samples)
+    return samples
+
+
+def least_of(runs: Sequence[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Passes over the same programs merged: per program, back end and measure, the least
+    value any pass measured (sizes are exact and the same in every pass); the features and the
+    order are the last pass's, and a program only some passes measured keeps what they did."""
+    merged: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        for sample in run:
+            seen = merged.get(sample["program"])
+            fresh = {k: dict(v) if isinstance(v, dict) else v for k, v in sample.items()}
+            if seen is not None:
+                for backend in api.BACKENDS:
+                    if backend in seen and backend in fresh:
+                        for what, value in fresh[backend].items():
+                            fresh[backend][what] = min(value, seen[backend].get(what, value))
+            merged[sample["program"]] = fresh
+    last = [s["program"] for s in runs[-1]] if runs else []
+    order = last + [p for p in merged if p not in last]
+    return [merged[p] for p in order]
 
 
 def fit_models(samples: list[dict[str, Any]]) -> dict[str, dict[str, Model]]:
@@ -210,4 +256,6 @@ def refit(path: str | Path) -> Profile:
         models = fit_models(samples)
     except (KeyError, TypeError, ValueError) as exc:
         raise MalformedInput(f"{path}: malformed samples ({exc})") from None
-    return Profile(models, doc.get("machine", ""), doc.get("measured_at", ""), samples)
+    # the samples keep the back end they were measured on
+    backend = doc.get("backend") if isinstance(doc.get("backend"), dict) else None
+    return Profile(models, doc.get("machine", ""), doc.get("measured_at", ""), samples, backend)

@@ -139,7 +139,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.refit:
         profile = refit(args.refit)
     else:
-        profile = calibrate(quick=args.quick, reps=args.reps, progress=progress)
+        profile = calibrate(
+            quick=args.quick, reps=args.reps, passes=args.passes, progress=progress
+        )
     write_atomic(out, profile.to_json().encode(), secret=False)
     print("| back end | measure | R² | largest error | samples |")
     print("|---|---|---:|---:|---:|")
@@ -159,7 +161,7 @@ def _reps(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"`{text}` is not a whole number") from None
     if not 1 <= value <= 100:
-        raise argparse.ArgumentTypeError("--reps is 1 to 100")
+        raise argparse.ArgumentTypeError("a whole number from 1 to 100")
     return value
 
 
@@ -181,6 +183,13 @@ def add_parsers(sub: Any) -> None:
         "--quick", action="store_true", help="fewer sizes (seconds; the full run: about a minute)"
     )
     s.add_argument("--reps", type=_reps, default=3, help="best of N runs per measure (default 3)")
+    s.add_argument(
+        "--passes",
+        type=_reps,
+        default=1,
+        help="measure every program N times, one pass after the other, keeping each measure's "
+        "least (a shared, loaded machine: default 1)",
+    )
     s.add_argument(
         "--refit",
         metavar="PROFILE.json",

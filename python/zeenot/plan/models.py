@@ -7,8 +7,8 @@ The model forms, per back end and measure (n: R1CS constraints):
   of two), witness values wider than 64 bits (and `w / log2 w` of them, and whether there is
   any: the multi-exponentiations take the wide scalars apart, where the first costs each MSM a
   pass of its own, a few cost nearly a full scalar multiplication each and many amortise as
-  Pippenger's do), in-circuit Pedersen commitments, public points (each checked when the
-  instance is read);
+  Pippenger's do), in-circuit Pedersen commitments and their leaves (a fixed-base
+  multiplication each), public points (each checked when the instance is read);
 * groth16 setup_s: 1, n, the domain, Poseidon hashes (dense constraints), public values (a key
   point each), instructions (the synthesis), the variables in B (a G2 multiplication each),
   in-circuit commitments (their generator tables, built in each of setup's two lowerings);
@@ -50,6 +50,9 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
             "any_wide",
             "pedersen",
             "public_point_inputs",
+            # each committed leaf: a fixed-base multiplication (a list crossing between regions
+            # is a vector commitment of its leaves)
+            "committed_leaves",
         ),
         "verify_s": ("one", "public_narrow", "public_wide", "pedersen", "public_point_inputs"),
         "proof_bytes": ("one",),

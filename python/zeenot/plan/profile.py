@@ -32,6 +32,9 @@ class Profile:
     machine: str = ""
     measured_at: str = field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).isoformat())
     samples: list[dict[str, Any]] = field(default_factory=list)
+    # the back end the samples were measured on (`zeenot.plan.fingerprint.record`): None when
+    # calibrated without the sources at hand (an installed package)
+    backend: dict[str, Any] | None = None
 
     def to_json(self) -> str:
         return json.dumps(
@@ -42,6 +45,7 @@ class Profile:
                 "models": {
                     b: {w: m.to_json() for w, m in ms.items()} for b, ms in self.models.items()
                 },
+                "backend": self.backend,
                 "samples": self.samples,
             },
             indent=1,
@@ -66,8 +70,19 @@ class Profile:
                         )
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise MalformedInput(f"{where}: not a zeenot calibration profile ({exc})") from None
+        backend = doc.get("backend")
+        if backend is not None and not (
+            isinstance(backend, dict)
+            and isinstance(backend.get("fingerprint"), str)
+            and isinstance(backend.get("files"), dict)
+        ):
+            raise MalformedInput(f"{where}: its `backend` record is not a fingerprint")
         return cls(
-            models, doc.get("machine", ""), doc.get("measured_at", ""), doc.get("samples", [])
+            models,
+            doc.get("machine", ""),
+            doc.get("measured_at", ""),
+            doc.get("samples", []),
+            backend,
         )
 
     @classmethod

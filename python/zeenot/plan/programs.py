@@ -1,7 +1,8 @@
 """Calibration programs: small families of `@zk` functions, each scaled by a size N, that exercise
 the IR operations the back ends price differently (comparisons, arithmetic with overflow checks,
 Boolean logic, division, private lookups, many public integers and field elements, Poseidon
-hashing, a committed output, ElGamal sums and encryptions, a padded public list of ciphertexts)
+hashing, a committed output, a committed tuple input (a vector commitment: how a list crosses
+between regions), ElGamal sums and encryptions, a padded public list of ciphertexts)
 at several widths. `zeenot calibrate` measures both back ends on them (`SIGMA_ONLY` families the
 sigma back end only); the case studies are left out, so that the models can be checked on
 programs they were not fitted on."""
@@ -126,6 +127,15 @@ def tally(
 ) -> Ciphertext:
     return sum(cts) + encrypt(m, pk, r)
 """,
+    "vector": """
+@zk
+def vector(xs: Committed[tuple[(u32,) * N]], bar: Public[u32]) -> u64:
+    total = u64(0)
+    for x in xs:
+        if x >= bar:
+            total += u64(x)
+    return total
+""",
     "wide": """
 @zk
 def wide(xs: Private[tuple[(u64,) * N]], limit: Public[u64]) -> u64:
@@ -159,6 +169,12 @@ INPUTS: dict[str, Callable[[int], dict[str, Any]]] = {
     "wide": lambda n: {"xs": [i * 1_000_003 for i in range(n)], "limit": 1 << 60},
     "elgamal": lambda n: _elgamal_inputs(n),
     "tally": lambda n: _tally_inputs(n),
+    "vector": lambda n: {"xs": [i * 7 % 1000 for i in range(n)], "bar": 300},
+}
+
+# blindings of committed inputs (a vector commitment: one blinding for the whole tuple)
+BLINDINGS: dict[str, Callable[[int], dict[str, Any]]] = {
+    "vector": lambda n: {"xs": 1_000_003 * n + 17},
 }
 
 
@@ -190,6 +206,7 @@ class Calibration:
     n: int
     fn: Any
     inputs: dict[str, Any]
+    blindings: dict[str, Any] | None = None
 
 
 _DIR = Path(tempfile.mkdtemp(prefix="zeenot-calibrate-"))
@@ -202,4 +219,5 @@ def program(family: str, n: int) -> Calibration:
 
     path = _DIR / f"{family}_{n}.py"
     path.write_text(HEADER.format(n=n) + SOURCES[family])
-    return Calibration(family, n, load_function(str(path), family), INPUTS[family](n))
+    blindings = BLINDINGS[family](n) if family in BLINDINGS else None
+    return Calibration(family, n, load_function(str(path), family), INPUTS[family](n), blindings)

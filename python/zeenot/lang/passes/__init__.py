@@ -14,8 +14,10 @@ In order, for each instruction as `lang/emit.py` emits it:
 
 Then, once the whole body is emitted (`lang/compiler.py`):
 
-4. **Dead code** (`dead`): values nothing uses, from instructions that cannot fail, go.
-5. **Renumbering** (`dead.renumber`): ids become dense again (an id is a value's position).
+4. **Packed equalities** (`packed_eq`): `a == b and c == d` over values of known intervals is
+   one equality of packed values (`a != b or c != d` one inequality).
+5. **Dead code** (`dead`): values nothing uses, from instructions that cannot fail, go.
+6. **Renumbering** (`dead.renumber`): ids become dense again (an id is a value's position).
 """
 
 from __future__ import annotations
@@ -23,6 +25,15 @@ from __future__ import annotations
 from zeenot.lang.passes.dead import eliminate_dead, renumber
 from zeenot.lang.passes.fold import fold
 from zeenot.lang.passes.guards import FALLIBLE, can_fail
+from zeenot.lang.passes.packed_eq import pack_equalities
 from zeenot.lang.passes.shared import Shared
 
-__all__ = ["FALLIBLE", "Shared", "can_fail", "eliminate_dead", "fold", "renumber"]
+__all__ = [
+    "FALLIBLE",
+    "Shared",
+    "can_fail",
+    "eliminate_dead",
+    "fold",
+    "pack_equalities",
+    "renumber",
+]
