@@ -139,9 +139,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.refit:
         profile = refit(args.refit)
     else:
-        profile = calibrate(
-            quick=args.quick, reps=args.reps, passes=args.passes, progress=progress
-        )
+        profile = calibrate(quick=args.quick, reps=args.reps, passes=args.passes, progress=progress)
     write_atomic(out, profile.to_json().encode(), secret=False)
     print("| back end | measure | R² | largest error | samples |")
     print("|---|---|---:|---:|---:|")
