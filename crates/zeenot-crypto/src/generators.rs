@@ -124,7 +124,7 @@ pub fn encode_table(points: &[Point]) -> Vec<u8> {
 /// [`hash_to_curve_batch`]) and stored, so other bytes pass only with a SHA-256 second
 /// preimage. Any length is rejected but a whole number of points; the digest is checked first.
 pub fn decode_table(bytes: &[u8], digest: &[u8; 32]) -> Option<Vec<Point>> {
-    if bytes.len() % 64 != 0 || Sha256::digest(bytes).as_slice() != digest {
+    if !bytes.len().is_multiple_of(64) || Sha256::digest(bytes).as_slice() != digest {
         return None;
     }
     bytes
