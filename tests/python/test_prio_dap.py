@@ -186,21 +186,6 @@ def test_helper_answers_a_repeated_job_identically(tmp_path: Path) -> None:
         assert [r.error for r in resps] == ["report_replayed"] * 3
 
 
-def _retried_jobs(db: Path) -> int:
-    import sqlalchemy as sa
-
-    from zeenot.runtime.store import jobs_table
-
-    t = jobs_table
-    with Store(str(db)).engine.connect() as conn:
-        return int(
-            conn.execute(
-                sa.select(sa.func.count()).where(t.c.kind == "prio_aggregate", t.c.attempts > 1)
-            ).scalar()
-            or 0
-        )
-
-
 def _put_until_acknowledged(client, report: bytes, timeout: float = 120.0) -> None:  # type: ignore[no-untyped-def]
     """Upload as janus_client does: retry the same report on a network error or a 5xx."""
     from zeenot.prio.dap_client import DapRefused
