@@ -38,13 +38,8 @@ MAX_PROOF = 1 << 22
 
 
 def lagrange(i: int, indices: Sequence[int]) -> int:
-    """`λ_i` at 0 over `indices` (mod l)."""
-    num, den = 1, 1
-    for j in indices:
-        if j != i:
-            num = num * j % L
-            den = den * (j - i) % L
-    return num * pow(den, -1, L) % L
+    """`λ_i` at 0 over `indices` (mod l): the core's."""
+    return crypto.lagrange_at_zero(list(indices), i)
 
 
 # ---- DKG: the Rust core (`zeenot.cothority.crypto`: joint Feldman with proofs of knowledge) --
