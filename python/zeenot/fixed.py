@@ -9,7 +9,7 @@ Declare the fractional bits by subclassing; values of different classes do not m
         FRAC = 8            # 1/256 steps
 
     Rate(384)               # 1.5 (the raw value 384 = 1.5 · 2^8)
-    Rate.of(3)              # 3.0, in Python (outside @zk code: pass values in, or use `raw`)
+    Rate.of(3)              # 3.0; in @zk code too, where its arguments are constants
 
 `+` and `-` are exact; `*` rounds toward −∞ (floor of the exact product, as `//` does); `/`
 rounds toward −∞ too (the largest multiple of 2^-FRAC not above the exact quotient, computed as

@@ -68,6 +68,8 @@ def check_value(path: str, t: Ty, v: Any) -> Any:
             )
         return [check_value(f"{path}[{i}]", t.elem, x) for i, x in enumerate(v)]
     if isinstance(t, RecordTy):
+        if dataclasses.is_dataclass(v) and not isinstance(v, type):
+            v = to_json_value(v)  # a Point, Ciphertext or Fixed value built in Python
         if not isinstance(v, dict):
             raise ValueError(
                 f"`{path}`: expected an object with fields {', '.join(t.names)}, got {_show(v)}"

@@ -35,6 +35,7 @@ def score(income: Private[Rate], debt: Private[Rate]) -> i64:
 
 
 def _load(tmp_path: Path, source: str, name: str):  # type: ignore[no-untyped-def]
+    tmp_path.mkdir(exist_ok=True)
     path = tmp_path / f"{name}_app.py"
     path.write_text(source)
     return load_function(str(path), name)
@@ -311,3 +312,37 @@ def test_check_of_an_equality_rejects_unequal_values(tmp_path):
     forged = dataclasses.replace(proof, public_inputs=[8])
     with pytest.raises((ProofRejected, api.MalformedInput)):
         api.verify(circuit, keys.verifying_key, forged)
+
+
+FIXED_OF = """
+from zeenot import Fixed, Private, i64, zk
+
+RATE = "0.35"
+
+
+class Rate(Fixed):
+    FRAC = 8
+
+
+@zk
+def scaled(a: Private[Rate]) -> i64:
+    return (a * Rate.of(3) + Rate.of(RATE, rounding="nearest") - Rate.of("0.5")).raw
+"""
+
+
+def test_fixed_of_builds_a_constant_in_zk_code(tmp_path):
+    """`Rate.of(...)` inside @zk code is the constant `Rate.of` builds in Python: the same
+    value, the same rounding, the same refusal of an inexact decimal."""
+    fn = _load(tmp_path, FIXED_OF, "scaled")
+    rate = fn.__globals__["Rate"]
+    want = (rate(384) * rate.of(3) + rate.of("0.35", rounding="nearest") - rate.of("0.5")).raw
+    assert simulate(fn, {"a": _raw(384)}) == want == 384 * 3 + 90 - 128
+    assert api.prove_sigma(api.compile(fn), {"a": _raw(384)}).outputs == want
+
+    inexact = FIXED_OF.replace('Rate.of(RATE, rounding="nearest")', "Rate.of(RATE)")
+    with pytest.raises(CompileError, match=r"ZN212.*not a multiple of 2\^-8") as info:
+        api.compile(_load(tmp_path / "inexact", inexact, "scaled"))
+    assert info.value.diagnostic.line == 13  # the `return` line, at the `Rate.of` call
+    private = FIXED_OF.replace("Rate.of(3)", "Rate.of(a)")
+    with pytest.raises(CompileError, match="known when compiling"):
+        api.compile(_load(tmp_path / "private", private, "scaled"))

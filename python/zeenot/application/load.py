@@ -179,9 +179,12 @@ class _Planner:
                     step = self.call_step(stmt.value, env)
                     self.app.result = StepOutput(step.index, None)
                 elif isinstance(stmt.value, ast.Tuple):
-                    self.app.result = [self.source(e, env) for e in stmt.value.elts]
+                    what = "a value of `main`'s result"
+                    self.app.result = [self.source(e, env, what) for e in stmt.value.elts]
+                elif isinstance(stmt.value, ast.Dict):
+                    self.app.result = self.named_result(stmt.value, env)
                 else:
-                    self.app.result = self.source(stmt.value, env)
+                    self.app.result = self.source(stmt.value, env, "`main`'s result")
                 if stmt is not tree.body[-1]:
                     raise self.err("ZN501", "`return` before the end of `main`", stmt)
             else:
@@ -193,6 +196,18 @@ class _Planner:
                     "move the computation into a @worker function",
                 )
 
+    def named_result(self, node: ast.Dict, env: dict[str, Source]) -> dict[str, Source]:
+        """`return {"kwh": total, "cents": cents}`: the result as an object, each value a
+        name bound in `main` or a constant."""
+        out: dict[str, Source] = {}
+        for key, value in zip(node.keys, node.values, strict=True):
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                raise self.err("ZN501", "the keys of `main`'s result are strings", key or node)
+            if key.value in out:
+                raise self.err("ZN501", f"`{key.value}` twice in `main`'s result", key)
+            out[key.value] = self.source(value, env, "a value of `main`'s result")
+        return out
+
     def targets(self, node: ast.expr) -> list[str]:
         if isinstance(node, ast.Name):
             return [node.id]
@@ -200,7 +215,9 @@ class _Planner:
             return [e.id for e in node.elts]  # type: ignore[attr-defined]
         raise self.err("ZN501", "assign a worker's result to names (`x` or `a, b`)", node)
 
-    def source(self, node: ast.expr, env: dict[str, Source]) -> Source:
+    def source(
+        self, node: ast.expr, env: dict[str, Source], what: str = "a worker's argument in `main`"
+    ) -> Source:
         if isinstance(node, ast.Constant) and not isinstance(node.value, (str, bytes)):
             return Const(node.value)
         if isinstance(node, ast.Name):
@@ -211,7 +228,7 @@ class _Planner:
             return env[node.id]
         raise self.err(
             "ZN501",
-            "a worker's argument in `main` is a name or a constant",
+            f"{what} is a name or a constant",
             node,
             "compute it in a worker",
         )

@@ -141,7 +141,7 @@ class Application:
     workers: dict[str, Callable[..., Any]]
     inputs: dict[str, Input]
     steps: list[Step]
-    result: list[Source] | Source | None  # what main returns
+    result: list[Source] | dict[str, Source] | Source | None  # what main returns
     peer_sum: Any = None  # a `zeenot.runtime.peers.PeerSum`, for applications of peers
     clients: Any = None  # a `zeenot.application.clients.Clients`: runs from registered clients
 

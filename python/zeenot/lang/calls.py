@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from zeenot.fixed import Fixed
 from zeenot.lang.values import (
     ALLOWED_BUILTINS,
     NONE,
@@ -34,6 +35,51 @@ class Calls:
     frame: Any
     regions: Any
 
+    def fixed_constant(self, node: ast.Call) -> SymRecord | None:
+        """`Money.of(850)`, `Money.of("0.35", rounding="nearest")`: a `Fixed` constant, built
+        when compiling exactly as `Fixed.of` builds it in Python (the same value, the same
+        refusal of an inexact decimal). Its arguments are literals or module-level constants."""
+        func = node.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr == "of"
+            and isinstance(func.value, ast.Name)
+            and func.value.id not in self.frame.env
+        ):
+            return None
+        cls = self.frame.globals.get(func.value.id)
+        if not (isinstance(cls, type) and issubclass(cls, Fixed)):
+            return None
+        what = f"`{func.value.id}.of()`"
+
+        def constant(arg: ast.expr) -> Any:
+            if isinstance(arg, ast.Name) and arg.id not in self.frame.env:
+                value = self.frame.globals.get(arg.id)
+                if isinstance(value, (int, str)) and not isinstance(value, bool):
+                    return value
+            try:
+                return ast.literal_eval(arg)
+            except ValueError:
+                self.err(
+                    arg,
+                    "ZN212",
+                    f"{what} builds a constant: its arguments are known when compiling",
+                    f"for a private value use `{func.value.id}(raw)`, or multiply by a constant",
+                )
+
+        args = [constant(a) for a in node.args]
+        keywords = {k.arg: constant(k.value) for k in node.keywords if k.arg is not None}
+        try:
+            value = cls.of(*args, **keywords)
+        except (TypeError, ValueError) as e:
+            self.err(node, "ZN212", f"{what}: {e}")
+        raw = ast.copy_location(ast.Constant(int(value.raw)), node)
+        build = ast.copy_location(ast.Call(func=func.value, args=[raw], keywords=[]), node)
+        ctor = self.expr(func.value)
+        if not isinstance(ctor, RecordCtor):
+            return None
+        return self.construct_record(ctor, build)
+
     def e_Call(self, node: ast.Call) -> Any:
         if (
             isinstance(node.func, ast.Name)
@@ -50,6 +96,9 @@ class Calls:
                 f"call to unknown function `{node.func.id}`",
                 "define it at module level in the same file",
             )
+        constant = self.fixed_constant(node)
+        if constant is not None:
+            return constant
         f = self.expr(node.func)
         name = self.src(node.func)
         if isinstance(f, FuncRef):

@@ -46,6 +46,9 @@ class Emitter:
         self.guard: Wire | None = None
         self.stack: list[Any] = []  # the helpers and closures being run (recursion)
         self.frame: Frame = None  # type: ignore[assignment]
+        # Inside one of zeenot's own helpers (`encrypts_in_range`): the user's call of it, the
+        # source location its instructions carry (the IR's locations are in the user's file).
+        self.user_site: ast.AST | None = None
 
     def err(self, node: ast.AST | None, code: str, msg: str, hint: str | None = None) -> NoReturn:
         f = self.frame
@@ -78,7 +81,8 @@ class Emitter:
                 return self.const(ty, value)
         ins: dict[str, Any] = {"id": self.next_id, "op": op, "ty": ty}
         ins["args"] = [a.id for a in args]
-        ins["loc"] = [node.lineno, node.col_offset]
+        site = self.user_site or node
+        ins["loc"] = [site.lineno, site.col_offset]
         if op in FALLIBLE:
             divisor = known[1] if len(known) > 1 else None
             fails = can_fail(op, ty, args[0].ty if args else None, divisor)
@@ -124,7 +128,7 @@ class Emitter:
                 "op": "check",
                 "args": [cond.id],
                 "guard": self.guard.id if self.guard else None,
-                "loc": [node.lineno, node.col_offset],
+                "loc": [(self.user_site or node).lineno, (self.user_site or node).col_offset],
                 "msg": msg,
             }
         )

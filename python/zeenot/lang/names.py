@@ -277,6 +277,9 @@ class Names:
         params = [p.arg for p in fdef.args.posonlyargs + fdef.args.args]
         callee = Frame(fn, fsrc.file, fsrc.text, fn.__globals__)
         caller = self.frame
+        site = self.user_site
+        if self.user_site is None and _in_library(fsrc.file) and not _in_library(caller.file):
+            self.user_site = node if hasattr(node, "lineno") else None
         self.stack.append(fn)
         self.frame = callee
         try:
@@ -299,6 +302,7 @@ class Names:
                 raise at_user_call(exc, fn.__name__, caller.file, node) from None
         finally:
             self.frame = caller
+            self.user_site = site
             self.stack.pop()
         return ret
 

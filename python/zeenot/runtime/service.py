@@ -465,6 +465,8 @@ class Service:
             return None
         if isinstance(result, list):
             return [self._value(s, values, inputs, proofs) for s in result]
+        if isinstance(result, dict):
+            return {k: self._value(s, values, inputs, proofs) for k, s in result.items()}
         return self._value(result, values, inputs, proofs)
 
     def _proving(
