@@ -81,3 +81,37 @@ def test_the_median_of_31(tmp_path):
     )
     assert len(cited) >= 2, cited
     assert {_number(c) for c in cited} == {now}, (cited, now)
+
+
+MODEL_NAMES = {
+    "prove": "prove_s",
+    "verify": "verify_s",
+    "setup": "setup_s",
+    "proving key bytes": "key_bytes",
+    "proof bytes": "proof_bytes",
+    "peak memory": "peak_bytes",
+}
+
+
+def _r2_rows(text: str) -> list[tuple[str, str, str]]:
+    """`(back end, model, R²)` of each fit-quality row: `| groth16 | prove | 0.993 |`, or
+    `| groth16 | proof bytes | 1 (a constant) |`."""
+    r2 = r"(0\.\d+|1(?:\.0+)?)(?: \([^)|]*\))?"
+    row = re.compile(rf"^\| (groth16|sigma) \| ([a-z ]+) \| {r2} \|", re.M)
+    return row.findall(text)
+
+
+def test_the_r2_tables_are_the_shipped_profile_s():
+    """Every R² the README and docs/planner.md print is the shipped profile's, rounded as
+    printed (a recalibration that moves one fails here until the tables say the new figure)."""
+    profile = json.loads((ROOT / "python/zeenot/plan/default_profile.json").read_text())
+    planner = (ROOT / "docs" / "planner.md").read_text()
+    for name, text in [("README.md", README), ("docs/planner.md", planner)]:
+        rows = _r2_rows(text)
+        assert len(rows) >= 9, f"{name}: the fit-quality table is missing"
+        for backend, model, printed in rows:
+            r2 = profile["models"][backend][MODEL_NAMES[model]]["r2"]
+            decimals = len(printed.split(".")[1]) if "." in printed else 0
+            assert f"{r2:.{decimals}f}" == printed, (
+                f"{name}: {backend} {model} R² printed {printed}, the profile's is {r2:.4f}"
+            )

@@ -94,14 +94,15 @@ def test_forged_template_lengths_are_rejected_before_compiling(fitbit_dir, tmp_p
         tmp_path / "bad.json",
         lambda d: d.update(lengths={"trace": 5000}),
     )
-    start = time.perf_counter()
     code, _, err = run(capsys, "verify", str(fitbit_dir), str(bad))
-    elapsed = time.perf_counter() - start
     assert (
         code == 1 and "lengths" in err and "trace: 5000" in err and "--max-instructions" in err
     ), err
     assert "reduce loop bounds" not in err
-    assert elapsed < 5, elapsed  # about 0.1 s; the bound only guards against compiling 5,000
+    # refused on the size predicted from lengths 1 and 2 ("about N instructions"), not by the
+    # compiler stopping at the limit: nothing was compiled at 5,000 (not a timing, which a
+    # loaded machine would make flaky; the time is benchmarks/forged_templates.py's)
+    assert "(about " in err, err
 
 
 def test_template_work_limit_is_the_verifiers(fitbit_dir, capsys):
@@ -142,10 +143,11 @@ def test_superlinear_template_stops_at_the_limit(tmp_path):
     template = api.compile(f"{src}:pairs")
     proof = api.prove_sigma(template, {"xs": [1, 2]}, seed=1)
     forged = api.Proof.from_json(proof.to_json().replace('"xs": 2', '"xs": 400'))
-    start = time.perf_counter()
-    with pytest.raises(api.ProofRejected, match="xs: 400"):
+    with pytest.raises(api.ProofRejected, match="xs: 400") as info:
         api.verify(template, None, forged)
-    assert time.perf_counter() - start < 5
+    # quadratic: the prediction from lengths 1 and 2 underestimates it, so the compiler is
+    # what stops it, at the limit (no "about N" figure), not after unrolling 160,000 steps
+    assert "(about " not in str(info.value)
 
 
 # -- 4. canonical decimals only ------------------------------------------------------------------

@@ -179,3 +179,58 @@ def test_cli_names_what_the_sigma_back_end_lacks(tmp_path: Path):
     )
     assert r.returncode == 2
     assert "field" in r.stderr and "--backend groth16" in r.stderr
+
+
+POINT_CHECKS = """
+from zeenot import Field, Private, Public, check, u8, zk
+from zeenot.babyjub import Ciphertext, Point, encrypt
+
+
+@zk
+def whole(ct: Public[Ciphertext], pk: Public[Point], vote: Private[u8], r: Private[Field]) -> u8:
+    check(encrypt(vote, pk, r) == ct and vote <= 1)
+    return vote + 1
+
+
+@zk
+def half(ct: Public[Ciphertext], pk: Public[Point], vote: Private[u8], r: Private[Field]) -> bool:
+    e = encrypt(vote, pk, r)
+    check(e.c1.x == ct.c1.x and e.c2 == ct.c2)
+    return True
+
+
+@zk
+def guarded(ct: Public[Ciphertext], pk: Public[Point], vote: Private[u8], r: Private[Field]) -> u8:
+    if vote > 0:
+        check(encrypt(vote, pk, r) == ct)
+    return vote
+"""
+
+
+def test_an_asserted_point_equality_is_a_group_equation(tmp_path: Path) -> None:
+    """`check(encrypt(m, pk, r) == ct)`: proved, and bound to `ct` (another ciphertext, or a
+    prover whose encryption is not `ct`, has no proof). One coordinate alone, or a check that
+    not every run asserts, is refused by name."""
+    from zeenot import load_function
+    from zeenot.babyjub import encrypt, keygen, random_scalar
+    from zeenot.errors import ProofRejected
+    from zeenot.ir import to_json_value
+
+    path = tmp_path / "points_app.py"
+    path.write_text(POINT_CHECKS)
+    _, pk = keygen()
+    r = random_scalar()
+    ct = encrypt(1, pk, r)
+    whole = api.compile(load_function(str(path), "whole"))
+    proof = api.prove_sigma(whole, {"ct": ct, "pk": pk, "vote": 1, "r": str(r)})
+    assert proof.outputs == 2
+    api.verify(whole, None, proof)
+    for other in (encrypt(1, pk, random_scalar()), encrypt(0, pk, r)):
+        doc = json.loads(proof.to_json())
+        doc["public_inputs"]["ct"] = to_json_value(other)
+        with pytest.raises(ProofRejected):
+            api.verify(whole, None, type(proof).from_json(json.dumps(doc)))
+    for name, why in [("half", "one coordinate"), ("guarded", r"points_app\.py:22")]:
+        circuit = api.compile(load_function(str(path), name))
+        with pytest.raises(_native.UnsupportedError, match=why):
+            api.prove_sigma(circuit, {"ct": ct, "pk": pk, "vote": 1, "r": str(r)})

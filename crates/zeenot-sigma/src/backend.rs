@@ -24,6 +24,7 @@
 //! | output | the value is the claimed public one |
 //! | committed output | one leaf: `C` is an external commitment tied to the value; `k ≥ 2` leaves: `C − Σ_public v_i·G_i = Σ_private v_i·G_i + ρ·H` |
 //! | `point_mul`, `point_add` (ElGamal) | none until output; a revealed point `Q = base + Σ sᵢ·Pᵢ` is one equation of the sigma statement |
+//! | `eq` of a point's coordinates with a public point's, asserted by a `check` | the same equation with the public `Q`; the bools are the constant true |
 //!
 //! A guard that is a private value `g` is honoured the way the groth16 back end does it: an
 //! operation that could fail yields `g·s` (so a guarded-off operation yields 0 and cannot fail),
@@ -697,6 +698,8 @@ fn lower(
         }
     }
     let mut points = Points::default();
+    let asserted = asserted_bools(p);
+    let mut equal: Vec<(usize, bool, zeenot_crypto::Base)> = Vec::new(); // asserted `point == public point`
     for (k, inp) in p.inputs.iter().enumerate() {
         let Some((lo, hi)) = inp.ty.range() else {
             // A field element: public (a point's coordinate), or private (a point
@@ -799,6 +802,21 @@ fn lower(
                 }
             }
             continue;
+        }
+        // `check(encrypt(m, pk, r) == ct)`: an asserted equality of a computed point's
+        // coordinate with a public one is a group equation ([`Points::equal`]); the bool is
+        // the constant true, as every proof asserts it.
+        if inst.op == Op::Eq && matches!(guard, Guard::On) && inst.dst.is_some_and(|d| asserted[d]) {
+            let pair = match (arg(0), arg(1)) {
+                (V::Coord(at, y), V::Field(f)) | (V::Field(f), V::Coord(at, y)) => Some((at, y, f)),
+                _ => None,
+            };
+            if let Some(coordinate) = pair {
+                equal.push(coordinate);
+                vals.push(V::Pub(1));
+                ivs.push((1, 1));
+                continue;
+            }
         }
         if ty == Ty::Field || inst.args.iter().any(|&a| p.types[a] == Ty::Field) {
             return Err(unsupported(p, index, &format!("`{}` on private field elements", inst.op.name())));
@@ -1050,7 +1068,9 @@ fn lower(
         };
         outputs.push(shown);
     }
-    // the points the outputs reveal: each equals its combination of secrets
+    // the points the program asserts equal to public ones, and those the outputs reveal: each
+    // equals its combination of secrets
+    points.equal(lw, &equal)?;
     points.reveal(lw, &coords)?;
     Ok(outputs)
 }
@@ -1060,6 +1080,24 @@ fn lower(
 /// `C − Σ_public v_i·G_i = Σ_private x_i·G_i + ρ·H` in the sigma statement, each `x_i` the
 /// value secret of the leaf's own commitment (its [`Lowering::opening`], tied to the leaf in
 /// the circuit), so that `C` binds the very values the program computes on, each in its place.
+/// The bools every proof asserts, by value: the argument of an unguarded `check`, and both
+/// sides of an asserted `and` (a check of `a and b` holds only if both do).
+fn asserted_bools(p: &Program) -> Vec<bool> {
+    let mut asserted = vec![false; p.types.len()];
+    for inst in p.body.iter().rev() {
+        match inst.op {
+            Op::Check if inst.guard.is_none() => asserted[inst.args[0]] = true,
+            Op::And if inst.dst.is_some_and(|d| asserted[d]) => {
+                for &a in &inst.args {
+                    asserted[a] = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    asserted
+}
+
 fn commits_to(lw: &mut Lowering<'_>, c: Point, r: Scalar, leaves: &[V]) -> Result<()> {
     if let [x] = leaves {
         let x = lw.com(*x);

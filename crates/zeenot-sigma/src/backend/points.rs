@@ -221,6 +221,55 @@ impl Points {
         Ok(())
     }
 
+    /// Asserted equalities of points computed from secrets with public points
+    /// (`check(encrypt(m, pk, r) == ct)`), one `(point, is y, public coordinate)` per asserted
+    /// coordinate `==`. Both coordinates of a point must be asserted (one alone would allow
+    /// `−Q`); each point adds `Q − base = Σ sᵢ·Pᵢ` to the statement, as revealing does with `Q`
+    /// given instead of shown. Coordinates that are no point of the subgroup, or one coordinate
+    /// asserted equal to two values, make the check fail: no proof.
+    pub(super) fn equal(&self, lw: &mut Lowering<'_>, coords: &[(usize, bool, Base)]) -> Result<()> {
+        let fails = |lw: &Lowering<'_>, why: &str| {
+            if lw.prover() {
+                Error::Witness(format!("the program fails (check): {why}"))
+            } else {
+                Error::InvalidProof
+            }
+        };
+        let mut seen: HashMap<usize, [Option<Base>; 2]> = HashMap::new();
+        let mut order = Vec::new();
+        for &(at, y, f) in coords {
+            let entry = seen.entry(at).or_insert_with(|| {
+                order.push(at);
+                [None, None]
+            });
+            match entry[usize::from(y)] {
+                Some(g) if g != f => return Err(fails(lw, "a point's coordinate equal to two values")),
+                _ => entry[usize::from(y)] = Some(f),
+            }
+        }
+        for at in order {
+            let [Some(x), Some(y)] = seen[&at] else {
+                return Err(Error::Unsupported(
+                    "`==` compares one coordinate of a point computed from private values with a public \
+                     value: the sigma back end proves whole points equal (compare the points)"
+                        .into(),
+                ));
+            };
+            let pt = &self.list[at];
+            let q = match Point::from_xy(x, y) {
+                Ok(q) => q,
+                Err(_) if lw.stand_in.is_some() => pt.base, // counting only
+                Err(_) => return Err(fails(lw, "a point compared with coordinates of no subgroup point")),
+            };
+            if lw.prover() && lw.stand_in.is_none() && pt.value != q {
+                return Err(fails(lw, "a computed point differs from the one given"));
+            }
+            lw.point_terms += pt.terms.len() + 1;
+            lw.require(q - pt.base, &pt.terms);
+        }
+        Ok(())
+    }
+
     /// The coordinate the prover shows for `V::Coord(at, y)`.
     pub(super) fn value_of(&self, at: usize, y: bool) -> Base {
         let v = self.list[at].value;
