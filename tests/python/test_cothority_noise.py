@@ -160,3 +160,36 @@ def test_a_list_with_too_large_a_delta_is_refused(cluster):
     )
     assert row["state"] == "failed"
     assert "delta" in row["error"] and "sensitivity 255" in row["error"], row["error"]
+
+
+def test_too_many_noise_entries_fail_the_query_cleanly(cluster, monkeypatch):
+    monkeypatch.setattr(transcript, "MAX_NOISE_ENTRIES", 3 * 64 * 2 - 1)
+    row, _ = cluster.query({"id": "big", **COUNT_BY})
+    assert row["state"] == "failed"
+    assert "3 lists of 64 values" in row["error"], row["error"]
+
+
+@pytest.mark.parametrize(
+    "noise,words",
+    [
+        ({"epsilon": 1, "clip": 5}, "`noise.clip` is not for `list`"),
+        ({"epsilon": 1, "mechanism": "per_server", "list": 64}, "not for `per_server`"),
+        ({"epsilon": 1, "mechanism": "mix"}, "mechanism"),
+        ({"epsilon": 1, "list": 8}, "noise.list"),
+        ({"epsilon": 1, "list": True}, "noise.list"),
+        ({"epsilon": 1, "delta": 1}, "noise.delta"),
+        ({"epsilon": 65}, "epsilon"),
+    ],
+)
+def test_noise_parameters_are_checked(noise, words):
+    from zeenot.cothority.model import Noise
+    from zeenot.errors import MalformedInput
+
+    with pytest.raises(MalformedInput) as err:
+        Noise.from_json(noise)
+    assert words in str(err.value), str(err.value)
+    assert Noise.from_json({"epsilon": 1}).to_json() == {
+        "epsilon": 1.0,
+        "list": 1000,
+        "delta": 0.01,
+    }

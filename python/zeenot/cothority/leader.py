@@ -95,6 +95,15 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
                 if shuffled:
                     d = transcript.derive(dep, keys, query, answering, records, body["tags"], None)
                     n = len(d.groups) * len(query.sensitivities(dep.schema))
+                    if n * query.noise.length * len(answering) > transcript.MAX_NOISE_ENTRIES:
+                        error = (
+                            f"the query's noise: {n} lists of {query.noise.length} values "
+                            f"shuffled by {len(answering)} servers exceed "
+                            f"{transcript.MAX_NOISE_ENTRIES} entries (fewer groups or a "
+                            "shorter list)"
+                        )
+                        node.db.update_query(qid, state="failed", error=error)
+                        return {"state": "failed"}
                 for s in answering:
                     body["noise"].append(_ask(node, s, "noise", body))
                     if shuffled:  # each shuffle checked before the next server builds on it

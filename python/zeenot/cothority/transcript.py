@@ -25,6 +25,9 @@ from zeenot.cothority.model import Deployment, Query
 from zeenot.errors import MalformedInput, ZeenotError
 
 MAX_ROWS = 200_000
+# Noise-list entries in a transcript (lists × length × answering servers): what a step's
+# request body carries (about 450 bytes each in JSON, under the server's 64 MiB).
+MAX_NOISE_ENTRIES = 120_000
 
 
 class Misbehaviour(ZeenotError):
@@ -257,6 +260,8 @@ def check_shuffles(
             "its noise shuffle is missing (skipped)",
         )
     length = query.noise.length if query.noise else 0
+    if n * length * len(answering) > MAX_NOISE_ENTRIES:
+        raise MalformedInput(f"{n} noise lists of {length} values are too many to check")
     for j in range(m):
         server = answering[j]
         out = check_signed(dep, entries[j], query.id, "noise", server)
