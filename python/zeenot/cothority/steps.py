@@ -29,6 +29,7 @@ import functools
 import hashlib
 import math
 import secrets
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -197,6 +198,7 @@ def public_list(values: Sequence[int]) -> list[bytes]:
 
 _VERIFIED: OrderedDict[bytes, None] = OrderedDict()  # digests of shuffles known to verify
 _VERIFIED_MAX = 4096
+_VERIFIED_LOCK = threading.Lock()
 
 
 def _shuffle_key(
@@ -209,10 +211,11 @@ def _shuffle_key(
 
 
 def _remember(key: bytes) -> None:
-    _VERIFIED[key] = None
-    _VERIFIED.move_to_end(key)
-    while len(_VERIFIED) > _VERIFIED_MAX:
-        _VERIFIED.popitem(last=False)
+    with _VERIFIED_LOCK:  # a server answers steps from several threads
+        _VERIFIED[key] = None
+        _VERIFIED.move_to_end(key)
+        while len(_VERIFIED) > _VERIFIED_MAX:
+            _VERIFIED.popitem(last=False)
 
 
 def shuffle_list(K: Point, cts: Sequence[bytes], ctx: bytes) -> tuple[list[bytes], bytes]:
@@ -233,8 +236,9 @@ def shuffle_ok(
         return False
     k = _pack(K)
     key = _shuffle_key(k, cin, cout, proof, ctx)
-    if key in _VERIFIED:
-        return True
+    with _VERIFIED_LOCK:
+        if key in _VERIFIED:
+            return True
     if not shuffle.verify_shuffle(k, [[c] for c in cin], [[c] for c in cout], proof, ctx):
         return False
     _remember(key)
