@@ -90,6 +90,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--records", type=int, default=1000)
     ap.add_argument("--noise", type=float, default=None, help="epsilon (default: no noise)")
+    ap.add_argument(
+        "--query", default=None, help="JSON query (default: variance of age by diagnosis)"
+    )
     ap.add_argument("--kill", default=None, help="a server to kill before the query")
     ap.add_argument("--dir", default=None)
     ap.add_argument("--base-port", type=int, default=8101)
@@ -153,8 +156,12 @@ def main() -> int:
             procs[int(args.kill[1:]) - 1].kill()
         t3 = time.time()
         spec = {"op": "variance", "attribute": "age", "group_by": "diagnosis"}
-        if args.noise:
-            spec["noise"] = {"epsilon": args.noise}
+        if args.query:
+            spec = json.loads(args.query)
+        if args.noise and "noise" not in spec:
+            # each server's own draw: a sum of squares of ages has sensitivity 255², beyond
+            # what a shuffled list of practical length covers (docs/cothority.md, Noise)
+            spec["noise"] = {"epsilon": args.noise, "mechanism": "per_server"}
         out = subprocess.run(
             zeenot(
                 "query",
@@ -189,10 +196,13 @@ def main() -> int:
     print(f"audit: {audit.stdout.strip()}")
     ok = audit.returncode == 0
     for row in answer["result"]:
+        if "diagnosis" not in row:  # a query of another shape: printed, not compared
+            continue
         want = ref[row["diagnosis"]]
-        if args.noise is None:
-            ok &= row["count"] == want["count"] and abs(row["mean"] - want["mean"]) < 1e-9
-            ok &= abs(row["variance"] - want["variance"]) < 1e-6
+        if args.noise is None and "noise" not in spec:
+            ok &= row["count"] == want["count"]
+            ok &= abs(row.get("mean", want["mean"]) - want["mean"]) < 1e-9
+            ok &= abs(row.get("variance", want["variance"]) - want["variance"]) < 1e-6
     print(
         f"setup+DKG {t1 - t0:.1f} s, submit {t2 - t1:.1f} s, relay {t3 - t2:.1f} s, "
         f"query+verify {t4 - t3:.1f} s, audit {t5 - t4:.1f} s, total {t5 - t0:.1f} s"

@@ -163,13 +163,17 @@ def test_a_step_is_answered_once(cluster):
 
 
 def test_noise_within_its_distribution(cluster):
-    """Noise on: over repeated queries the noisy counts' mean and spread match the stated
-    distribution (the sum of t discrete Laplace draws of scale 1/epsilon)."""
+    """Per-server noise (asked for): over repeated queries the noisy counts' mean and spread
+    match the stated distribution (the sum of t discrete Laplace draws of scale 1/epsilon)."""
     eps, reps = 1.0, 12
     diffs = []
     for i in range(reps):
         row, secret = cluster.query(
-            {"id": f"n{i}", "op": "count", "noise": {"epsilon": eps, "clip": 20}}
+            {
+                "id": f"n{i}",
+                "op": "count",
+                "noise": {"epsilon": eps, "mechanism": "per_server", "clip": 20},
+            }
         )
         v = cluster.verify(row["transcript"])
         diffs.append(querier.decrypt_result(cluster.dep, v, secret)[0]["count"] - len(cluster.data))

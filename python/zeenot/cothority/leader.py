@@ -20,6 +20,7 @@ from zeenot.cothority import transcript, wire
 from zeenot.cothority.model import Query
 from zeenot.cothority.node import Node, StepRefused
 from zeenot.cothority.transcript import Misbehaviour
+from zeenot.errors import MalformedInput
 
 
 def _ask(node: Node, server: str, step: str, body: dict[str, Any]) -> Any:
@@ -45,6 +46,12 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
     keys = node.ready()
     dep = node.dep
     query = Query.from_json(row["query"], dep.schema)
+    if query.noise is not None and query.noise.mechanism == "list":
+        try:
+            transcript.noise_lists(dep, query)  # its delta within the query's bound
+        except MalformedInput as exc:
+            node.db.update_query(qid, state="failed", error=f"the query's noise: {exc}")
+            return {"state": "failed"}
     digests = [d for d, _ in node.db.records()]
     records = node.load_records(digests)
     excluded: list[dict[str, Any]] = []
@@ -83,8 +90,27 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
                 transcript.check_tags(dep, keys, query, answering, records, body["tags"])
             step = "noise"
             if query.noise is not None:
+                shuffled = query.noise.mechanism == "list"
+                n = 0
+                if shuffled:
+                    d = transcript.derive(dep, keys, query, answering, records, body["tags"], None)
+                    n = len(d.groups) * len(query.sensitivities(dep.schema))
+                    if n * query.noise.length * len(answering) > transcript.MAX_NOISE_ENTRIES:
+                        error = (
+                            f"the query's noise: {n} lists of {query.noise.length} values "
+                            f"shuffled by {len(answering)} servers exceed "
+                            f"{transcript.MAX_NOISE_ENTRIES} entries (fewer groups or a "
+                            "shorter list)"
+                        )
+                        node.db.update_query(qid, state="failed", error=error)
+                        return {"state": "failed"}
                 for s in answering:
                     body["noise"].append(_ask(node, s, "noise", body))
+                    if shuffled:  # each shuffle checked before the next server builds on it
+                        k = len(body["noise"])
+                        transcript.check_shuffles(
+                            dep, keys, query, answering, body["noise"], n, upto=k
+                        )
             derived = transcript.derive(
                 dep, keys, query, answering, records, body["tags"], body["noise"]
             )

@@ -139,14 +139,28 @@ class Deployment:
         return self.roster.urls[server]
 
 
+MECHANISMS = ("list", "per_server")
+MAX_NOISE_LIST = 1 << 16
+
+
 @dataclass(frozen=True)
 class Noise:
-    """Discrete Laplace noise on each released value: each answering server adds its own draw
-    of scale `b = sensitivity / epsilon` (`P(z) ∝ exp(-|z| / b)`), clipped to `clip·b` and
-    proved within it (cothority/steps.py, docs/cothority.md)."""
+    """Discrete Laplace noise of parameter `epsilon` on each released value (scale
+    `b = sensitivity / epsilon`, `P(z) ∝ exp(-|z| / b)`), by one of two mechanisms
+    (cothority/steps.py, docs/cothority.md):
+
+    * `list` (the default, Drynx's): a public list of `length` values whose uniform draw is a
+      quantised discrete Laplace (`crypto.noise_list`), encrypted with public randomness,
+      shuffled by every answering server in turn; its first entry is added. The list's exact
+      `δ` (`crypto.noise_delta`) must be at most `max_delta`, or the query is refused.
+    * `per_server`: each answering server adds its own draw, clipped to `clip·b` and proved
+      within it (a dishonest server can bias the result by up to its bound)."""
 
     epsilon: float
-    clip: int
+    clip: int = 20
+    mechanism: str = "list"
+    length: int = 1000
+    max_delta: float = 0.01
 
     def scale(self, sensitivity: int) -> float:
         return sensitivity / self.epsilon
@@ -158,14 +172,32 @@ class Noise:
     def from_json(cls, doc: Any) -> Noise | None:
         if doc is None:
             return None
-        if not isinstance(doc, dict) or set(doc) - {"epsilon", "clip"}:
-            raise MalformedInput("`noise` is {epsilon, clip} or null")
-        eps, bound = doc.get("epsilon"), doc.get("clip", 20)
-        if not isinstance(eps, (int, float)) or isinstance(eps, bool) or not 0.01 <= eps <= 100:
-            raise MalformedInput("`noise.epsilon` is a number from 0.01 to 100")
+        keys = {"epsilon", "mechanism", "clip", "list", "delta"}
+        if not isinstance(doc, dict) or set(doc) - keys:
+            raise MalformedInput(f"`noise` is an object with {sorted(keys)}, or null")
+        eps, mech = doc.get("epsilon"), doc.get("mechanism", "list")
+        if not isinstance(eps, (int, float)) or isinstance(eps, bool) or not 0.01 <= eps <= 64:
+            raise MalformedInput("`noise.epsilon` is a number from 0.01 to 64")
+        if mech not in MECHANISMS:
+            raise MalformedInput(f"`noise.mechanism` is one of {MECHANISMS}")
+        other = {"clip"} if mech == "list" else {"list", "delta"}
+        if set(doc) & other:
+            raise MalformedInput(f"`noise.{sorted(set(doc) & other)[0]}` is not for `{mech}`")
+        bound, length, delta = doc.get("clip", 20), doc.get("list", 1000), doc.get("delta", 0.01)
         if isinstance(bound, bool) or not isinstance(bound, int) or not 1 <= bound <= 100:
             raise MalformedInput("`noise.clip` (in scales) is a whole number from 1 to 100")
-        return cls(float(eps), bound)
+        if isinstance(length, bool) or not isinstance(length, int):
+            raise MalformedInput(f"`noise.list` is a whole number from 16 to {MAX_NOISE_LIST}")
+        if not 16 <= length <= MAX_NOISE_LIST:
+            raise MalformedInput(f"`noise.list` is a whole number from 16 to {MAX_NOISE_LIST}")
+        if not isinstance(delta, (int, float)) or isinstance(delta, bool) or not 0 < delta < 1:
+            raise MalformedInput("`noise.delta` (the largest δ accepted) is in (0, 1)")
+        return cls(float(eps), bound, mech, length, float(delta))
+
+    def to_json(self) -> dict[str, Any]:
+        if self.mechanism == "per_server":
+            return {"epsilon": self.epsilon, "mechanism": self.mechanism, "clip": self.clip}
+        return {"epsilon": self.epsilon, "list": self.length, "delta": self.max_delta}
 
 
 @dataclass(frozen=True)
@@ -230,7 +262,7 @@ class Query:
             "attribute": self.attribute,
             "where": None if self.where is None else list(self.where),
             "group_by": self.group_by,
-            "noise": None if self.noise is None else vars(self.noise),
+            "noise": None if self.noise is None else self.noise.to_json(),
             "querier_key": wire.point_hex(self.querier_key),
         }
 

@@ -3,7 +3,9 @@ relayed, the steps it answers for a query, and the queries it leads (cothority/s
 routes requests here; cothority/transcript.py checks what others did).
 
 Fault injection for tests: `ZEENOT_COTHORITY_FAULT=keyswitch|tag` makes this server falsify
-its step's output (after proving the honest one), so tests can show that the leader, the
+its step's output (after proving the honest one); `noise-drop|noise-replace|noise-key|
+noise-replay` makes its noise shuffle drop an entry, replace one, re-encrypt under another key,
+or replay the previous server's shuffle and proofs; so tests can show that the leader, the
 querier and the auditor name it. Never set it in a deployment.
 """
 
@@ -283,13 +285,16 @@ class Node:
                 400, "`answering` lists at least t distinct servers, this one among them"
             )
         records = self.load_records(body.get("records"))
-        slot = step if step == "noise" else f"{step}:{wire.digest(answering)}"
+        # Per-server noise is drawn once per query (asked again, by another answering set
+        # too, the same draw); every other step once per query and answering set.
+        once = step == "noise" and query.noise is not None and query.noise.mechanism != "list"
+        slot = step if once else f"{step}:{wire.digest(answering)}"
         in_digest = wire.digest(
             {k: body.get(k) for k in ("query", "answering", "records", "tags", "noise")}
         )
         stored = self.db.step(query.id, slot)
         if stored is not None:
-            if step != "noise" and stored[0] != in_digest:
+            if not once and stored[0] != in_digest:
                 raise StepRefused(
                     409, f"`{self.name}` answered its {step} step of `{query.id}` for other inputs"
                 )
@@ -299,11 +304,13 @@ class Node:
             if step == "tag":
                 out = self._tag(keys, query, answering, records, tags)
             elif step == "noise":
-                out = self._noise(keys, query, answering, records, tags)
+                out = self._noise(keys, query, answering, records, tags, body.get("noise") or [])
             else:
                 out = self._switch(keys, query, answering, records, tags, body.get("noise") or [])
         except Misbehaviour as exc:
             raise StepRefused(422, str(exc)) from None
+        except MalformedInput as exc:  # e.g. a noise list whose delta is above the query's
+            raise StepRefused(400, str(exc)) from None
         entry = transcript.signed_output(self.key, query.id, step, self.name, out)
         return self.db.put_step(query.id, slot, in_digest, entry)[1]
 
@@ -323,13 +330,21 @@ class Node:
         return {"cts": [wire.ct_json(o) for o in out], "S": wire.point_hex(S), "proof": proof.hex()}
 
     def _noise(
-        self, keys: Keys, query: Query, answering: list[str], records: Any, tags: list[Any]
+        self,
+        keys: Keys,
+        query: Query,
+        answering: list[str],
+        records: Any,
+        tags: list[Any],
+        previous: list[Any],
     ) -> Any:
         if query.noise is None:
             raise StepRefused(400, "the query asks for no noise")
         d = transcript.derive(self.dep, keys, query, answering, records, tags, None)
+        n = len(d.groups) * len(query.sensitivities(self.dep.schema))
+        if query.noise.mechanism == "list":
+            return self._shuffle(keys, query, answering, previous, n)
         sens = query.sensitivities(self.dep.schema)
-        n = len(d.groups) * len(sens)
         c = wire.context(self.dep.name, wire.point_hex(keys.key), query.id, "noise", self.name)
         cts, proofs = [], []
         for k in range(n):
@@ -340,6 +355,31 @@ class Node:
             cts.append(wire.ct_json(ct))
             proofs.append(p.hex())
         return {"cts": cts, "proofs": proofs}
+
+    def _shuffle(
+        self, keys: Keys, query: Query, answering: list[str], previous: list[Any], n: int
+    ) -> Any:
+        """This server's shuffle of each of the `n` noise lists, after checking the previous
+        servers' shuffles (the first server starts from the public lists)."""
+        pos = answering.index(self.name)
+        lists = transcript.check_shuffles(
+            self.dep, keys, query, answering, previous[:pos], n, upto=pos
+        )
+        c = transcript.ctx(self.dep, keys.key, query.id, "noise", self.name, answering)
+        key = bj.keygen()[1] if self.fault == "noise-key" else keys.key  # fault: another key
+        out, proofs = [], []
+        for a in range(n):
+            new, proof = steps.shuffle_list(key, lists[a], c + b"|%d" % a)
+            out.append(new)
+            proofs.append(proof)
+        if self.fault == "noise-drop":
+            out[0] = out[0][:-1]
+        elif self.fault == "noise-replace":
+            out[0][0] = steps.public_list([0])[0]
+        elif self.fault == "noise-replay" and pos:  # the previous server's output and proofs
+            return previous[pos - 1]["output"]
+        lists_hex = [[e.hex() for e in lst] for lst in out]
+        return {"lists": lists_hex, "proofs": [p.hex() for p in proofs]}
 
     def _switch(
         self,

@@ -124,7 +124,12 @@ def decrypt_result(dep: Deployment, v: Verified, secret: int) -> list[dict[str, 
     per = (1 if q.group_by else 0) + 1 + len(q.value_columns())
     sens = q.sensitivities(dep.schema)
     nmax = max([g["count"] for g in v.groups] + [1])
-    slack = 0 if q.noise is None else len(v.answering) * max(q.noise.bound(s) for s in sens)
+    slacks, deltas = [0] * len(sens), [0.0] * len(sens)  # per value: the noise's largest size
+    if q.noise is not None and q.noise.mechanism == "list":
+        for k, (values, delta) in enumerate(transcript.noise_lists(dep, q)):
+            slacks[k], deltas[k] = max(abs(x) for x in values), delta
+    elif q.noise is not None:
+        slacks = [len(v.answering) * q.noise.bound(s) for s in sens]
     out = []
     for gi in range(len(v.groups)):
         vals = v.released[gi * per : (gi + 1) * per]
@@ -135,11 +140,14 @@ def decrypt_result(dep: Deployment, v: Verified, secret: int) -> list[dict[str, 
             vals = vals[1:]
         nums = []
         for k, c in enumerate(vals):
+            slack = slacks[k]
             top = nmax * sens[k] + 2 * slack
             shifted = c + steps.trivial(slack)
             nums.append(bj.decrypt(secret, shifted, min(48, max(8, top.bit_length() + 1))) - slack)
         count, sums = nums[0], nums[1:]
         row["count"] = count
+        if q.noise is not None and q.noise.mechanism == "list":
+            row["noise_delta"] = max(deltas)  # each value is (epsilon, delta)-DP
         if q.op == "sum":
             row["sum"] = sums[0]
         elif q.op in ("mean", "variance"):

@@ -16,18 +16,25 @@ the deployment, the query and the server.
 * **Tags** (UnLynx's DDT, over the answering set): server `i` with a fresh secret `s`
   (commitment `S_i = s·G`) maps `(C1, C2)` to `(s·C1, s·(C2 - λ_i·x_i·C1))`, one proof per
   batch; after all of `S`, `C2 = (Π s)·m·G`, the same point for the same `m` within the query.
-* **Noise**: server `i` adds `Enc(n_i)` with `n_i` drawn from a discrete Laplace and proved in
-  `[-bound, bound]` (a Bulletproof on `Enc(n_i + bound)`). See docs/cothority.md.
+* **Noise** (Drynx's, the default): per released value a public list of discrete-Laplace
+  values, encrypted with public randomness, shuffled and re-randomised by every answering server
+  with a Terelius-Wikström proof (`zeenot.shuffle`); the last list's first entry is added.
+  Or (`per_server`) server `i` adds `Enc(n_i)` with `n_i` drawn from a discrete Laplace and
+  proved in `[-bound, bound]` (a Bulletproof on `Enc(n_i + bound)`). See docs/cothority.md.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from zeenot import _native, sigma
+from zeenot import _native, shuffle, sigma
 from zeenot import babyjub as bj
 from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Ciphertext, Point
 from zeenot.cothority import crypto
@@ -122,21 +129,21 @@ def key_switch_ok(
 ) -> bool:
     if len(parts) != len(cts) or len(proof) != crypto.SWITCH_PROOF_LEN or not cts:
         return False
-    batch = crypto.SwitchBatch(
-        index, b"".join(_pack(u) for u, _ in parts), b"".join(_pack(w) for _, w in parts), proof
-    )
+    batch = switch_batch(index, parts, proof)
     return crypto.verify_key_switch(batch, _pack(X), lam, pack_cts(cts), _pack(Q), ctx)
 
 
-def combine_switch(
-    cts: Sequence[Ciphertext], parts: Sequence[Sequence[tuple[Point, Point]]]
-) -> list[Ciphertext]:
-    out = []
-    for k, c in enumerate(cts):
-        u = sum((p[k][0] for p in parts), Point.identity())
-        w = sum((p[k][1] for p in parts), Point.identity())
-        out.append(Ciphertext(u, c.c2 + w))
-    return out
+def switch_batch(index: int, parts: Sequence[tuple[Point, Point]], proof: bytes) -> Any:
+    """A server's key-switch parts and proof as the core's batch (`MalformedInput` if the proof
+    has the wrong length)."""
+    a = b"".join(_pack(u) for u, _ in parts)
+    return crypto.SwitchBatch(index, a, b"".join(_pack(w) for _, w in parts), proof)
+
+
+def combine_switch(cts: Sequence[Ciphertext], batches: Sequence[Any]) -> list[Ciphertext]:
+    """`(Σ u, C2 + Σ w)` per ciphertext over the answering set's verified batches (the core's
+    `combine_switches`)."""
+    return unpack_cts(crypto.combine_switches(pack_cts(cts), list(batches)))
 
 
 def tag_step(
@@ -165,7 +172,89 @@ def tag_ok(
     return crypto.verify_tag_step(batch, _pack(S), _pack(X), lam, pack_cts(cts), ctx)
 
 
-# ---- noise ------------------------------------------------------------------------------------
+# ---- noise: Drynx's shuffled public list ------------------------------------------------------
+#
+# Per released value (an aggregate of sensitivity Δ), the list `crypto.noise_list(ε, Δ, L)` is
+# public and deterministic; its encryptions `(0, v·G)` (randomness 0, public) are the chain's
+# input; each answering server in turn shuffles and re-randomises the previous list under the
+# collective key with a Terelius-Wikström proof (`zeenot.shuffle`, bound to a context naming
+# the query, the server, the answering set and the aggregate); the last list's first entry is
+# the noise. It is a uniform draw from the list if one answering server's permutation is
+# secret; no server knows which value it is.
+
+
+@functools.lru_cache(maxsize=64)
+def noise_list(epsilon: float, sensitivity: int, length: int) -> tuple[tuple[int, ...], float]:
+    """The public list for `(ε, Δ, L)` and its exact `δ` (`MalformedInput` for parameters the
+    core refuses, e.g. `Δ > 2^20`)."""
+    values = crypto.noise_list(epsilon, sensitivity, length)
+    return tuple(values), crypto.noise_delta(values, epsilon, sensitivity)
+
+
+def public_list(values: Sequence[int]) -> list[bytes]:
+    """The list's encryptions with randomness 0 (anyone recomputes them), 64 bytes each."""
+    return crypto.split_ciphertexts(crypto.encrypt_trivial(list(values)))
+
+
+_VERIFIED: OrderedDict[bytes, None] = OrderedDict()  # digests of shuffles known to verify
+_VERIFIED_MAX = 4096
+_VERIFIED_LOCK = threading.Lock()
+
+
+def _shuffle_key(
+    K: bytes, cin: Sequence[bytes], cout: Sequence[bytes], proof: bytes, ctx: bytes
+) -> bytes:
+    h = hashlib.sha256()
+    for part in (K, ctx, proof, *cin, b"|", *cout):
+        h.update(len(part).to_bytes(8, "little") + part)
+    return h.digest()
+
+
+def _remember(key: bytes) -> None:
+    with _VERIFIED_LOCK:  # a server answers steps from several threads
+        _VERIFIED[key] = None
+        _VERIFIED.move_to_end(key)
+        while len(_VERIFIED) > _VERIFIED_MAX:
+            _VERIFIED.popitem(last=False)
+
+
+def shuffle_list(K: Point, cts: Sequence[bytes], ctx: bytes) -> tuple[list[bytes], bytes]:
+    """`cts` shuffled and re-randomised under `K` with its proof (bound to `ctx`)."""
+    k = _pack(K)
+    rows, proof = shuffle.shuffle(k, [[c] for c in cts], ctx)
+    out = [r[0] for r in rows]
+    _remember(_shuffle_key(k, cts, out, proof, ctx))  # proved here: no need to verify it again
+    return out, proof
+
+
+def shuffle_ok(
+    K: Point, cin: Sequence[bytes], cout: Sequence[bytes], proof: bytes, ctx: bytes
+) -> bool:
+    """Whether `cout` is a re-encryption shuffle of `cin` under `K` (for `ctx`). A shuffle
+    that verified once in this process is not verified again (its digest is remembered)."""
+    if len(cin) != len(cout) or not cin:
+        return False
+    k = _pack(K)
+    key = _shuffle_key(k, cin, cout, proof, ctx)
+    with _VERIFIED_LOCK:
+        if key in _VERIFIED:
+            return True
+    if not shuffle.verify_shuffle(k, [[c] for c in cin], [[c] for c in cout], proof, ctx):
+        return False
+    _remember(key)
+    return True
+
+
+def shuffle_proof_limit(length: int) -> int:
+    """An upper bound on a proof's bytes for a list of `length` (3N+5 points, 2N+4 scalars)."""
+    return 160 * length + 4096
+
+
+def list_entry(ct: bytes) -> Ciphertext:
+    return Ciphertext(_unpack(ct[:32]), _unpack(ct[32:64]))
+
+
+# ---- noise: per-server draws (`mechanism: per_server`) ----------------------------------------
 
 NOISE_BITS = 32
 

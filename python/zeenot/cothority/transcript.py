@@ -5,7 +5,8 @@ A transcript (JSON) holds the query, the deployment's collective key and verific
 the answering servers in order, the servers excluded (and the signed output that got them
 excluded), the records (ciphertexts and proofs), and each server's signed output of each step:
 `tag` (one per answering server, in order, when the query has GROUP BY or WHERE), `noise`
-(one per answering server, when the query asks for noise) and `keyswitch` (one each).
+(one per answering server, when the query asks for noise: its shuffle of every noise list, in
+order, or its own draws) and `keyswitch` (one each).
 Everything else (the tags' chain input, the groups, the sums) is recomputed here, so a step
 that is skipped, falsified or replayed from another query fails a check that names its server:
 its output is signed by it, its proof is bound to the query, the step and the answering set.
@@ -24,6 +25,9 @@ from zeenot.cothority.model import Deployment, Query
 from zeenot.errors import MalformedInput, ZeenotError
 
 MAX_ROWS = 200_000
+# Noise-list entries in a transcript (lists × length × answering servers): what a step's
+# request body carries (about 450 bytes each in JSON, under the server's 64 MiB).
+MAX_NOISE_ENTRIES = 120_000
 
 
 class Misbehaviour(ZeenotError):
@@ -183,15 +187,16 @@ def derive(
     per_group = 1 + len(query.value_columns())
     if noise_entries is None:  # the groups only: how many noise values the step needs
         return Derived([{"tag": g, "count": groups[g]["count"]} for g in order], [])
-    noise = _check_noise(dep, keys, query, answering, noise_entries, len(order) * per_group)
+    noise = check_noise(dep, keys, query, answering, noise_entries, len(order) * per_group)
     released: list[Ciphertext] = []
     out_groups = []
     for gi, g in enumerate(order):
         grp = groups[g]
         vals = [steps.trivial(grp["count"])] + list(grp["sums"])
-        for k in range(per_group):
-            for contribution in noise:
-                vals[k] = vals[k] + contribution[gi * per_group + k]
+        if noise:
+            for k in range(per_group):
+                for contribution in noise[gi * per_group + k]:
+                    vals[k] = vals[k] + contribution
         if query.group_by:
             released.append(grp["rep"])
         released += vals
@@ -199,13 +204,102 @@ def derive(
     return Derived(out_groups, released)
 
 
-def _check_noise(
+def check_noise(
     dep: Deployment, keys: Keys, query: Query, answering: list[str], entries: list[Any], n: int
 ) -> list[list[Ciphertext]]:
+    """Per released value (`n` of them), the noise ciphertexts added to it: the last shuffled
+    list's first entry (`list`), or each server's draw (`per_server`); none without noise."""
     if query.noise is None:
         if entries:
             raise Misbehaviour(answering[0], "noise in a query without noise")
         return []
+    if query.noise.mechanism == "list":
+        lists = check_shuffles(dep, keys, query, answering, entries, n)
+        return [[steps.list_entry(lst[0])] for lst in lists]
+    per_server = _check_draws(dep, keys, query, answering, entries, n)
+    return [[cts[k] for cts in per_server] for k in range(n)]
+
+
+def noise_lists(dep: Deployment, query: Query) -> list[tuple[tuple[int, ...], float]]:
+    """Per released value of a group (count, then each sum), its public noise list and the
+    list's `δ`; `MalformedInput` if a `δ` is above the query's `noise.delta` (or the core
+    refuses the parameters), so the query is refused before any server works on it."""
+    assert query.noise is not None and query.noise.mechanism == "list"
+    eps, length = query.noise.epsilon, query.noise.length
+    out = []
+    for sens in query.sensitivities(dep.schema):
+        values, delta = steps.noise_list(eps, sens, length)
+        if delta > query.noise.max_delta:
+            raise MalformedInput(
+                f"the noise list of {length} values for sensitivity {sens} at epsilon {eps} "
+                f"gives delta = {delta:.3g}, above noise.delta = {query.noise.max_delta}: "
+                "a longer list (noise.list), a larger epsilon or mechanism per_server"
+            )
+        out.append((values, delta))
+    return out
+
+
+def check_shuffles(
+    dep: Deployment,
+    keys: Keys,
+    query: Query,
+    answering: list[str],
+    entries: list[Any],
+    n: int,
+    upto: int | None = None,
+) -> list[list[bytes]]:
+    """The `n` noise lists after the answering servers' shuffles, each checked (`upto`: only
+    the first servers', what a server checks before its own shuffle)."""
+    public = noise_lists(dep, query)
+    per_group = len(public)
+    lists = [steps.public_list(public[k % per_group][0]) for k in range(n)]
+    m = len(answering) if upto is None else upto
+    if len(entries) != m:
+        raise Misbehaviour(
+            answering[len(entries)] if len(entries) < m else answering[0],
+            "its noise shuffle is missing (skipped)",
+        )
+    length = query.noise.length if query.noise else 0
+    if n * length * len(answering) > MAX_NOISE_ENTRIES:
+        raise MalformedInput(f"{n} noise lists of {length} values are too many to check")
+    for j in range(m):
+        server = answering[j]
+        out = check_signed(dep, entries[j], query.id, "noise", server)
+        try:
+            raw, proofs = out.get("lists"), out.get("proofs")
+            if not isinstance(raw, list) or not isinstance(proofs, list):
+                raise MalformedInput("{lists, proofs}")
+            if len(raw) != n or len(proofs) != n:
+                raise MalformedInput(f"{n} shuffled lists with a proof each")
+            new = []
+            for a, lst in enumerate(raw):
+                if not isinstance(lst, list) or len(lst) != length:
+                    got = len(lst) if isinstance(lst, list) else "no"
+                    raise Misbehaviour(server, f"its shuffle of list {a} has {got} entries")
+                new.append([_entry(c) for c in lst])
+            limit = steps.shuffle_proof_limit(length)
+            pf = [wire.blob(p, "a shuffle proof", limit) for p in proofs]
+        except (MalformedInput, AttributeError) as exc:
+            raise Misbehaviour(server, f"its noise shuffle is malformed: {exc}") from None
+        c = ctx(dep, keys.key, query.id, "noise", server, answering)
+        for a in range(n):
+            if not steps.shuffle_ok(keys.key, lists[a], new[a], pf[a], c + b"|%d" % a):
+                raise Misbehaviour(server, f"its shuffle of noise list {a}'s proof does not verify")
+        lists = new
+    return lists
+
+
+def _entry(value: Any) -> bytes:
+    b = wire.blob(value, "a list entry", 64)
+    if len(b) != 64:
+        raise MalformedInput("a list entry is a 64-byte ciphertext")
+    return b
+
+
+def _check_draws(
+    dep: Deployment, keys: Keys, query: Query, answering: list[str], entries: list[Any], n: int
+) -> list[list[Ciphertext]]:
+    assert query.noise is not None
     if len(entries) != len(answering):
         raise Misbehaviour(
             answering[min(len(entries), len(answering) - 1)], "its noise step is missing (skipped)"
@@ -247,7 +341,7 @@ def check_switch(
         missing = [s for k, s in enumerate(answering) if k >= len(entries)]
         raise Misbehaviour(missing[0] if missing else answering[0], "its key switch is missing")
     idx = [dep.index(s) for s in answering]
-    parts = []
+    batches = []
     for server, entry in zip(answering, entries, strict=False):
         o = check_signed(dep, entry, query.id, "keyswitch", server)
         try:
@@ -272,5 +366,5 @@ def check_switch(
         )
         if not ok:
             raise Misbehaviour(server, "its key switch's proof does not verify")
-        parts.append(p)
-    return steps.combine_switch(released, parts)
+        batches.append(steps.switch_batch(dep.index(server), p, proof))
+    return steps.combine_switch(released, batches)
