@@ -298,3 +298,16 @@ def test_malformed_inputs_are_clear_errors(key):
     with pytest.raises(CredentialError):
         Presentation.from_bytes(b"\xff" * 64)
     assert not verify_presentation(key, b"", REVEAL1, verifier_id=b"v", nonce=b"n")
+
+
+def test_the_python_point_helpers_agree_with_the_native_ones():
+    from zeenot import _native, sigma
+    from zeenot.cashlib.kvac import add, lincomb, pack, sub
+
+    points = [random_scalar() * BASE8 for _ in range(20)] + [0 * BASE8, -BASE8]
+    for p, q in zip(points, points[1:] + points[:1], strict=True):
+        native = bytes(_native.bj_pack(*p._xy()))
+        assert pack(p) == native and sigma._packed(p) == native.hex()
+        assert add(p, q) == p + q and sub(p, q) == p - q and add(p, -p) == 0 * BASE8
+    k = random_scalar()
+    assert lincomb((k, points[0]), (3, points[1])) == k * points[0] + 3 * points[1]

@@ -124,10 +124,10 @@ def _spend_parts(
     st = And(
         show.statement,
         DLRep(Element("Pi.lo", spend.index_low), i * G + g_lo * H),
-        DLRep(Element("Pi.hi", top - spend.index_high), i * G + g_hi * H),
-        DLRep(Element("G-S", BASE8 - spend.serial), s * S + i * S),
+        DLRep(Element("Pi.hi", kvac.sub(top, spend.index_high)), i * G + g_hi * H),
+        DLRep(Element("G-S", kvac.sub(BASE8, spend.serial)), s * S + i * S),
         DLRep(Cw, w * G + rw * H),
-        DLRep(Element("G-Cω", BASE8 - spend.c_omega), t * Cw + i * Cw + rp * (-H)),
+        DLRep(Element("G-Cω", kvac.sub(BASE8, spend.c_omega)), t * Cw + i * Cw + rp * (-H)),
         DLRep(Element("T", spend.tag), u * G + w * Element("R·G", r * BASE8)),
     )
     return st, {"i": i, "g.lo": g_lo, "g.hi": g_hi, "ω": w, "ρω": rw, "ρ'": rp}
@@ -217,13 +217,13 @@ def make_spend(
     r = spend_r(merchant_id, info)
     serial = pow((s + index + 1) % L, -1, L) * BASE8
     omega = pow((t + index + 1) % L, -1, L)
-    tag = u * BASE8 + (r * omega % L) * BASE8
+    tag = ((u + r * omega) % L) * BASE8
     h = Element.blinding().point
     rho = random_scalar()
-    c_omega = omega * BASE8 + rho * h
+    c_omega = kvac.lincomb((omega, BASE8), (rho, h))
     g_lo, g_hi = random_scalar(), random_scalar()
-    low = index * BASE8 + g_lo * h
-    high = ((1 << level) - 1 - index) * BASE8 + g_hi * h
+    low = kvac.lincomb((index, BASE8), (g_lo, h))
+    high = kvac.lincomb(((1 << level) - 1 - index, BASE8), (g_hi, h))
     draft = Spend(serial, tag, c_omega, low, high, b"", _EMPTY)
     extra = _context_parts(info, draft, level)
     pres, show, witness, ctx = kvac.prepare_presentation(
@@ -297,8 +297,8 @@ def identify(serial_r_tag_1: tuple[int, Point], serial_r_tag_2: tuple[int, Point
     (r1, t1), (r2, t2) = serial_r_tag_1, serial_r_tag_2
     if (r1 - r2) % L == 0:
         raise ValueError("the two spends have the same R: a replay, not a double spend")
-    omega_g = pow((r1 - r2) % L, -1, L) * (t1 - t2)
-    return t1 - r1 * omega_g
+    omega_g = pow((r1 - r2) % L, -1, L) * kvac.sub(t1, t2)
+    return kvac.sub(t1, r1 * omega_g)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from typing import Any
 from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Point, random_scalar
 from zeenot.errors import ZeenotError
 from zeenot.sigma import And, DLRep, Element, Secret, Statement, WitnessError
+from zeenot.types import P
 
 __all__ = [
     "Credential",
@@ -85,14 +86,38 @@ def _h() -> Point:
 IDENTITY = Point.identity()
 
 
+# Baby Jubjub: a·x² + y² = 1 + d·x²·y² over BN254's scalar field
+_A, _D = 168700, 168696
+_HALF = (P - 1) // 2
+
+
 def pack(p: Point) -> bytes:
-    """circomlib's 32-byte packed encoding."""
-    return _pack_xy(int(p.x), int(p.y))
+    """circomlib's 32-byte packed encoding (`y` little-endian, the sign of `x` in the top bit).
+    A `Point` is checked when made, so this needs no native call."""
+    return (int(p.y) | (int(int(p.x) > _HALF) << 255)).to_bytes(32, "little")
 
 
-@functools.lru_cache(maxsize=8192)
-def _pack_xy(x: int, y: int) -> bytes:
-    return bytes(_native().bj_pack(str(x), str(y)))
+def add(p: Point, q: Point) -> Point:
+    """`p + q` by the twisted Edwards law, in Python: both are points of the prime-order
+    subgroup (checked when made), where the law is complete, so the sum is too and needs no
+    native call with its two subgroup checks."""
+    x1, y1, x2, y2 = int(p.x), int(p.y), int(q.x), int(q.y)
+    t = _D * x1 * x2 % P * y1 * y2 % P
+    x3 = (x1 * y2 + y1 * x2) * pow(1 + t, -1, P) % P
+    y3 = (y1 * y2 - _A * x1 * x2) * pow(1 - t, -1, P) % P
+    return Point._trusted(x3, y3)
+
+
+def sub(p: Point, q: Point) -> Point:
+    return add(p, -q)
+
+
+def lincomb(*terms: tuple[int, Point]) -> Point:
+    """`Σ k·P` (each product native and constant-time, the sums in Python)."""
+    out = IDENTITY
+    for k, p in terms:
+        out = add(out, (k % L) * p)
+    return out
 
 
 def unpack(data: bytes) -> Point:
@@ -434,7 +459,7 @@ def request_credential(
     rs: dict[int, int] = {}
     for i in hid:
         rs[i] = _draw(rand)
-        enc.append((i, rs[i] * BASE8, ms[i] * BASE8 + rs[i] * key))
+        enc.append((i, rs[i] * BASE8, lincomb((ms[i], BASE8), (rs[i], key))))
     revealed = tuple((i, ms[i]) for i in range(params.n) if i not in rs)
     unsigned = IssuanceRequest(key, revealed, tuple(enc), b"")
     _check_shape(params, unsigned, bound)
@@ -503,11 +528,11 @@ def issue(
     u = b * BASE8
     revealed_sum = (key.x0 + sum(key.xs[i] * m for i, m in req.revealed)) % L
     c1 = rr * BASE8
-    c2 = revealed_sum * u + rr * req.key
+    c2 = lincomb((revealed_sum, u), (rr, req.key))
     for i, e1, e2 in req.hidden:
         t = b * key.xs[i] % L
-        c1 = c1 + t * e1
-        c2 = c2 + t * e2
+        c1 = add(c1, t * e1)
+        c2 = add(c2, t * e2)
     unsigned = IssuanceResponse(u, c1, c2, b"")
     st2, s = _response_statement(params, req, unsigned)
     witness: dict[Secret, int] = {s["b"]: b, s["x0"]: key.x0, s["x0~"]: key.x0_blind, s["r'"]: rr}
@@ -535,7 +560,7 @@ def finish_issuance(state: IssuanceState, response: IssuanceResponse | bytes) ->
     ctx = _response_context(state.params, state.context, state.request)
     if not st.verify(resp.proof, context=ctx):
         raise CredentialError("the issuer's proof of correct issuance does not verify")
-    u_prime = resp.c2 - state.secret_key * resp.c1
+    u_prime = sub(resp.c2, state.secret_key * resp.c1)
     return Credential(resp.u, u_prime, state.attributes)
 
 
@@ -670,8 +695,9 @@ def _show_statement(
     parts.append(DLRep(Element("V", v), expr))
     for k, ((i, lo, hi), rp) in enumerate(zip(policy.ranges, pres.ranges, strict=True)):
         g1, g2 = Secret(f"g{k}.lo"), Secret(f"g{k}.hi")
-        parts.append(DLRep(Element(f"R{k}.lo", rp.low + lo * BASE8), ms[i] * G + g1 * H))
-        parts.append(DLRep(Element(f"R{k}.hi", (hi - 1) * BASE8 - rp.high), ms[i] * G + g2 * H))
+        low, high = add(rp.low, lo * BASE8), sub((hi - 1) * BASE8, rp.high)
+        parts.append(DLRep(Element(f"R{k}.lo", low), ms[i] * G + g1 * H))
+        parts.append(DLRep(Element(f"R{k}.hi", high), ms[i] * G + g2 * H))
     for k, (i, c) in enumerate(policy.equal):
         parts.append(DLRep(Element(f"Q{k}", c), ms[i] * G + Secret(f"q{k}") * H))
     st = And(*parts)
@@ -718,7 +744,7 @@ def prepare_presentation(
     if len(openings) != len(policy.equal):
         raise ValueError(f"{len(openings)} openings for {len(policy.equal)} equalities")
     for (i, c), rho in zip(policy.equal, openings, strict=True):
-        if ms[i] * BASE8 + rho * _h() != c:
+        if lincomb((ms[i], BASE8), (rho, _h())) != c:
             raise WitnessError(f"the commitment of equality on attribute {i} does not open to it")
     for i, lo, hi in policy.ranges:
         if not lo <= ms[i] < hi:
@@ -727,19 +753,17 @@ def prepare_presentation(
     u = a * credential.u
     u_prime = a * credential.u_prime
     r = _draw(rand)
-    cu = u_prime + r * BASE8
+    cu = add(u_prime, r * BASE8)
     h = _h()
     hidden = [i for i in range(params.n) if i not in policy.reveal]
     zs = {i: _draw(rand) for i in hidden}
-    commitments = tuple((i, ms[i] * u + zs[i] * h) for i in hidden)
-    v = -r * BASE8
-    for i in hidden:
-        v = v + zs[i] * params.xs[i]
+    commitments = tuple((i, lincomb((ms[i], u), (zs[i], h))) for i in hidden)
+    v = lincomb((-r, BASE8), *((zs[i], params.xs[i]) for i in hidden))
     revealed = tuple((i, ms[i]) for i in sorted(policy.reveal))
     gammas = [(_draw(rand), _draw(rand)) for _ in policy.ranges]
     # the range proofs' commitments enter the header, so compute them before the context
     lows_highs = [
-        ((ms[i] - lo) * BASE8 + g1 * h, (hi - 1 - ms[i]) * BASE8 + g2 * h)
+        (lincomb((ms[i] - lo, BASE8), (g1, h)), lincomb((hi - 1 - ms[i], BASE8), (g2, h)))
         for (i, lo, hi), (g1, g2) in zip(policy.ranges, gammas, strict=True)
     ]
     draft = Presentation(
@@ -804,9 +828,9 @@ def present(
 
 def verifier_v(key: IssuerKey, pres: Presentation) -> Point:
     """`V = (x0 + Σ_revealed x_i·m_i)·U + Σ_hidden x_j·C_j − C_U'`, with the issuer's key."""
-    v = ((key.x0 + sum(key.xs[i] * m for i, m in pres.revealed)) % L) * pres.u - pres.cu
+    v = sub(((key.x0 + sum(key.xs[i] * m for i, m in pres.revealed)) % L) * pres.u, pres.cu)
     for i, c in pres.commitments:
-        v = v + key.xs[i] * c
+        v = add(v, key.xs[i] * c)
     return v
 
 
