@@ -215,15 +215,18 @@ def make_spend(
         raise WitnessError(f"coin {index} is not in [0, 2^{level})")
     u, s, t = credential.attributes
     r = spend_r(merchant_id, info)
-    serial = pow((s + index + 1) % L, -1, L) * BASE8
     omega = pow((t + index + 1) % L, -1, L)
-    tag = ((u + r * omega) % L) * BASE8
     h = Element.blinding().point
-    rho = random_scalar()
-    c_omega = kvac.lincomb((omega, BASE8), (rho, h))
-    g_lo, g_hi = random_scalar(), random_scalar()
-    low = kvac.lincomb((index, BASE8), (g_lo, h))
-    high = kvac.lincomb(((1 << level) - 1 - index, BASE8), (g_hi, h))
+    rho, g_lo, g_hi = random_scalar(), random_scalar(), random_scalar()
+    serial, tag, c_omega, low, high = kvac.lincombs(
+        [
+            [(pow((s + index + 1) % L, -1, L), BASE8)],
+            [(u + r * omega, BASE8)],
+            [(omega, BASE8), (rho, h)],
+            [(index, BASE8), (g_lo, h)],
+            [((1 << level) - 1 - index, BASE8), (g_hi, h)],
+        ]
+    )
     draft = Spend(serial, tag, c_omega, low, high, b"", _EMPTY)
     extra = _context_parts(info, draft, level)
     pres, show, witness, ctx = kvac.prepare_presentation(

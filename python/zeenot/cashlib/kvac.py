@@ -113,11 +113,37 @@ def sub(p: Point, q: Point) -> Point:
 
 
 def lincomb(*terms: tuple[int, Point]) -> Point:
-    """`Σ k·P` (each product native and constant-time, the sums in Python)."""
-    out = IDENTITY
-    for k, p in terms:
-        out = add(out, (k % L) * p)
-    return out
+    """`Σ k·P` (one native constant-time multi-scalar multiplication)."""
+    return lincombs([terms])[0]
+
+
+def lincombs(rows: Sequence[Sequence[tuple[int, Point]]]) -> list[Point]:
+    """`Σ k·P` for each row, in one native call (`bj_lincomb`: each distinct point checked once,
+    constant time in the scalars). With a native module older than `bj_lincomb`, one `bj_mul`
+    per term."""
+    native = _native()
+    if not hasattr(native, "bj_lincomb"):
+        out = []
+        for row in rows:
+            acc = IDENTITY
+            for k, p in row:
+                acc = add(acc, (k % L) * p)
+            out.append(acc)
+        return out
+    index: dict[tuple[int, int], int] = {}
+    points: list[tuple[str, str]] = []
+    wire: list[list[tuple[str, int]]] = []
+    for row in rows:
+        terms = []
+        for k, p in row:
+            xy = (int(p.x), int(p.y))
+            i = index.get(xy)
+            if i is None:
+                i = index[xy] = len(points)
+                points.append((str(xy[0]), str(xy[1])))
+            terms.append((str(k % L), i))
+        wire.append(terms)
+    return [Point._trusted(int(x), int(y)) for x, y in native.bj_lincomb(points, wire)]
 
 
 def unpack(data: bytes) -> Point:
@@ -454,12 +480,14 @@ def request_credential(
     if any(not 0 <= i < params.n for i in hid):
         raise ValueError("a hidden index is out of range")
     d = _draw(rand)
-    key = d * BASE8
-    enc: list[tuple[int, Point, Point]] = []
-    rs: dict[int, int] = {}
+    rs = {i: _draw(rand) for i in hid}
+    # D = d·G, E_i = (r_i·G, (m_i + r_i·d)·G): all fixed-base, one native call
+    rows = [[(d, BASE8)]]
     for i in hid:
-        rs[i] = _draw(rand)
-        enc.append((i, rs[i] * BASE8, lincomb((ms[i], BASE8), (rs[i], key))))
+        rows += [[(rs[i], BASE8)], [(ms[i] + rs[i] * d, BASE8)]]
+    out = lincombs(rows)
+    key = out[0]
+    enc = [(i, out[1 + 2 * k], out[2 + 2 * k]) for k, i in enumerate(hid)]
     revealed = tuple((i, ms[i]) for i in range(params.n) if i not in rs)
     unsigned = IssuanceRequest(key, revealed, tuple(enc), b"")
     _check_shape(params, unsigned, bound)
@@ -525,14 +553,19 @@ def issue(
     if not st.verify(req.proof, context=ctx):
         raise CredentialError("the issuance request's proof does not verify")
     b, rr = _draw(rand), _draw(rand)
-    u = b * BASE8
     revealed_sum = (key.x0 + sum(key.xs[i] * m for i, m in req.revealed)) % L
-    c1 = rr * BASE8
-    c2 = lincomb((revealed_sum, u), (rr, req.key))
-    for i, e1, e2 in req.hidden:
-        t = b * key.xs[i] % L
-        c1 = add(c1, t * e1)
-        c2 = add(c2, t * e2)
+    ts = [b * key.xs[i] % L for i, _, _ in req.hidden]
+    u, c1, c2 = lincombs(
+        [
+            [(b, BASE8)],
+            [(rr, BASE8), *((t, e1) for t, (_, e1, _) in zip(ts, req.hidden, strict=True))],
+            [
+                (revealed_sum * b, BASE8),
+                (rr, req.key),
+                *((t, e2) for t, (_, _, e2) in zip(ts, req.hidden, strict=True)),
+            ],
+        ]
+    )
     unsigned = IssuanceResponse(u, c1, c2, b"")
     st2, s = _response_statement(params, req, unsigned)
     witness: dict[Secret, int] = {s["b"]: b, s["x0"]: key.x0, s["x0~"]: key.x0_blind, s["r'"]: rr}
@@ -750,22 +783,26 @@ def prepare_presentation(
         if not lo <= ms[i] < hi:
             raise WitnessError(f"attribute {i} is not in [{lo}, {hi})")
     a = _draw(rand)
-    u = a * credential.u
-    u_prime = a * credential.u_prime
     r = _draw(rand)
-    cu = add(u_prime, r * BASE8)
     h = _h()
     hidden = [i for i in range(params.n) if i not in policy.reveal]
     zs = {i: _draw(rand) for i in hidden}
-    commitments = tuple((i, lincomb((ms[i], u), (zs[i], h))) for i in hidden)
-    v = lincomb((-r, BASE8), *((zs[i], params.xs[i]) for i in hidden))
-    revealed = tuple((i, ms[i]) for i in sorted(policy.reveal))
     gammas = [(_draw(rand), _draw(rand)) for _ in policy.ranges]
-    # the range proofs' commitments enter the header, so compute them before the context
-    lows_highs = [
-        (lincomb((ms[i] - lo, BASE8), (g1, h)), lincomb((hi - 1 - ms[i], BASE8), (g2, h)))
-        for (i, lo, hi), (g1, g2) in zip(policy.ranges, gammas, strict=True)
-    ]
+    u0, u0p = credential.u, credential.u_prime
+    # every point of the presentation in one native call, over the credential's own U
+    # (m·(a·U) = (a·m)·U); the range proofs' commitments enter the header, so they are here too
+    rows: list[list[tuple[int, Point]]] = [[(a, u0)], [(a, u0p), (r, BASE8)]]
+    rows += [[(a * ms[i], u0), (zs[i], h)] for i in hidden]
+    rows.append([(-r, BASE8), *((zs[i], params.xs[i]) for i in hidden)])
+    for (i, lo, hi), (g1, g2) in zip(policy.ranges, gammas, strict=True):
+        rows += [[(ms[i] - lo, BASE8), (g1, h)], [(hi - 1 - ms[i], BASE8), (g2, h)]]
+    out = lincombs(rows)
+    u, cu = out[0], out[1]
+    commitments = tuple(zip(hidden, out[2 : 2 + len(hidden)], strict=True))
+    v = out[2 + len(hidden)]
+    rest = out[3 + len(hidden) :]
+    lows_highs = [(rest[2 * k], rest[2 * k + 1]) for k in range(len(policy.ranges))]
+    revealed = tuple((i, ms[i]) for i in sorted(policy.reveal))
     draft = Presentation(
         u, cu, commitments, revealed, tuple(RangePart(a_, b_, b"") for a_, b_ in lows_highs), b""
     )
@@ -828,10 +865,9 @@ def present(
 
 def verifier_v(key: IssuerKey, pres: Presentation) -> Point:
     """`V = (x0 + Σ_revealed x_i·m_i)·U + Σ_hidden x_j·C_j − C_U'`, with the issuer's key."""
-    v = sub(((key.x0 + sum(key.xs[i] * m for i, m in pres.revealed)) % L) * pres.u, pres.cu)
-    for i, c in pres.commitments:
-        v = add(v, key.xs[i] * c)
-    return v
+    first = (key.x0 + sum(key.xs[i] * m for i, m in pres.revealed)) % L
+    terms = [(first, pres.u), (-1, pres.cu), *((key.xs[i], c) for i, c in pres.commitments)]
+    return lincomb(*terms)
 
 
 def check_presentation(
