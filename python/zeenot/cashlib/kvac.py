@@ -334,6 +334,24 @@ class IssuerKey:
         ms = _check_attributes(self.n, attributes)
         return ((self.x0 + sum(x * m for x, m in zip(self.xs, ms, strict=True))) % L) * u
 
+    def to_bytes(self) -> bytes:
+        """The secret key (keep it where the issuer's secrets are kept)."""
+        w = Writer().u8(self.n).scalar(self.x0).scalar(self.x0_blind)
+        for x in self.xs:
+            w.scalar(x)
+        return w.bytes()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> IssuerKey:
+        r = Reader(data, "issuer key")
+        n = r.u8()
+        if not 1 <= n <= MAX_ATTRIBUTES:
+            raise CredentialError(f"an issuer has 1 to {MAX_ATTRIBUTES} attributes")
+        x0, x0_blind = r.scalar(), r.scalar()
+        xs = tuple(r.scalar() for _ in range(n))
+        r.end()
+        return cls(x0, x0_blind, xs)
+
     def __repr__(self) -> str:
         return f"<IssuerKey: {self.n} attributes>"
 
