@@ -241,3 +241,23 @@ def build_app(bank: BankStore) -> Any:
             Route("/deposit", deposit, methods=["POST"]),
         ]
     )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m zeenot.cashlib.bank --db FILE_OR_URL [--host H] [--port P] [--level L]`."""
+    import argparse
+
+    import uvicorn
+
+    ap = argparse.ArgumentParser(description="the e-cash bank (zeenot.cashlib)")
+    ap.add_argument("--db", required=True, help="SQLite file or postgresql:// URL")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8031)
+    ap.add_argument("--level", type=int, default=10, help="2^level coins per wallet")
+    args = ap.parse_args(argv)
+    app = build_app(BankStore(Store(args.db), level=args.level))
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()
