@@ -10,7 +10,8 @@ Measures, one process, one thread (the Rust core may use more for a proof):
   points and the statement (`prepare_ms`: Python and one native multi-scalar multiplication,
   Bulletproofs included) and the sigma engine's proof (`sigma_engine_prove_ms`, Rust);
 * an e-cash spend of a 2^10-coin wallet (prove, the bank's verification and deposit, bytes) and
-  deposits per second, one after the other.
+  deposits per second, one after the other, in memory and through the bank server's store
+  (`zeenot.cashlib.bank.BankStore` on SQLite).
 
 Each figure is the median over `--reps` runs (the minimum beside it). BBS (IETF draft,
 docknetwork's `bbs_plus` on arkworks, 10 attributes, 1 revealed) is quoted from issue 31 as
@@ -25,12 +26,15 @@ import argparse
 import json
 import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
 
 from zeenot.babyjub import BASE8, random_scalar
 from zeenot.cashlib import ecash, kvac
+from zeenot.cashlib.bank import BankStore
+from zeenot.runtime.store import Store
 
 BBS = {
     "sign_ms": 1.0,
@@ -140,6 +144,20 @@ def spends(reps: int, level: int = 10) -> dict[str, Any]:
     for data, info in zip(batch, infos, strict=True):
         assert bank.deposit(data, b"shop", info).accepted
     per_s = reps / (time.perf_counter() - t)
+    # the same through the bank server's store (SQLite, WAL, synchronous=FULL), in-process
+    with tempfile.TemporaryDirectory() as tmp:
+        store_bank = BankStore(Store(os.path.join(tmp, "bank.db")), level=level)
+        v = random_scalar()
+        store_bank.open_account("bob", v * BASE8)
+        req2, state2 = ecash.withdrawal_request(store_bank.params, v)
+        resp2 = store_bank.withdraw("bob", v * BASE8, req2.to_bytes())
+        wallet2 = ecash.finish_withdrawal(state2, resp2, level)
+        infos2 = [ecash.merchant_info() for _ in range(reps)]
+        batch2 = [wallet2.spend(b"shop", i).to_bytes() for i in infos2]
+        t = time.perf_counter()
+        for data, info in zip(batch2, infos2, strict=True):
+            assert store_bank.deposit(data, "shop", info).accepted
+        store_per_s = reps / (time.perf_counter() - t)
     return {
         "level": level,
         "withdraw_ms": w_ms,
@@ -147,6 +165,7 @@ def spends(reps: int, level: int = 10) -> dict[str, Any]:
         "deposit_verify_ms": [d_ms, d_min],
         "spend_bytes": len(wire),
         "deposits_per_s_sequential": per_s,
+        "deposits_per_s_sqlite_store": store_per_s,
     }
 
 
@@ -172,7 +191,8 @@ def main() -> None:
         f"(min {c['verify_ms'][1]:.2f}; BBS 3.2), {c['bytes']} B (BBS 634)\n"
         f"spend (2^{e['level']} coins): prove {e['spend_prove_ms'][0]:.2f} ms, deposit "
         f"{e['deposit_verify_ms'][0]:.2f} ms, {e['spend_bytes']} B, "
-        f"{e['deposits_per_s_sequential']:.0f} deposits/s sequential\n"
+        f"{e['deposits_per_s_sequential']:.0f} deposits/s sequential "
+        f"({e['deposits_per_s_sqlite_store']:.0f} through the SQLite store)\n"
         f"load average before/after: {load_before[0]:.2f} / {results['load_after'][0]:.2f}"
     )
     if args.json:
