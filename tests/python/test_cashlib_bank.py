@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
+from tests.python import postgres
 from tests.python.runtime_server import ROOT, free_port
 
 from zeenot.babyjub import BASE8, random_scalar
@@ -56,8 +57,19 @@ def test_deposits_are_stored_and_survive_a_restart(tmp_path):
         again.open_account("alice", random_scalar() * BASE8)
 
 
-def test_concurrent_deposits_of_one_coin_exactly_one_accepted(tmp_path):
-    db = str(tmp_path / "bank.db")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        yield str(tmp_path / "bank.db")
+        return
+    if not postgres.available():
+        pytest.skip("PostgreSQL 15 is not installed (scripts/system_deps.sh)")
+    with postgres.postgres_server() as url:
+        yield url
+
+
+def test_concurrent_deposits_of_one_coin_exactly_one_accepted(db_url):
+    db = db_url
     bank = BankStore(Store(db), level=LEVEL)
     wallet = _wallet(bank, "mallory")
     spends = []
