@@ -232,17 +232,9 @@ def make_spend(
     pres, show, witness, ctx = kvac.prepare_presentation(
         params, credential, Policy(), verifier_id=merchant_id, nonce=extra, seed=seed, step=_SPEND
     )
-    bits = _bits(level)
-    proof, packed = kvac._native().bp_range_prove(
-        [index, (1 << level) - 1 - index],
-        [kvac._scalar_bytes(g_lo).hex(), kvac._scalar_bytes(g_hi).hex()],
-        bits,
-        ctx,
-        seed,
-    )
-    if [bytes(p) for p in packed] != [kvac.pack(low), kvac.pack(high)]:
-        raise AssertionError("the Bulletproof's commitments differ from the spend's")
-    spend = Spend(serial, tag, c_omega, low, high, bytes(proof), pres)
+    values = (index, (1 << level) - 1 - index)
+    proof = kvac.range_prove(values, (g_lo, g_hi), (low, high), _bits(level), ctx, seed)
+    spend = Spend(serial, tag, c_omega, low, high, proof, pres)
     st, sec = _spend_parts(show, spend, level, r)
     witness.update(
         {
@@ -284,10 +276,7 @@ def verify_spend(
         show = kvac.check_presentation(key, sp.presentation, Policy(), ctx)
         if show is None:
             return None
-        ok = kvac._native().bp_range_verify(
-            [kvac.pack(sp.index_low), kvac.pack(sp.index_high)], sp.range_proof, _bits(level), ctx
-        )
-        if not ok:
+        if not kvac.range_verify((sp.index_low, sp.index_high), sp.range_proof, _bits(level), ctx):
             return None
         st, _ = _spend_parts(show, sp, level, spend_r(merchant_id, info))
         return sp if st.verify(sp.presentation.proof, context=ctx) else None

@@ -170,6 +170,28 @@ def _scalar_bytes(v: int) -> bytes:
     return (v % L).to_bytes(32, "little")
 
 
+def range_prove(
+    values: Sequence[int],
+    blindings: Sequence[int],
+    commitments: Sequence[Point],
+    bits: int,
+    context: bytes,
+    seed: int | None = None,
+) -> bytes:
+    """An aggregated Bulletproof that each `commitments[k] = values[k]·G + blindings[k]·H` opens
+    below `2^bits`, bound to `context` (`ValueError` for a value out of range)."""
+    wire = [_scalar_bytes(g).hex() for g in blindings]
+    proof, packed = _native().bp_range_prove(list(values), wire, bits, context, seed)
+    if [bytes(p) for p in packed] != [pack(c) for c in commitments]:
+        raise RuntimeError("the Bulletproof's commitments differ from the ones given")
+    return bytes(proof)
+
+
+def range_verify(commitments: Sequence[Point], proof: bytes, bits: int, context: bytes) -> bool:
+    """Whether `proof` shows every commitment opens below `2^bits` under `context`."""
+    return bool(_native().bp_range_verify([pack(c) for c in commitments], proof, bits, context))
+
+
 class Writer:
     """Builds a message: packed points, canonical scalars, small counts, length-prefixed blobs."""
 
@@ -827,17 +849,9 @@ def prepare_presentation(
     ctx = show_context(params, draft, policy, verifier_id, nonce, step)
     parts = []
     for (i, lo, hi), (g1, g2), (low, high) in zip(policy.ranges, gammas, lows_highs, strict=True):
-        bits = _range_bits(lo, hi)
-        proof, packed = _native().bp_range_prove(
-            [ms[i] - lo, hi - 1 - ms[i]],
-            [_scalar_bytes(g1).hex(), _scalar_bytes(g2).hex()],
-            bits,
-            ctx,
-            seed,
-        )
-        if [bytes(p) for p in packed] != [pack(low), pack(high)]:
-            raise AssertionError("the Bulletproof's commitments differ from the header's")
-        parts.append(RangePart(low, high, bytes(proof)))
+        values = (ms[i] - lo, hi - 1 - ms[i])
+        proof = range_prove(values, (g1, g2), (low, high), _range_bits(lo, hi), ctx, seed)
+        parts.append(RangePart(low, high, proof))
     pres = Presentation(u, cu, commitments, revealed, tuple(parts), b"")
     show = _show_statement(params, pres, v, policy)
     named = show.secrets
@@ -896,10 +910,7 @@ def check_presentation(
     if not _check_presentation_shape(params, pres, policy):
         return None
     for (_, lo, hi), rp in zip(policy.ranges, pres.ranges, strict=True):
-        ok = _native().bp_range_verify(
-            [pack(rp.low), pack(rp.high)], rp.proof, _range_bits(lo, hi), ctx
-        )
-        if not ok:
+        if not range_verify((rp.low, rp.high), rp.proof, _range_bits(lo, hi), ctx):
             return None
     return _show_statement(params, pres, verifier_v(key, pres), policy)
 
