@@ -110,6 +110,21 @@ def test_forged_and_altered_spends_are_rejected(bank):
     assert verify_spend(key, wire, b"shop", info, LEVEL) is not None
 
 
+def test_the_bank_randomises_the_wallet_seeds(bank):
+    u = random_scalar()
+    bank.open_account("grace", u * BASE8)
+    req, state = withdrawal_request(bank.params, u)
+    resp = bank.withdraw("grace", u * BASE8, req)
+    assert [i for i, _ in resp.offsets] == [1, 2]
+    wallet = finish_withdrawal(state, resp, LEVEL)
+    asked = state.attributes
+    got = wallet.credential.attributes
+    assert got[0] == asked[0] == u  # the key is not offset
+    assert got[1] != asked[1] and got[2] != asked[2]
+    info = merchant_info()
+    assert bank.deposit(wallet.spend(b"shop", info), b"shop", info).accepted
+
+
 def test_withdrawal_needs_the_accounts_key(bank):
     u = random_scalar()
     bank.open_account("frank", u * BASE8)

@@ -311,3 +311,25 @@ def test_the_python_point_helpers_agree_with_the_native_ones():
         assert add(p, q) == p + q and sub(p, q) == p - q and add(p, -p) == 0 * BASE8
     k = random_scalar()
     assert lincomb((k, points[0]), (3, points[1])) == k * points[0] + 3 * points[1]
+
+
+def test_issuer_offsets_on_hidden_attributes(key):
+    req, state = request_credential(key.params, ATTRS, HIDDEN, context=b"o")
+    resp = issue(key, req, context=b"o", offsets={2: 5, 3: SUBGROUP_ORDER - 1})
+    wire = IssuanceResponse.from_bytes(resp.to_bytes())
+    assert wire == resp
+    cred = finish_issuance(state, wire, offsets_allowed=[2, 3])
+    expect = list(ATTRS)
+    expect[2] += 5
+    expect[3] -= 1
+    assert cred.attributes == tuple(expect) and cred.u_prime == key.mac(expect, cred.u)
+    with pytest.raises(CredentialError):  # the user did not agree to offsets
+        finish_issuance(state, resp)
+    with pytest.raises(CredentialError):  # an offset changed in transit
+        finish_issuance(
+            state,
+            IssuanceResponse(resp.u, resp.c1, resp.c2, resp.proof, ((2, 6), (3, 0))),
+            offsets_allowed=[2, 3],
+        )
+    with pytest.raises(CredentialError):  # only hidden attributes are offset
+        issue(key, req, context=b"o", offsets={0: 1})

@@ -125,7 +125,13 @@ class BankStore:
         """A wallet for the owner of `account` (`CredentialError` otherwise)."""
         if self.account_of(public_key) != account:
             raise CredentialError("no such account with this public key")
-        return kvac.issue(self._key, request, context=context, bound={0: public_key})
+        return kvac.issue(
+            self._key,
+            request,
+            context=context,
+            bound={0: public_key},
+            offsets=ecash.seed_offsets(),
+        )
 
     def deposit(
         self, spend: bytes | ecash.Spend, merchant: str, info: bytes

@@ -65,6 +65,16 @@ ATTRIBUTES = 3  # (u, s, t)
 _SPEND = b"ecash/spend"
 
 
+SEEDS = (1, 2)  # the attributes the bank adds randomness to at withdrawal
+
+
+def seed_offsets() -> dict[int, int]:
+    """The bank's random offsets to the wallet's seeds `s` and `t`: the user picks its seeds
+    blindly but cannot choose the final ones (two wallets of one user with `s' = s + 1` would
+    share serials, and a chosen `t` would let it steer the tags)."""
+    return {i: random_scalar() for i in SEEDS}
+
+
 class WalletEmpty(ZeenotError, ValueError):
     """Every coin of the wallet is spent."""
 
@@ -193,7 +203,8 @@ def finish_withdrawal(
     """Check the bank's issuance proof and open the wallet (`CredentialError` otherwise)."""
     if not 1 <= level <= MAX_LEVEL:
         raise ValueError(f"a wallet holds 2^1 to 2^{MAX_LEVEL} coins")
-    return Wallet(state.params, kvac.finish_issuance(state, response), level)
+    credential = kvac.finish_issuance(state, response, offsets_allowed=SEEDS)
+    return Wallet(state.params, credential, level)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -340,7 +351,9 @@ class Bank:
         hidden `u` is that key's log); `CredentialError` otherwise."""
         if self._accounts.get(kvac.pack(public_key)) != account:
             raise CredentialError("no such account with this public key")
-        return kvac.issue(self._key, request, context=context, bound={0: public_key})
+        return kvac.issue(
+            self._key, request, context=context, bound={0: public_key}, offsets=seed_offsets()
+        )
 
     def deposit(self, spend: Spend | bytes, merchant_id: bytes, info: bytes) -> DepositResult:
         sp = verify_spend(self._key, spend, merchant_id, info, self.level)

@@ -445,22 +445,42 @@ class IssuanceState:
 
 @dataclass(frozen=True)
 class IssuanceResponse:
-    """The issuer's answer: `U = b·G`, an encryption `(c1, c2)` of `U'` under `D`, the proof."""
+    """The issuer's answer: `U = b·G`, an encryption `(c1, c2)` of `U'` under `D`, the proof,
+    and the offsets `o_j` it added to hidden attributes (the credential is on `m_j + o_j`: how an
+    issuer contributes randomness to a seed the user chose, as CHL's bank does to `s` and `t`)."""
 
     u: Point
     c1: Point
     c2: Point
     proof: bytes
+    offsets: tuple[tuple[int, int], ...] = ()
 
     def to_bytes(self) -> bytes:
-        return Writer().point(self.u).point(self.c1).point(self.c2).blob(self.proof).bytes()
+        w = Writer().point(self.u).point(self.c1).point(self.c2).u8(len(self.offsets))
+        for i, o in self.offsets:
+            w.u8(i).scalar(o)
+        return w.blob(self.proof).bytes()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> IssuanceResponse:
         r = Reader(data, "issuance response")
-        out = cls(r.point(), r.point(), r.point(), r.blob())
+        u, c1, c2 = r.point(), r.point(), r.point()
+        offsets = tuple((r.u8(), r.scalar()) for _ in range(r.u8()))
+        out = cls(u, c1, c2, r.blob(), offsets)
         r.end()
         return out
+
+
+def _shifted(
+    req: IssuanceRequest, offsets: Iterable[tuple[int, int]]
+) -> list[tuple[int, Point, Point]]:
+    """The request's ciphertexts with `o_j·G` added to the hidden attributes' plaintexts."""
+    items = list(offsets)
+    table = dict(items)
+    hidden = {i for i, _, _ in req.hidden}
+    if not set(table) <= hidden or len(table) != len(items):
+        raise CredentialError("an offset names an attribute that is not hidden, or one twice")
+    return [(i, c1, add(c2, table[i] * BASE8) if i in table else c2) for i, c1, c2 in req.hidden]
 
 
 def _check_shape(params: IssuerParams, req: IssuanceRequest, bound: Mapping[int, Point]) -> None:
@@ -552,7 +572,7 @@ def _response_statement(
     parts: list[Statement] = [DLRep(Element("Cx0", params.cx0), x0 * G + x0b * H)]
     parts += [
         DLRep(Element(f"X{i}", X), x * H)
-        for i, (x, X) in enumerate(zip(xs, params.xs, strict=False))
+        for i, (x, X) in enumerate(zip(xs, params.xs, strict=True))
     ]
     parts.append(DLRep(U, b * G))
     ts: dict[int, Secret] = {}
@@ -564,7 +584,7 @@ def _response_statement(
     e2 = rr * Element("D", req.key) + x0 * U
     for i, m in req.revealed:
         e2 = e2 + xs[i] * Element(f"m{i}U", m * resp.u)
-    for i, c1, c2 in req.hidden:
+    for i, c1, c2 in _shifted(req, resp.offsets):
         e1 = e1 + ts[i] * Element(f"E{i}.1", c1)
         e2 = e2 + ts[i] * Element(f"E{i}.2", c2)
     parts.append(DLRep(Element("c1", resp.c1), e1))
@@ -578,12 +598,13 @@ def issue(
     *,
     context: bytes = b"",
     bound: Mapping[int, Point] | None = None,
+    offsets: Mapping[int, int] | None = None,
     rand: Rand | None = None,
     seed: int | None = None,
 ) -> IssuanceResponse:
     """The issuer's answer to a request it accepts: `CredentialError` if the request's shape or
     proof fails (the issuer decides separately whether the revealed attributes and the `bound`
-    keys are ones it is willing to certify)."""
+    keys are ones it is willing to certify). `offsets` adds `o_j` to hidden attributes."""
     req = request if isinstance(request, IssuanceRequest) else IssuanceRequest.from_bytes(request)
     bound = dict(bound or {})
     params = key.params
@@ -593,26 +614,28 @@ def issue(
     if not st.verify(req.proof, context=ctx):
         raise CredentialError("the issuance request's proof does not verify")
     b, rr = _draw(rand), _draw(rand)
+    offs = tuple(sorted((int(i), int(o) % L) for i, o in (offsets or {}).items()))
+    hidden = _shifted(req, offs)
     revealed_sum = (key.x0 + sum(key.xs[i] * m for i, m in req.revealed)) % L
-    ts = [b * key.xs[i] % L for i, _, _ in req.hidden]
+    ts = [b * key.xs[i] % L for i, _, _ in hidden]
     u, c1, c2 = lincombs(
         [
             [(b, BASE8)],
-            [(rr, BASE8), *((t, e1) for t, (_, e1, _) in zip(ts, req.hidden, strict=True))],
+            [(rr, BASE8), *((t, e1) for t, (_, e1, _) in zip(ts, hidden, strict=True))],
             [
                 (revealed_sum * b, BASE8),
                 (rr, req.key),
-                *((t, e2) for t, (_, _, e2) in zip(ts, req.hidden, strict=True)),
+                *((t, e2) for t, (_, _, e2) in zip(ts, hidden, strict=True)),
             ],
         ]
     )
-    unsigned = IssuanceResponse(u, c1, c2, b"")
+    unsigned = IssuanceResponse(u, c1, c2, b"", offs)
     st2, s = _response_statement(params, req, unsigned)
     witness: dict[Secret, int] = {s["b"]: b, s["x0"]: key.x0, s["x0~"]: key.x0_blind, s["r'"]: rr}
     witness.update(zip(s["xs"], key.xs, strict=True))
     witness.update({s["ts"][i]: b * key.xs[i] % L for i in s["ts"]})
     ctx2 = _response_context(params, context, req)
-    return IssuanceResponse(u, c1, c2, st2.prove(witness, context=ctx2, seed=seed))
+    return IssuanceResponse(u, c1, c2, st2.prove(witness, context=ctx2, seed=seed), offs)
 
 
 def _response_context(params: IssuerParams, context: bytes, req: IssuanceRequest) -> bytes:
@@ -620,8 +643,15 @@ def _response_context(params: IssuerParams, context: bytes, req: IssuanceRequest
     return _context(params, b"issue/response", context, digest)
 
 
-def finish_issuance(state: IssuanceState, response: IssuanceResponse | bytes) -> Credential:
-    """Check the issuer's proof and decrypt the credential (`CredentialError` otherwise)."""
+def finish_issuance(
+    state: IssuanceState,
+    response: IssuanceResponse | bytes,
+    *,
+    offsets_allowed: Iterable[int] = (),
+) -> Credential:
+    """Check the issuer's proof and decrypt the credential (`CredentialError` otherwise). The
+    issuer may add offsets only to the hidden attributes in `offsets_allowed` (none by
+    default); the credential holds the attributes with the offsets added."""
     resp = (
         response
         if isinstance(response, IssuanceResponse)
@@ -629,12 +659,18 @@ def finish_issuance(state: IssuanceState, response: IssuanceResponse | bytes) ->
     )
     if resp.u == IDENTITY:
         raise CredentialError("the issuer's U is the identity")
+    allowed = set(offsets_allowed)
+    if any(i not in allowed for i, _ in resp.offsets):
+        raise CredentialError("the issuer offset an attribute it may not change")
     st, _ = _response_statement(state.params, state.request, resp)
     ctx = _response_context(state.params, state.context, state.request)
     if not st.verify(resp.proof, context=ctx):
         raise CredentialError("the issuer's proof of correct issuance does not verify")
     u_prime = sub(resp.c2, state.secret_key * resp.c1)
-    return Credential(resp.u, u_prime, state.attributes)
+    attrs = list(state.attributes)
+    for i, o in resp.offsets:
+        attrs[i] = (attrs[i] + o) % L
+    return Credential(resp.u, u_prime, tuple(attrs))
 
 
 # ---------------------------------------------------------------------------------------------
