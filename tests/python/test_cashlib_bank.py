@@ -20,7 +20,8 @@ from tests.python.runtime_server import ROOT, free_port
 from zeenot.babyjub import BASE8, random_scalar
 from zeenot.cashlib import ecash
 from zeenot.cashlib.bank import BankStore, build_app
-from zeenot.cashlib.kvac import IssuerParams, pack
+from zeenot.cashlib.group import pack
+from zeenot.cashlib.kvac import IssuerParams
 from zeenot.runtime.store import Conflict, Store
 
 LEVEL = 3

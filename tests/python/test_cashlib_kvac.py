@@ -61,7 +61,7 @@ def test_the_issuer_sees_hidden_attributes_only_encrypted(key):
 
 
 def _packed(p) -> str:
-    from zeenot.cashlib.kvac import pack
+    from zeenot.cashlib.group import pack
 
     return pack(p).hex()
 
@@ -302,7 +302,7 @@ def test_malformed_inputs_are_clear_errors(key):
 
 def test_the_python_point_helpers_agree_with_the_native_ones():
     from zeenot import _native, sigma
-    from zeenot.cashlib.kvac import add, lincomb, pack, sub
+    from zeenot.cashlib.group import add, lincomb, pack, sub
 
     points = [random_scalar() * BASE8 for _ in range(20)] + [0 * BASE8, -BASE8]
     for p, q in zip(points, points[1:] + points[:1], strict=True):

@@ -24,8 +24,9 @@ from typing import Any
 import sqlalchemy as sa
 
 from zeenot.babyjub import Point
-from zeenot.cashlib import ecash, kvac
-from zeenot.cashlib.kvac import CredentialError, IssuerKey
+from zeenot.cashlib import ecash, group, kvac
+from zeenot.cashlib.group import CredentialError
+from zeenot.cashlib.kvac import IssuerKey
 from zeenot.runtime.store import Conflict, Store, now
 
 MAX_BODY = 1 << 16
@@ -59,7 +60,7 @@ deposits = sa.Table(
 
 
 def _hex(p: Point) -> str:
-    return kvac.pack(p).hex()
+    return group.pack(p).hex()
 
 
 class BankStore:
@@ -161,7 +162,7 @@ class BankStore:
         r_seen = int.from_bytes(bytes.fromhex(seen.r), "little")
         if r_seen == r:
             return ecash.DepositResult(False, "replay")
-        pk = ecash.identify((r_seen, kvac.unpack(bytes.fromhex(seen.tag))), (r, sp.tag))
+        pk = ecash.identify((r_seen, group.unpack(bytes.fromhex(seen.tag))), (r, sp.tag))
         return ecash.DepositResult(False, "double-spend", self.account_of(pk) or _hex(pk))
 
 
@@ -200,7 +201,7 @@ def build_app(bank: BankStore) -> Any:
     async def open_account(request: Request) -> Response:
         try:
             doc = await body(request)
-            pk = kvac.unpack(field_hex(doc, "public_key"))
+            pk = group.unpack(field_hex(doc, "public_key"))
             await run_in_threadpool(bank.open_account, field_str(doc, "account"), pk)
         except Conflict as e:
             return JSONResponse({"status": "conflict", "error": str(e)}, status_code=409)
@@ -211,7 +212,7 @@ def build_app(bank: BankStore) -> Any:
     async def withdraw(request: Request) -> Response:
         try:
             doc = await body(request)
-            pk = kvac.unpack(field_hex(doc, "public_key"))
+            pk = group.unpack(field_hex(doc, "public_key"))
             resp = await run_in_threadpool(
                 bank.withdraw,
                 field_str(doc, "account"),

@@ -27,20 +27,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from zeenot.babyjub import BASE8, Point, random_scalar
-from zeenot.cashlib import kvac
+from zeenot.cashlib import group, kvac
+from zeenot.cashlib.group import IDENTITY, CredentialError, L, Reader, Writer
 from zeenot.cashlib.kvac import (
-    IDENTITY,
-    CredentialError,
     IssuanceRequest,
     IssuanceResponse,
     IssuanceState,
     IssuerKey,
     IssuerParams,
-    L,
     Policy,
     Presentation,
-    Reader,
-    Writer,
 )
 from zeenot.errors import ZeenotError
 from zeenot.sigma import And, DLRep, Element, Secret, WitnessError
@@ -86,7 +82,7 @@ def _bits(level: int) -> int:
 def spend_r(merchant_id: bytes, info: bytes) -> int:
     """`R = hash(merchant, info)`: what a spend's tag is bound to (the merchant makes `info`
     unique per spend, e.g. a fresh nonce and the date)."""
-    return kvac.hash_to_scalar(b"zeenot/cashlib/ecash/R", merchant_id, info) or 1
+    return group.hash_to_scalar(b"zeenot/cashlib/ecash/R", merchant_id, info) or 1
 
 
 @dataclass(frozen=True)
@@ -134,17 +130,17 @@ def _spend_parts(
     st = And(
         show.statement,
         DLRep(Element("Pi.lo", spend.index_low), i * G + g_lo * H),
-        DLRep(Element("Pi.hi", kvac.sub(top, spend.index_high)), i * G + g_hi * H),
-        DLRep(Element("G-S", kvac.sub(BASE8, spend.serial)), s * S + i * S),
+        DLRep(Element("Pi.hi", group.sub(top, spend.index_high)), i * G + g_hi * H),
+        DLRep(Element("G-S", group.sub(BASE8, spend.serial)), s * S + i * S),
         DLRep(Cw, w * G + rw * H),
-        DLRep(Element("G-Cω", kvac.sub(BASE8, spend.c_omega)), t * Cw + i * Cw + rp * (-H)),
+        DLRep(Element("G-Cω", group.sub(BASE8, spend.c_omega)), t * Cw + i * Cw + rp * (-H)),
         DLRep(Element("T", spend.tag), u * G + w * Element("R·G", r * BASE8)),
     )
     return st, {"i": i, "g.lo": g_lo, "g.hi": g_hi, "ω": w, "ρω": rw, "ρ'": rp}
 
 
 def _context_parts(info: bytes, spend: Spend, level: int) -> bytes:
-    return kvac.frame(level.to_bytes(1, "little"), info, spend.header())
+    return group.frame(level.to_bytes(1, "little"), info, spend.header())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,7 +225,7 @@ def make_spend(
     omega = pow((t + index + 1) % L, -1, L)
     h = Element.blinding().point
     rho, g_lo, g_hi = random_scalar(), random_scalar(), random_scalar()
-    serial, tag, c_omega, low, high = kvac.lincombs(
+    serial, tag, c_omega, low, high = group.lincombs(
         [
             [(pow((s + index + 1) % L, -1, L), BASE8)],
             [(u + r * omega, BASE8)],
@@ -244,7 +240,7 @@ def make_spend(
         params, credential, Policy(), verifier_id=merchant_id, nonce=extra, seed=seed, step=_SPEND
     )
     values = (index, (1 << level) - 1 - index)
-    proof = kvac.range_prove(values, (g_lo, g_hi), (low, high), _bits(level), ctx, seed)
+    proof = group.range_prove(values, (g_lo, g_hi), (low, high), _bits(level), ctx, seed)
     spend = Spend(serial, tag, c_omega, low, high, proof, pres)
     st, sec = _spend_parts(show, spend, level, r)
     witness.update(
@@ -287,7 +283,7 @@ def verify_spend(
         show = kvac.check_presentation(key, sp.presentation, Policy(), ctx)
         if show is None:
             return None
-        if not kvac.range_verify((sp.index_low, sp.index_high), sp.range_proof, _bits(level), ctx):
+        if not group.range_verify((sp.index_low, sp.index_high), sp.range_proof, _bits(level), ctx):
             return None
         st, _ = _spend_parts(show, sp, level, spend_r(merchant_id, info))
         return sp if st.verify(sp.presentation.proof, context=ctx) else None
@@ -300,8 +296,8 @@ def identify(serial_r_tag_1: tuple[int, Point], serial_r_tag_2: tuple[int, Point
     (r1, t1), (r2, t2) = serial_r_tag_1, serial_r_tag_2
     if (r1 - r2) % L == 0:
         raise ValueError("the two spends have the same R: a replay, not a double spend")
-    omega_g = pow((r1 - r2) % L, -1, L) * kvac.sub(t1, t2)
-    return kvac.sub(t1, r1 * omega_g)
+    omega_g = pow((r1 - r2) % L, -1, L) * group.sub(t1, t2)
+    return group.sub(t1, r1 * omega_g)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,7 +333,7 @@ class Bank:
         return f"<Bank: 2^{self.level} coins per wallet, {len(self._spent)} deposits>"
 
     def open_account(self, account: Any, public_key: Point) -> None:
-        self._accounts[kvac.pack(public_key)] = account
+        self._accounts[group.pack(public_key)] = account
 
     def withdraw(
         self,
@@ -349,7 +345,7 @@ class Bank:
     ) -> IssuanceResponse:
         """Issue a wallet to `account` whose key is `public_key` (the request must prove its
         hidden `u` is that key's log); `CredentialError` otherwise."""
-        if self._accounts.get(kvac.pack(public_key)) != account:
+        if self._accounts.get(group.pack(public_key)) != account:
             raise CredentialError("no such account with this public key")
         return kvac.issue(
             self._key, request, context=context, bound={0: public_key}, offsets=seed_offsets()
@@ -359,14 +355,14 @@ class Bank:
         sp = verify_spend(self._key, spend, merchant_id, info, self.level)
         if sp is None:
             return DepositResult(False, "invalid")
-        key = kvac.pack(sp.serial)
+        key = group.pack(sp.serial)
         r = spend_r(merchant_id, info)
         seen = self._spent.get(key)
         if seen is not None:
             if seen[0] == r:
                 return DepositResult(False, "replay")
             pk = identify(seen, (r, sp.tag))
-            return DepositResult(False, "double-spend", self._accounts.get(kvac.pack(pk), pk))
+            return DepositResult(False, "double-spend", self._accounts.get(group.pack(pk), pk))
         self._spent[key] = (r, sp.tag)
         return DepositResult(True)
 
