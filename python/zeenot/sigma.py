@@ -51,6 +51,7 @@ from typing import Any
 
 from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Ciphertext, Point
 from zeenot.errors import ZeenotError
+from zeenot.types import P
 
 __all__ = [
     "And",
@@ -96,9 +97,11 @@ class WitnessError(ZeenotError, ValueError):
 # Points
 
 
-@functools.lru_cache(maxsize=4096)
 def _pack(x: int, y: int) -> str:
-    return bytes(_native().bj_pack(str(x), str(y))).hex()
+    # a `Point` is checked when made, so this is circomlibjs `packPoint` by hand: `y`
+    # little-endian, the top bit set when `x > (p − 1)/2` (what `bj_pack` computes, without a
+    # native call and its point checks per element)
+    return (y | (int(x > (P - 1) // 2) << 255)).to_bytes(32, "little").hex()
 
 
 def _packed(p: Point) -> str:

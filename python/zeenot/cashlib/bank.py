@@ -1,0 +1,270 @@
+"""The e-cash bank as a server: `zeenot.cashlib.ecash`'s bank over the runtime's `Store` (SQLite
+or PostgreSQL, migration 0010's tables) and Starlette.
+
+A deposit is verified first (no transaction held while the proof is checked), then its serial
+is inserted in one transaction; the answer comes after the commit, so an accepted deposit is
+stored. The serial is the table's primary key: of concurrent deposits of one coin, in any
+number of processes, exactly one insert succeeds; each other one reads the stored row and is a
+replay (same `R`) or a double spend (another `R`: the spender's key is recovered from the two
+tags and named by its account).
+
+Routes (JSON bodies, bytes as hex, at most 64 KiB):
+`GET /params` → `{"params", "level"}`; `POST /accounts` `{"account", "public_key"}` → 201;
+`POST /withdraw` `{"account", "public_key", "request", "context"}` → `{"response"}`;
+`POST /deposit` `{"merchant", "info", "spend"}` → 200 `{"status": "accepted"}`, 409
+`{"status": "replay"}` or `{"status": "double-spend", "account"}`, 400 `{"status": "invalid"}`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import sqlalchemy as sa
+
+from zeenot.babyjub import Point
+from zeenot.cashlib import ecash, group, kvac
+from zeenot.cashlib.group import CredentialError
+from zeenot.cashlib.kvac import IssuerKey
+from zeenot.runtime.store import Conflict, Store, now
+
+MAX_BODY = 1 << 16
+
+metadata = sa.MetaData()
+bank_keys = sa.Table(
+    "cash_bank_keys",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("level", sa.Integer),
+    sa.Column("secret", sa.LargeBinary),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+accounts = sa.Table(
+    "cash_accounts",
+    metadata,
+    sa.Column("public_key", sa.String(64), primary_key=True),
+    sa.Column("account", sa.String(128)),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+deposits = sa.Table(
+    "cash_deposits",
+    metadata,
+    sa.Column("serial", sa.String(64), primary_key=True),
+    sa.Column("r", sa.String(64)),
+    sa.Column("tag", sa.String(64)),
+    sa.Column("merchant", sa.String(128)),
+    sa.Column("info_sha256", sa.String(64)),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+
+
+def _hex(p: Point) -> str:
+    return group.pack(p).hex()
+
+
+class BankStore:
+    """The bank's state in a `Store`. Its key is made once (the first process to insert wins;
+    the others read it), so every process over one database is the same bank."""
+
+    def __init__(self, store: Store, level: int = 10):
+        self.store = store
+        with store.engine.connect() as conn:
+            row = conn.execute(sa.select(bank_keys).where(bank_keys.c.id == 1)).first()
+        if row is None:
+            key = IssuerKey.generate(ecash.ATTRIBUTES)
+            try:
+                with store.engine.begin() as conn:
+                    conn.execute(
+                        bank_keys.insert().values(
+                            id=1, level=level, secret=key.to_bytes(), created_at=now()
+                        )
+                    )
+            except sa.exc.IntegrityError:
+                pass
+            with store.engine.connect() as conn:
+                row = conn.execute(sa.select(bank_keys).where(bank_keys.c.id == 1)).one()
+        self.level = int(row.level)
+        self._key = IssuerKey.from_bytes(row.secret)
+        self.params = self._key.params
+
+    def __repr__(self) -> str:
+        return f"<BankStore: 2^{self.level} coins per wallet>"
+
+    def open_account(self, account: str, public_key: Point) -> None:
+        """`Conflict` if the key or the name is another account's."""
+        if not isinstance(account, str) or not 1 <= len(account) <= 128:
+            raise ValueError("an account name is 1 to 128 characters")
+        try:
+            with self.store.engine.begin() as conn:
+                taken = conn.execute(
+                    sa.select(accounts.c.public_key).where(accounts.c.account == account)
+                ).first()
+                if taken is not None:
+                    if taken.public_key == _hex(public_key):
+                        return  # the same account again: idempotent
+                    raise Conflict("this account name has another key")
+                conn.execute(
+                    accounts.insert().values(
+                        public_key=_hex(public_key), account=account, created_at=now()
+                    )
+                )
+        except sa.exc.IntegrityError:
+            if self.account_of(public_key) != account:
+                raise Conflict("this public key is another account's") from None
+
+    def account_of(self, public_key: Point) -> str | None:
+        with self.store.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(accounts.c.account).where(accounts.c.public_key == _hex(public_key))
+            ).first()
+        return None if row is None else str(row.account)
+
+    def withdraw(
+        self, account: str, public_key: Point, request: bytes, *, context: bytes = b""
+    ) -> kvac.IssuanceResponse:
+        """A wallet for the owner of `account` (`CredentialError` otherwise)."""
+        if self.account_of(public_key) != account:
+            raise CredentialError("no such account with this public key")
+        return kvac.issue(
+            self._key,
+            request,
+            context=context,
+            bound={0: public_key},
+            offsets=ecash.seed_offsets(),
+        )
+
+    def deposit(
+        self, spend: bytes | ecash.Spend, merchant: str, info: bytes
+    ) -> ecash.DepositResult:
+        """Verify, then store the serial in one transaction (see the module's docstring)."""
+        mid = merchant.encode()
+        sp = ecash.verify_spend(self._key, spend, mid, info, self.level)
+        if sp is None:
+            return ecash.DepositResult(False, "invalid")
+        r = ecash.spend_r(mid, info)
+        row = {
+            "serial": _hex(sp.serial),
+            "r": r.to_bytes(32, "little").hex(),
+            "tag": _hex(sp.tag),
+            "merchant": merchant[:128],
+            "info_sha256": hashlib.sha256(info).hexdigest(),
+            "created_at": now(),
+        }
+        try:
+            with self.store.engine.begin() as conn:
+                conn.execute(deposits.insert().values(**row))
+            return ecash.DepositResult(True)
+        except sa.exc.IntegrityError:
+            pass
+        with self.store.engine.connect() as conn:
+            seen = conn.execute(sa.select(deposits).where(deposits.c.serial == row["serial"])).one()
+        r_seen = int.from_bytes(bytes.fromhex(seen.r), "little")
+        if r_seen == r:
+            return ecash.DepositResult(False, "replay")
+        pk = ecash.identify((r_seen, group.unpack(bytes.fromhex(seen.tag))), (r, sp.tag))
+        return ecash.DepositResult(False, "double-spend", self.account_of(pk) or _hex(pk))
+
+
+def build_app(bank: BankStore) -> Any:
+    """The bank's Starlette application."""
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
+    async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise ValueError("the body is too large")
+        doc = json.loads(raw)
+        if not isinstance(doc, dict):
+            raise ValueError("the body is a JSON object")
+        return doc
+
+    def field_hex(doc: dict[str, Any], name: str) -> bytes:
+        v = doc.get(name, "")
+        if not isinstance(v, str):
+            raise ValueError(f"{name} is a hex string")
+        return bytes.fromhex(v)
+
+    def field_str(doc: dict[str, Any], name: str) -> str:
+        v = doc.get(name)
+        if not isinstance(v, str) or not 1 <= len(v) <= 128:
+            raise ValueError(f"{name} is a string of 1 to 128 characters")
+        return v
+
+    async def params(_: Request) -> Response:
+        return JSONResponse({"params": bank.params.to_bytes().hex(), "level": bank.level})
+
+    async def open_account(request: Request) -> Response:
+        try:
+            doc = await body(request)
+            pk = group.unpack(field_hex(doc, "public_key"))
+            await run_in_threadpool(bank.open_account, field_str(doc, "account"), pk)
+        except Conflict as e:
+            return JSONResponse({"status": "conflict", "error": str(e)}, status_code=409)
+        except ValueError as e:
+            return JSONResponse({"status": "invalid", "error": str(e)}, status_code=400)
+        return JSONResponse({"status": "open"}, status_code=201)
+
+    async def withdraw(request: Request) -> Response:
+        try:
+            doc = await body(request)
+            pk = group.unpack(field_hex(doc, "public_key"))
+            resp = await run_in_threadpool(
+                bank.withdraw,
+                field_str(doc, "account"),
+                pk,
+                field_hex(doc, "request"),
+                context=field_hex(doc, "context"),
+            )
+        except ValueError as e:  # CredentialError included
+            return JSONResponse({"status": "refused", "error": str(e)}, status_code=400)
+        return JSONResponse({"response": resp.to_bytes().hex()})
+
+    async def deposit(request: Request) -> Response:
+        try:
+            doc = await body(request)
+            args = (field_hex(doc, "spend"), field_str(doc, "merchant"), field_hex(doc, "info"))
+        except ValueError as e:
+            return JSONResponse({"status": "invalid", "error": str(e)}, status_code=400)
+        result = await run_in_threadpool(bank.deposit, *args)
+        if result.accepted:
+            return JSONResponse({"status": "accepted"})
+        if result.reason == "invalid":
+            return JSONResponse({"status": "invalid"}, status_code=400)
+        out = {"status": result.reason}
+        if result.double_spender is not None:
+            out["account"] = str(result.double_spender)
+        return JSONResponse(out, status_code=409)
+
+    return Starlette(
+        routes=[
+            Route("/params", params, methods=["GET"]),
+            Route("/accounts", open_account, methods=["POST"]),
+            Route("/withdraw", withdraw, methods=["POST"]),
+            Route("/deposit", deposit, methods=["POST"]),
+        ]
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m zeenot.cashlib.bank --db FILE_OR_URL [--host H] [--port P] [--level L]`."""
+    import argparse
+
+    import uvicorn
+
+    ap = argparse.ArgumentParser(description="the e-cash bank (zeenot.cashlib)")
+    ap.add_argument("--db", required=True, help="SQLite file or postgresql:// URL")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8031)
+    ap.add_argument("--level", type=int, default=10, help="2^level coins per wallet")
+    args = ap.parse_args(argv)
+    app = build_app(BankStore(Store(args.db), level=args.level))
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,372 @@
+"""Compact e-cash (Camenisch–Hohenberger–Lysyanskaya 2005) on keyed-verification credentials.
+
+A wallet is one blind issuance of a credential on `(u, s, t)`: `u` the user's secret key (the
+bank knows `pk = u·G` and the request proves the hidden `u` is its log), `s` and `t` seeds the
+bank never sees. It holds `2^L` coins. Spending coin `i` (`0 ≤ i < 2^L`) to a merchant reveals
+
+* the serial `S = (1/(s+i+1))·G` (the Dodis–Yampolskiy PRF), proved with `S` as a base:
+  `G − S = s·S + i·S`;
+* the double-spending tag `T = u·G + R·ω·G` with `ω = 1/(t+i+1)` and
+  `R = hash(merchant, info)`: with `C_ω = ω·G + ρ·H`, `G − C_ω = t·C_ω + i·C_ω − ρ'·H`
+  (so `(t+i+1)·ω = 1`) and `T = u·G + ω·(R·G)`;
+
+and proves, in one `zeenot.sigma` statement with the credential's presentation (all three
+attributes hidden, the same secrets `u, s, t`), that `i` is committed in
+`P_lo = i·G + γ·H` and `P_hi = (2^L−1−i)·G + γ'·H`, both below `2^bits` by an aggregated
+Bulletproof. Two spends of one coin have one `S`; with different `R` they give
+`ω·G = (T1 − T2)/(R1 − R2)` and `pk = T1 − R1·ω·G`: the double spender.
+
+The bank is the issuer (keyed verification): a merchant forwards each spend to the bank online
+(docs/cashlib.md argues this deviation from CHL's offline merchants).
+"""
+
+from __future__ import annotations
+
+import secrets as _secrets
+from dataclasses import dataclass
+from typing import Any
+
+from zeenot.babyjub import BASE8, Point, random_scalar
+from zeenot.cashlib import group, kvac
+from zeenot.cashlib.group import IDENTITY, CredentialError, L, Reader, Writer
+from zeenot.cashlib.kvac import (
+    IssuanceRequest,
+    IssuanceResponse,
+    IssuanceState,
+    IssuerKey,
+    IssuerParams,
+    Policy,
+    Presentation,
+)
+from zeenot.errors import ZeenotError
+from zeenot.sigma import And, DLRep, Element, Secret, WitnessError
+
+__all__ = [
+    "Bank",
+    "DepositResult",
+    "Spend",
+    "Wallet",
+    "WalletEmpty",
+    "finish_withdrawal",
+    "identify",
+    "make_spend",
+    "merchant_info",
+    "spend_r",
+    "verify_spend",
+    "withdrawal_request",
+]
+
+MAX_LEVEL = 32
+ATTRIBUTES = 3  # (u, s, t)
+_SPEND = b"ecash/spend"
+
+
+SEEDS = (1, 2)  # the attributes the bank adds randomness to at withdrawal
+
+
+def seed_offsets() -> dict[int, int]:
+    """The bank's random offsets to the wallet's seeds `s` and `t`: the user picks its seeds
+    blindly but cannot choose the final ones (two wallets of one user with `s' = s + 1` would
+    share serials, and a chosen `t` would let it steer the tags)."""
+    return {i: random_scalar() for i in SEEDS}
+
+
+class WalletEmpty(ZeenotError, ValueError):
+    """Every coin of the wallet is spent."""
+
+
+def _bits(level: int) -> int:
+    return next(b for b in kvac.RANGE_BITS if level <= b)
+
+
+def spend_r(merchant_id: bytes, info: bytes) -> int:
+    """`R = hash(merchant, info)`: what a spend's tag is bound to (the merchant makes `info`
+    unique per spend, e.g. a fresh nonce and the date)."""
+    return group.hash_to_scalar(b"zeenot/cashlib/ecash/R", merchant_id, info) or 1
+
+
+@dataclass(frozen=True)
+class Spend:
+    """A coin given to a merchant: serial `S`, tag `T`, `C_ω`, the index commitments and their
+    Bulletproof, the credential's presentation (its proof is the whole spend's proof)."""
+
+    serial: Point
+    tag: Point
+    c_omega: Point
+    index_low: Point
+    index_high: Point
+    range_proof: bytes
+    presentation: Presentation
+
+    def header(self) -> bytes:
+        w = Writer().point(self.serial).point(self.tag).point(self.c_omega)
+        return w.point(self.index_low).point(self.index_high).bytes()
+
+    def to_bytes(self) -> bytes:
+        return (
+            self.header() + Writer().blob(self.range_proof).bytes() + self.presentation.to_bytes()
+        )
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Spend:
+        r = Reader(data, "spend")
+        head = (r.point(), r.point(), r.point(), r.point(), r.point())
+        range_proof = r.blob()
+        pres = Presentation.read(r)
+        r.end()
+        return cls(*head, range_proof, pres)
+
+
+def _spend_parts(
+    show: kvac.ShowStatement, spend: Spend, level: int, r: int
+) -> tuple[And, dict[str, Secret]]:
+    """The spend's equations over the presentation's attribute secrets `u, s, t`."""
+    G, H = Element.generator(), Element.blinding()
+    u, s, t = (show.attributes[k] for k in range(ATTRIBUTES))
+    i, g_lo, g_hi = Secret("i"), Secret("g.lo"), Secret("g.hi")
+    w, rw, rp = Secret("ω"), Secret("ρω"), Secret("ρ'")
+    S, Cw = Element("S", spend.serial), Element("Cω", spend.c_omega)
+    top = ((1 << level) - 1) * BASE8
+    st = And(
+        show.statement,
+        DLRep(Element("Pi.lo", spend.index_low), i * G + g_lo * H),
+        DLRep(Element("Pi.hi", group.sub(top, spend.index_high)), i * G + g_hi * H),
+        DLRep(Element("G-S", group.sub(BASE8, spend.serial)), s * S + i * S),
+        DLRep(Cw, w * G + rw * H),
+        DLRep(Element("G-Cω", group.sub(BASE8, spend.c_omega)), t * Cw + i * Cw + rp * (-H)),
+        DLRep(Element("T", spend.tag), u * G + w * Element("R·G", r * BASE8)),
+    )
+    return st, {"i": i, "g.lo": g_lo, "g.hi": g_hi, "ω": w, "ρω": rw, "ρ'": rp}
+
+
+def _context_parts(info: bytes, spend: Spend, level: int) -> bytes:
+    return group.frame(level.to_bytes(1, "little"), info, spend.header())
+
+
+# ---------------------------------------------------------------------------------------------
+# Withdrawal
+
+
+def withdrawal_request(
+    params: IssuerParams, user_secret: int, *, context: bytes = b""
+) -> tuple[IssuanceRequest, IssuanceState]:
+    """Ask the bank for a wallet: a blind issuance on `(u, s, t)` with fresh seeds `s, t`, the
+    request proving `u` is the log of the public key `u·G` the bank holds for this user."""
+    if params.n != ATTRIBUTES:
+        raise ValueError(f"an e-cash bank issues {ATTRIBUTES} attributes, not {params.n}")
+    u = user_secret % L
+    attrs = (u, random_scalar(), random_scalar())
+    return kvac.request_credential(
+        params, attrs, hidden=range(ATTRIBUTES), context=context, bound={0: u * BASE8}
+    )
+
+
+@dataclass(repr=False)
+class Wallet:
+    """`2^level` coins: the credential on `(u, s, t)` and the next unspent index."""
+
+    params: IssuerParams
+    credential: kvac.Credential
+    level: int
+    next_index: int = 0
+
+    def __repr__(self) -> str:
+        return f"<Wallet: {self.remaining} of {1 << self.level} coins left>"
+
+    @property
+    def remaining(self) -> int:
+        return (1 << self.level) - self.next_index
+
+    def spend(
+        self, merchant_id: bytes, info: bytes, *, index: int | None = None, seed: int | None = None
+    ) -> Spend:
+        """Coin `index` (the next unspent one by default) to `merchant_id` for `info`.
+        `index` other than the next one is for tests (spending a coin twice); `WitnessError`
+        for an index outside `[0, 2^level)`, `WalletEmpty` when none is left."""
+        if index is None:
+            if self.remaining <= 0:
+                raise WalletEmpty("every coin of this wallet is spent")
+            index = self.next_index
+            self.next_index += 1
+        return make_spend(
+            self.params, self.credential, self.level, index, merchant_id, info, seed=seed
+        )
+
+
+def finish_withdrawal(
+    state: IssuanceState, response: IssuanceResponse | bytes, level: int
+) -> Wallet:
+    """Check the bank's issuance proof and open the wallet (`CredentialError` otherwise)."""
+    if not 1 <= level <= MAX_LEVEL:
+        raise ValueError(f"a wallet holds 2^1 to 2^{MAX_LEVEL} coins")
+    credential = kvac.finish_issuance(state, response, offsets_allowed=SEEDS)
+    return Wallet(state.params, credential, level)
+
+
+# ---------------------------------------------------------------------------------------------
+# Spending
+
+
+def make_spend(
+    params: IssuerParams,
+    credential: kvac.Credential,
+    level: int,
+    index: int,
+    merchant_id: bytes,
+    info: bytes,
+    *,
+    seed: int | None = None,
+) -> Spend:
+    """Spend coin `index` of the wallet `credential` (see `Wallet.spend`)."""
+    if not 0 <= index < 1 << level:
+        raise WitnessError(f"coin {index} is not in [0, 2^{level})")
+    u, s, t = credential.attributes
+    r = spend_r(merchant_id, info)
+    omega = pow((t + index + 1) % L, -1, L)
+    h = Element.blinding().point
+    rho, g_lo, g_hi = random_scalar(), random_scalar(), random_scalar()
+    serial, tag, c_omega, low, high = group.lincombs(
+        [
+            [(pow((s + index + 1) % L, -1, L), BASE8)],
+            [(u + r * omega, BASE8)],
+            [(omega, BASE8), (rho, h)],
+            [(index, BASE8), (g_lo, h)],
+            [((1 << level) - 1 - index, BASE8), (g_hi, h)],
+        ]
+    )
+    draft = Spend(serial, tag, c_omega, low, high, b"", _EMPTY)
+    extra = _context_parts(info, draft, level)
+    pres, show, witness, ctx = kvac.prepare_presentation(
+        params, credential, Policy(), verifier_id=merchant_id, nonce=extra, seed=seed, step=_SPEND
+    )
+    values = (index, (1 << level) - 1 - index)
+    proof = group.range_prove(values, (g_lo, g_hi), (low, high), _bits(level), ctx, seed)
+    spend = Spend(serial, tag, c_omega, low, high, proof, pres)
+    st, sec = _spend_parts(show, spend, level, r)
+    witness.update(
+        {
+            sec["i"]: index,
+            sec["g.lo"]: g_lo,
+            sec["g.hi"]: -g_hi,
+            sec["ω"]: omega,
+            sec["ρω"]: rho,
+            sec["ρ'"]: (t + index + 1) * rho,
+        }
+    )
+    full = st.prove(witness, context=ctx, seed=seed)
+    p = pres
+    return Spend(
+        serial,
+        tag,
+        c_omega,
+        low,
+        high,
+        bytes(proof),
+        Presentation(p.u, p.cu, p.commitments, p.revealed, p.ranges, full),
+    )
+
+
+_EMPTY = Presentation(BASE8, BASE8, (), (), (), b"")
+
+
+def verify_spend(
+    key: IssuerKey, spend: Spend | bytes, merchant_id: bytes, info: bytes, level: int
+) -> Spend | None:
+    """The parsed spend if it proves an unspent-looking coin of a wallet this bank issued, bound
+    to `merchant_id` and `info`; `None` otherwise (malformed bytes included)."""
+    try:
+        sp = spend if isinstance(spend, Spend) else Spend.from_bytes(spend)
+        if sp.serial == IDENTITY or sp.c_omega == IDENTITY:
+            return None
+        extra = _context_parts(info, sp, level)
+        ctx = kvac.show_context(key.params, sp.presentation, Policy(), merchant_id, extra, _SPEND)
+        show = kvac.check_presentation(key, sp.presentation, Policy(), ctx)
+        if show is None:
+            return None
+        if not group.range_verify((sp.index_low, sp.index_high), sp.range_proof, _bits(level), ctx):
+            return None
+        st, _ = _spend_parts(show, sp, level, spend_r(merchant_id, info))
+        return sp if st.verify(sp.presentation.proof, context=ctx) else None
+    except (CredentialError, ValueError):
+        return None
+
+
+def identify(serial_r_tag_1: tuple[int, Point], serial_r_tag_2: tuple[int, Point]) -> Point:
+    """The double spender's public key `u·G` from two `(R, T)` of one serial with `R1 ≠ R2`."""
+    (r1, t1), (r2, t2) = serial_r_tag_1, serial_r_tag_2
+    if (r1 - r2) % L == 0:
+        raise ValueError("the two spends have the same R: a replay, not a double spend")
+    omega_g = pow((r1 - r2) % L, -1, L) * group.sub(t1, t2)
+    return group.sub(t1, r1 * omega_g)
+
+
+# ---------------------------------------------------------------------------------------------
+# The bank
+
+
+@dataclass(frozen=True)
+class DepositResult:
+    """`accepted`; otherwise why not (`"invalid"`, `"replay"`, `"double-spend"`) and, for a
+    double spend, the account the two tags identify."""
+
+    accepted: bool
+    reason: str = ""
+    double_spender: Any = None
+
+
+class Bank:
+    """The issuer and verifier of wallets, with an in-memory ledger of deposited serials (the
+    library's reference; a server keeps the ledger in a database with the serial unique)."""
+
+    def __init__(self, level: int = 10, key: IssuerKey | None = None):
+        if not 1 <= level <= MAX_LEVEL:
+            raise ValueError(f"a wallet holds 2^1 to 2^{MAX_LEVEL} coins")
+        self.level = level
+        self._key = key or IssuerKey.generate(ATTRIBUTES)
+        if self._key.n != ATTRIBUTES:
+            raise ValueError(f"an e-cash bank's key has {ATTRIBUTES} attributes")
+        self.params = self._key.params
+        self._accounts: dict[bytes, Any] = {}
+        self._spent: dict[bytes, tuple[int, Point]] = {}
+
+    def __repr__(self) -> str:
+        return f"<Bank: 2^{self.level} coins per wallet, {len(self._spent)} deposits>"
+
+    def open_account(self, account: Any, public_key: Point) -> None:
+        self._accounts[group.pack(public_key)] = account
+
+    def withdraw(
+        self,
+        account: Any,
+        public_key: Point,
+        request: IssuanceRequest | bytes,
+        *,
+        context: bytes = b"",
+    ) -> IssuanceResponse:
+        """Issue a wallet to `account` whose key is `public_key` (the request must prove its
+        hidden `u` is that key's log); `CredentialError` otherwise."""
+        if self._accounts.get(group.pack(public_key)) != account:
+            raise CredentialError("no such account with this public key")
+        return kvac.issue(
+            self._key, request, context=context, bound={0: public_key}, offsets=seed_offsets()
+        )
+
+    def deposit(self, spend: Spend | bytes, merchant_id: bytes, info: bytes) -> DepositResult:
+        sp = verify_spend(self._key, spend, merchant_id, info, self.level)
+        if sp is None:
+            return DepositResult(False, "invalid")
+        key = group.pack(sp.serial)
+        r = spend_r(merchant_id, info)
+        seen = self._spent.get(key)
+        if seen is not None:
+            if seen[0] == r:
+                return DepositResult(False, "replay")
+            pk = identify(seen, (r, sp.tag))
+            return DepositResult(False, "double-spend", self._accounts.get(group.pack(pk), pk))
+        self._spent[key] = (r, sp.tag)
+        return DepositResult(True)
+
+
+def merchant_info() -> bytes:
+    """A fresh `info` for one spend (a merchant may add the date, the order, …)."""
+    return _secrets.token_bytes(16)

@@ -1,0 +1,136 @@
+"""Compact e-cash (zeenot.cashlib.ecash): withdrawal bound to the user's key, spends, deposits,
+double-spender identification, and forged, altered and replayed spends rejected."""
+
+from __future__ import annotations
+
+import pytest
+
+from zeenot.babyjub import BASE8, random_scalar
+from zeenot.cashlib.ecash import (
+    Bank,
+    Spend,
+    Wallet,
+    WalletEmpty,
+    finish_withdrawal,
+    identify,
+    merchant_info,
+    spend_r,
+    verify_spend,
+    withdrawal_request,
+)
+from zeenot.cashlib.kvac import CredentialError, IssuerKey
+from zeenot.sigma import WitnessError
+
+LEVEL = 2
+
+
+def _wallet(bank: Bank, name: str, level: int = LEVEL) -> tuple[Wallet, int]:
+    u = random_scalar()
+    bank.open_account(name, u * BASE8)
+    req, state = withdrawal_request(bank.params, u, context=name.encode())
+    resp = bank.withdraw(name, u * BASE8, req.to_bytes(), context=name.encode())
+    return finish_withdrawal(state, resp.to_bytes(), level), u
+
+
+@pytest.fixture(scope="module")
+def bank() -> Bank:
+    return Bank(level=LEVEL)
+
+
+def test_withdraw_spend_every_coin_and_deposit(bank):
+    wallet, _ = _wallet(bank, "alice")
+    serials = set()
+    for _ in range(1 << LEVEL):
+        info = merchant_info()
+        sp = wallet.spend(b"shop", info)
+        serials.add(sp.serial)
+        assert bank.deposit(Spend.from_bytes(sp.to_bytes()).to_bytes(), b"shop", info).accepted
+    assert len(serials) == 1 << LEVEL
+    with pytest.raises(WalletEmpty):
+        wallet.spend(b"shop", merchant_info())
+    with pytest.raises(WitnessError):  # coin 2^L does not exist
+        wallet.spend(b"shop", merchant_info(), index=1 << LEVEL)
+
+
+def test_the_last_coin_of_a_large_wallet(bank):
+    big = Bank(level=20)
+    wallet, _ = _wallet(big, "carol", level=20)
+    info = merchant_info()
+    sp = wallet.spend(b"shop", info, index=(1 << 20) - 1)
+    assert big.deposit(sp, b"shop", info).accepted
+    assert not Bank(level=20, key=IssuerKey.generate(3)).deposit(sp, b"shop", info).accepted
+
+
+def test_double_spending_is_detected_and_the_spender_identified(bank):
+    wallet, u = _wallet(bank, "mallory")
+    _, _ = _wallet(bank, "honest")
+    i1, i2 = merchant_info(), merchant_info()
+    first = wallet.spend(b"shop", i1)
+    again = wallet.spend(b"cafe", i2, index=0)  # the same coin, elsewhere
+    assert first.serial == again.serial and first.tag != again.tag
+    assert bank.deposit(first, b"shop", i1).accepted
+    result = bank.deposit(again, b"cafe", i2)
+    assert not result.accepted
+    assert result.reason == "double-spend"
+    assert result.double_spender == "mallory"
+    pk = identify((spend_r(b"shop", i1), first.tag), (spend_r(b"cafe", i2), again.tag))
+    assert pk == u * BASE8
+    # the same spend deposited again is a replay: rejected, nobody accused
+    replay = bank.deposit(first, b"shop", i1)
+    assert (replay.accepted, replay.reason, replay.double_spender) == (False, "replay", None)
+    with pytest.raises(ValueError):
+        identify((1, first.tag), (1, first.tag))
+
+
+def test_forged_and_altered_spends_are_rejected(bank):
+    wallet, _ = _wallet(bank, "dave")
+    info = merchant_info()
+    good = wallet.spend(b"shop", info)
+    wire = good.to_bytes()
+    key = bank._key
+    cases: dict[str, tuple[bytes | Spend, bytes, bytes]] = {}
+    for pos in sorted({*range(0, len(wire), max(1, len(wire) // 40)), len(wire) - 1}):
+        flipped = bytearray(wire)
+        flipped[pos] ^= 1 << (pos % 8)
+        cases[f"bit flip at {pos}"] = (bytes(flipped), b"shop", info)
+    cases["truncated"] = (wire[:-1], b"shop", info)
+    cases["another merchant"] = (wire, b"cafe", info)
+    cases["another info"] = (wire, b"shop", merchant_info())
+    p = random_scalar() * BASE8
+    for field in ("serial", "tag", "c_omega", "index_low", "index_high"):
+        fields = {**good.__dict__, field: p}
+        cases[f"{field} replaced"] = (Spend(**fields), b"shop", info)
+    other_bank = Bank(level=LEVEL)
+    foreign, _ = _wallet(other_bank, "eve")
+    cases["another bank's coin"] = (foreign.spend(b"shop", info), b"shop", info)
+    accepted = [name for name, (sp, m, i) in cases.items() if verify_spend(key, sp, m, i, LEVEL)]
+    assert accepted == []
+    assert len(cases) > 45
+    assert not verify_spend(key, wire, b"shop", info, LEVEL + 1)  # another wallet size
+    assert verify_spend(key, wire, b"shop", info, LEVEL) is not None
+
+
+def test_the_bank_randomises_the_wallet_seeds(bank):
+    u = random_scalar()
+    bank.open_account("grace", u * BASE8)
+    req, state = withdrawal_request(bank.params, u)
+    resp = bank.withdraw("grace", u * BASE8, req)
+    assert [i for i, _ in resp.offsets] == [1, 2]
+    wallet = finish_withdrawal(state, resp, LEVEL)
+    asked = state.attributes
+    got = wallet.credential.attributes
+    assert got[0] == asked[0] == u  # the key is not offset
+    assert got[1] != asked[1] and got[2] != asked[2]
+    info = merchant_info()
+    assert bank.deposit(wallet.spend(b"shop", info), b"shop", info).accepted
+
+
+def test_withdrawal_needs_the_accounts_key(bank):
+    u = random_scalar()
+    bank.open_account("frank", u * BASE8)
+    thief = random_scalar()
+    req, _ = withdrawal_request(bank.params, thief)
+    with pytest.raises(CredentialError):  # the hidden u is not frank's key
+        bank.withdraw("frank", u * BASE8, req)
+    with pytest.raises(CredentialError):
+        bank.withdraw("nobody", thief * BASE8, req)
