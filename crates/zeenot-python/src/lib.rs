@@ -15,6 +15,7 @@ use zeenot_circuit::groth16::{self, Proof, ProvingKey, VerifyingKey};
 use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
 mod cothority;
+mod points;
 mod prio;
 mod r1cs;
 mod shuffle;
@@ -255,37 +256,6 @@ fn bj_add(x1: &str, y1: &str, x2: &str, y2: &str) -> PyResult<(String, String)> 
 #[pyfunction]
 fn bj_mul(k: &str, x: &str, y: &str) -> PyResult<(String, String)> {
     Ok(bj_xy(&bj_point(x, y)?.mul_ct(&bj_scalar(k)?)))
-}
-
-/// `Σ k·P` for each row of terms `(k, i)`: `k` a decimal below 2^256, `i` an index into
-/// `points` (decimal coordinates, each checked once: on the curve, in the prime-order subgroup).
-/// Constant time in the scalars (they may be secret). At most 4,096 points and 4,096 terms.
-#[pyfunction]
-fn bj_lincomb(
-    py: Python<'_>,
-    points: Vec<(String, String)>,
-    rows: Vec<Vec<(String, usize)>>,
-) -> PyResult<Vec<(String, String)>> {
-    const MAX: usize = 4096;
-    let terms: usize = rows.iter().map(Vec::len).sum();
-    if points.len() > MAX || terms > MAX {
-        return Err(PyValueError::new_err("bj_lincomb: at most 4,096 points and 4,096 terms"));
-    }
-    let pts = points.iter().map(|(x, y)| bj_point(x, y)).collect::<PyResult<Vec<_>>>()?;
-    let mut prepared = Vec::with_capacity(rows.len());
-    for row in &rows {
-        let mut bases = Vec::with_capacity(row.len());
-        let mut scalars = Vec::with_capacity(row.len());
-        for (k, i) in row {
-            let p = pts.get(*i).ok_or_else(|| PyValueError::new_err(format!("bj_lincomb: no point {i}")))?;
-            bases.push(*p);
-            scalars.push(bj_scalar(k)?);
-        }
-        prepared.push((bases, scalars));
-    }
-    let sums: Vec<zeenot_crypto::curve::Point> =
-        py.detach(|| prepared.iter().map(|(b, s)| zeenot_crypto::curve::Point::msm_ct(b, s)).collect());
-    Ok(sums.iter().map(bj_xy).collect())
 }
 
 /// circomlib's generator `Base8`.
@@ -616,7 +586,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bj_check, m)?)?;
     m.add_function(wrap_pyfunction!(bj_add, m)?)?;
     m.add_function(wrap_pyfunction!(bj_mul, m)?)?;
-    m.add_function(wrap_pyfunction!(bj_lincomb, m)?)?;
+    m.add_function(wrap_pyfunction!(points::bj_lincomb, m)?)?;
     m.add_function(wrap_pyfunction!(bj_base8, m)?)?;
     m.add_function(wrap_pyfunction!(bj_decrypt, m)?)?;
     m.add_function(wrap_pyfunction!(bj_eddsa_public, m)?)?;
