@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -54,6 +55,7 @@ def case_inputs(case: str, size: int) -> tuple[dict, object]:
 
 
 def measure(case: str, size: int) -> dict:
+    load_before = os.getloadavg()[0]
     doc, want = case_inputs(case, size)
     t = time.perf_counter()
     circuit = api.compile(f"{EX / TARGETS[(case, size)]}")
@@ -82,6 +84,10 @@ def measure(case: str, size: int) -> dict:
         "proof_bytes": len(proof.proof),
         "outputs": proof.outputs,
         "equals_reference": True,
+        # the machine's 1-minute load average (`uptime`) before and after: times on a shared
+        # machine are upper bounds, the more so the higher the load above its cores
+        "load_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "cores": os.cpu_count(),
     }
 
 
