@@ -239,7 +239,9 @@ def test_the_service_refuses_forged_swapped_and_lowered(world: World) -> None:
     lowered = replace(proof, outputs=proof.outputs - 1)
     assert submit(world.service.url, lowered).status == 422
 
-    # not a proof at all
+    # proof bytes that are not a proof, then not a proof file at all
+    garbage = submit(world.service.url, replace(proof, proof=bytes(128)))
+    assert garbage.status in (400, 422), garbage
     resp = httpx.post(
         f"{world.service.url}/api/submissions",
         content=b'{"zeenot_proof": 1}',
