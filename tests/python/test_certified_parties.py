@@ -171,6 +171,50 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+# ---- the store alone, on SQLite and PostgreSQL ----------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def cstore(request: pytest.FixtureRequest, tmp_path: Path) -> CertifiedStore:
+    if request.param == "sqlite":
+        return CertifiedStore(Store(str(tmp_path / "certified.db")))
+    from .test_runtime_store import _fresh_postgres
+
+    return CertifiedStore(Store(_fresh_postgres(request.getfixturevalue("postgres_url"))))
+
+
+def test_the_store_writes_once_under_concurrency(cstore: CertifiedStore) -> None:
+    """Of eight services racing to store one user's period, exactly one stores it; readings
+    and accounts are first-writer-wins, a retry is told apart from a conflict."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from zeenot.certified.store import Account, Result
+
+    results = [Result(7, "1,2", 202_406, "h" * 64, 1_000 + k, f"{k:064x}") for k in range(8)]
+    with ThreadPoolExecutor(8) as pool:
+        stored = list(pool.map(cstore.put_result, results))
+    assert stored.count(True) == 1
+    (kept,) = cstore.results()
+    assert kept == results[stored.index(True)]  # whole: every field of the one writer
+    assert cstore.put_result(replace(results[0], period=202_407))  # another period: stored
+
+    alice = Account("alice", "a" * 64, "1,2")
+    assert cstore.add_account(alice) == "created"
+    assert cstore.add_account(alice) == "repeated"
+    assert cstore.add_account(replace(alice, user_key="3,4")) == "taken"
+    assert cstore.account("alice") == alice
+    assert cstore.put_reading("alice", 1, 16, [1, 2]) == "stored"
+    assert cstore.put_reading("alice", 1, 16, [1, 2]) == "repeated"
+    assert cstore.put_reading("alice", 1, 16, [1, 3]) == "final"
+    assert cstore.put_reading("alice", 1, 8, [1, 2]) == "final"  # the width is part of it
+    reading = cstore.reading("alice", 1)
+    assert reading is not None and (reading.bits, reading.values) == (16, [1, 2])
+    assert cstore.reading("alice", 2) is None
+
+
+# ---- the three processes ------------------------------------------------------------------------
+
+
 def test_three_processes_end_to_end(world: World) -> None:
     """The household fetches its signed day, proves the bill locally, the utility verifies and
     stores it; the same proof again is a replay: 409, nothing more stored."""
