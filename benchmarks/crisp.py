@@ -4,6 +4,11 @@ verify and sizes per use case and size, on this machine.
     PYTHONPATH=python python benchmarks/crisp.py                      # the tests' sizes
     PYTHONPATH=python python benchmarks/crisp.py --crisp              # CRISP's sizes
     PYTHONPATH=python python benchmarks/crisp.py --only activity:256  # one case
+    PYTHONPATH=python python benchmarks/crisp.py --only activity:2048 --max-instructions 5000000
+
+Each result line records the machine's load (`uptime`'s 1-minute average) before and after.
+Path (b) (ciphertexts, the encryptions on the sigma back end) is measured by
+`examples/genome/certified_encrypted.py --snps N`.
 
 CRISP (USENIX Security 2021, Table 1 and §6) for comparison: disease susceptibility over 2,048
 SNPs proves in 26 s and verifies in 13 s (proofs of tens of MB); activity tracking over 2,048
