@@ -335,3 +335,27 @@ def test_the_source_serves_only_its_accounts_their_own_blocks(world: World) -> N
     )
     assert no_token.status_code == 401
     assert record(world.source, "nobody", P3, [1]).status_code == 404
+
+
+def test_the_key_commands_write_secret_files_and_print_public_halves(tmp_path: Path) -> None:
+    from zeenot.errors import MalformedInput
+
+    made = cli("source", "keygen", "--name", "lab-77", "--id", "77", "-o", str(tmp_path / "s.json"))
+    assert made.returncode == 0, made.stderr
+    key = SourceKey.load(tmp_path / "s.json")
+    assert json.loads(made.stdout) == key.published().to_json()
+    assert (key.name, key.source_id) == ("lab-77", 77)
+    assert "seed" not in repr(key) and key.seed.hex() not in made.stdout + made.stderr
+    made = cli("user", "keygen", "-o", str(tmp_path / "u.json"))
+    assert made.returncode == 0, made.stderr
+    user = UserKey.load(tmp_path / "u.json")
+    assert json.loads(made.stdout) == to_json_value(user.public)
+    for name in ("s.json", "u.json"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600
+        (tmp_path / name).chmod(0o644)
+    with pytest.raises(MalformedInput, match="readable by others"):
+        SourceKey.load(tmp_path / "s.json")
+    with pytest.raises(MalformedInput, match="readable by others"):
+        UserKey.load(tmp_path / "u.json")
+    refused = cli("source", "keygen", "--name", "x", "--id", str(2**32), "-o", str(tmp_path / "t"))
+    assert refused.returncode != 0 and "source id" in refused.stderr
