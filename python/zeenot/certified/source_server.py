@@ -131,7 +131,7 @@ def build(key: SourceKey, store: Store, operators: OperatorTokens) -> Starlette:
         x, y = account.user_key.split(",")
         user = _point({"x": x, "y": y}, "the account's user key")
         signed = await run_in_threadpool(source.sign, user, period, reading.values, reading.bits)
-        return JSONResponse(signed.to_json())
+        return JSONResponse(signed.to_json(), headers={"cache-control": "no-store"})  # her data
 
     def _signer(method: str, target: bytes, headers: dict[str, str]) -> str:
         def lookup(name: str) -> Any:
