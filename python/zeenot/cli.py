@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from zeenot import _native, api, bundle, progress
+from zeenot.certified import cli as certified_cli
 from zeenot.checker import cli as checker_cli
 from zeenot.cothority import cli as cothority_cli
 from zeenot.errors import CompileError, Failure, ZeenotError
@@ -584,6 +585,7 @@ def _parser() -> argparse.ArgumentParser:
     cothority_cli.add_parser(sub)
     plan_cli.add_parsers(sub)
     prio_cli.add_parsers(sub)
+    certified_cli.add_parsers(sub)
 
     s = sub.add_parser("export", help="export a verifier contract, or a proof for another verifier")
     s.add_argument(

@@ -8,14 +8,14 @@
   the tag `T` identify a double spender from a second spend of the same serial.
 
 Revision ID: 0010
-Revises: 0008 (0009 once issue 30's migration lands before it)
+Revises: 0009
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0008"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,134 @@
+"""`zeenot certified`: the parties of certified data (docs/certified.md) as processes.
+
+zeenot certified source keygen --name meter-1001 --id 1001 -o source.json
+zeenot certified source serve --key source.json --db URL --operator-token-file F --port P
+zeenot certified user keygen -o user.json                  (prints her public key)
+zeenot certified service serve --circuit DIR --source URL --db URL --port P
+zeenot certified prove --circuit DIR --source URL --identity KEY --user-key user.json
+    --period N --blocks blocks.json -o proof.json
+zeenot certified submit --service URL proof.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("certified", help="certified data: a source, a user, a service")
+    cmds = p.add_subparsers(dest="certified_command", required=True, metavar="COMMAND")
+
+    src = cmds.add_parser("source", help="a data source that signs its users' blocks")
+    sc = src.add_subparsers(dest="source_command", required=True, metavar="ACTION")
+    s = sc.add_parser("keygen", help="a new source key (secret, mode 0600)")
+    s.add_argument("--name", required=True, help="the source's name (its users sign for it)")
+    s.add_argument("--id", required=True, type=int, dest="source_id", help="its public id")
+    s.add_argument("-o", "--output", required=True, metavar="SOURCE.json")
+    s.set_defaults(run=_source_keygen)
+    s = sc.add_parser("serve", help="serve the source's signing endpoint")
+    s.add_argument("--key", required=True, metavar="SOURCE.json")
+    s.add_argument("--db", required=True, metavar="URL", help="a SQLite file or postgresql://")
+    s.add_argument("--operator-token-file", required=True, metavar="F")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.set_defaults(run=_source_serve)
+
+    usr = cmds.add_parser("user", help="the user's Baby Jubjub key")
+    uc = usr.add_subparsers(dest="user_command", required=True, metavar="ACTION")
+    s = uc.add_parser("keygen", help="a new user key (secret, mode 0600); prints its public key")
+    s.add_argument("-o", "--output", required=True, metavar="USER.json")
+    s.set_defaults(run=_user_keygen)
+
+    svc = cmds.add_parser("service", help="a service that verifies results before it stores them")
+    vc = svc.add_subparsers(dest="service_command", required=True, metavar="ACTION")
+    s = vc.add_parser("serve", help="serve the service's submission endpoint")
+    s.add_argument("--circuit", required=True, metavar="DIR", help="compiled and set up")
+    s.add_argument("--source", required=True, metavar="URL", help="the source it trusts")
+    s.add_argument("--db", required=True, metavar="URL")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8001)
+    s.set_defaults(run=_service_serve)
+
+    s = cmds.add_parser("prove", help="fetch a signed block from the source and prove on it")
+    s.add_argument("--circuit", required=True, metavar="DIR", help="compiled and set up")
+    s.add_argument("--source", required=True, metavar="URL")
+    s.add_argument("--identity", required=True, metavar="KEY", help="`zeenot keys new`'s file")
+    s.add_argument("--user-key", required=True, metavar="USER.json")
+    s.add_argument("--period", required=True, type=int)
+    s.add_argument("--blocks", metavar="BLOCKS.json", help="keep the block here (appended)")
+    s.add_argument("-o", "--output", required=True, metavar="PROOF.json")
+    s.set_defaults(run=_prove)
+
+    s = cmds.add_parser("submit", help="send a proof to a service; exit 0 if it stored it")
+    s.add_argument("proof", metavar="PROOF.json")
+    s.add_argument("--service", required=True, metavar="URL")
+    s.set_defaults(run=_submit)
+
+
+def _source_keygen(args: argparse.Namespace) -> int:
+    from zeenot.certified.keys import SourceKey
+
+    key = SourceKey.generate(args.name, args.source_id)
+    key.save(args.output)
+    print(json.dumps(key.published().to_json()))
+    return 0
+
+
+def _source_serve(args: argparse.Namespace) -> int:
+    from zeenot.certified.source_server import serve
+
+    return serve(args.key, args.db, args.operator_token_file, args.host, args.port)
+
+
+def _user_keygen(args: argparse.Namespace) -> int:
+    from zeenot.certified.keys import UserKey
+    from zeenot.ir import to_json_value
+
+    key = UserKey.generate()
+    key.save(args.output)
+    print(json.dumps(to_json_value(key.public)))
+    return 0
+
+
+def _service_serve(args: argparse.Namespace) -> int:
+    from zeenot.certified.service_server import serve
+
+    return serve(args.circuit, args.source, args.db, args.host, args.port)
+
+
+def _prove(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from zeenot.certified.blocks import load_blocks, save_blocks
+    from zeenot.certified.client import fetch_block, prove_block
+    from zeenot.certified.keys import UserKey
+    from zeenot.files import check_output_file, write_atomic
+    from zeenot.runtime.identity import Key
+
+    check_output_file(args.output)
+    user = UserKey.load(args.user_key)
+    block = fetch_block(args.source, Key.load(args.identity), user, args.period)
+    if args.blocks:
+        kept = load_blocks(args.blocks) if Path(args.blocks).exists() else []
+        if block not in kept:
+            save_blocks(args.blocks, [*kept, block])
+    proof = prove_block(args.circuit, block, user)
+    write_atomic(args.output, proof.to_json() + "\n", secret=False)
+    print(json.dumps({"period": args.period, "outputs": proof.outputs}))
+    return 0
+
+
+def _submit(args: argparse.Namespace) -> int:
+    from zeenot.artifacts import Proof
+    from zeenot.certified.client import submit
+    from zeenot.files import read_text
+
+    answer = submit(args.service, Proof.from_json(read_text(args.proof, "proof")))
+    print(json.dumps({"status": answer.status, **answer.body}))
+    if answer.status != 201:
+        print(f"refused ({answer.status}): {answer.body.get('error')}", file=sys.stderr)
+        return 1
+    return 0
