@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Ciphertext, keygen, random_scalar
+from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Ciphertext, Point, keygen, random_scalar
 from zeenot.cashlib import escrow as E
 from zeenot.cashlib.escrow import Decryption, Escrow, EscrowError
 from zeenot.errors import ZeenotError
@@ -73,6 +73,7 @@ def test_another_label_or_key_rejected(arbiter, made):
         E.decrypt(sk, esc, c, b"another condition")
     _, pk2 = keygen()
     assert not E.verify_escrow(esc, c, pk2, LABEL)
+    assert not E.verify_escrow(esc, c, Point.identity(), LABEL)
 
 
 def test_wrong_chunk_rejected(arbiter, made):

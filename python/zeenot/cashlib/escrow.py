@@ -44,7 +44,15 @@ from typing import Any
 
 from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Ciphertext, Point
 from zeenot.errors import ZeenotError
-from zeenot.sigma import And, DLRep, Element, Secret, Statement, pedersen_commit
+from zeenot.sigma import (
+    And,
+    DLRep,
+    Element,
+    Secret,
+    Statement,
+    batch_verify,
+    pedersen_commit,
+)
 
 __all__ = [
     "CHUNKS",
@@ -273,26 +281,37 @@ def _parse(esc: Any) -> Escrow | None:
         return None
 
 
+def _checked_parts(
+    esc: Any, commitment: Point, pk: Point, label: bytes
+) -> tuple[Escrow, Statement, bytes] | None:
+    """The parsed escrow, its sigma statement and context, once its Bulletproof verifies;
+    `None` for a malformed escrow, an identity key, or a range proof that fails."""
+    parsed = _parse(esc)
+    if parsed is None or len(parsed.ciphertexts) != CHUNKS or len(parsed.commitments) != CHUNKS:
+        return None
+    if len(parsed.range_proof) > _MAX_RANGE_PROOF or pk == Point.identity():
+        return None
+    ctx = _context(_DOMAIN, label, commitment, pk)
+    packed = [_pack(d) for d in parsed.commitments]
+    try:
+        if not _native().bp_range_verify(packed, parsed.range_proof, CHUNK_BITS, ctx):
+            return None
+    except ValueError:
+        return None
+    st = _EscrowStatement(commitment, pk, parsed.ciphertexts, parsed.commitments).statement
+    return parsed, st, ctx
+
+
 def verify_escrow(esc: Escrow | bytes, commitment: Point, arbiter_pk: Point, label: Any) -> bool:
     """Whether `esc` encrypts, to `arbiter_pk` under `label`, the value committed in
     `commitment` (`False` for malformed bytes too)."""
     commitment = _point(commitment, "the commitment")
     pk = _point(arbiter_pk, "the arbiter's key")
-    label = _label(label)
-    parsed = _parse(esc)
-    if parsed is None or len(parsed.ciphertexts) != CHUNKS or len(parsed.commitments) != CHUNKS:
+    parts = _checked_parts(esc, commitment, pk, _label(label))
+    if parts is None:
         return False
-    if len(parsed.range_proof) > _MAX_RANGE_PROOF:
-        return False
-    ctx = _context(_DOMAIN, label, commitment, pk)
-    st = _EscrowStatement(commitment, pk, parsed.ciphertexts, parsed.commitments)
-    if not st.statement.verify(parsed.proof, context=ctx):
-        return False
-    packed = [_pack(d) for d in parsed.commitments]
-    try:
-        return bool(_native().bp_range_verify(packed, parsed.range_proof, CHUNK_BITS, ctx))
-    except ValueError:
-        return False
+    parsed, st, ctx = parts
+    return st.verify(parsed.proof, context=ctx)
 
 
 @dataclass(frozen=True)
@@ -343,7 +362,7 @@ def decrypt(
         c2 = (str(int(ct.c2.x)), str(int(ct.c2.y)))
         try:
             chunks.append(int(_native().bj_decrypt(str(sk), c1, c2, CHUNK_BITS)))
-        except Exception as e:  # the range proof makes this unreachable for a verified escrow
+        except (ValueError, _native().ZeenotError) as e:  # unreachable for a verified escrow
             raise EscrowError(f"chunk {k} has no plaintext below 2^{CHUNK_BITS}: {e}") from None
     st, x = _decryption_statement(pk, parsed, chunks)
     ctx = _context(_DECRYPT_DOMAIN, label, commitment, pk)
@@ -373,9 +392,11 @@ def verify_decryption(
         return False
     if not isinstance(decryption.proof, (bytes, bytearray)):
         return False
-    parsed = _parse(esc)
-    if parsed is None or not verify_escrow(parsed, commitment, pk, label):
+    parts = _checked_parts(esc, commitment, pk, label)
+    if parts is None:
         return False
-    st, _ = _decryption_statement(pk, parsed, chunks)
-    ctx = _context(_DECRYPT_DOMAIN, label, commitment, pk)
-    return st.verify(bytes(decryption.proof), context=ctx)
+    parsed, st, ctx = parts
+    dst, _ = _decryption_statement(pk, parsed, chunks)
+    dctx = _context(_DECRYPT_DOMAIN, label, commitment, pk)
+    # The escrow's proof and the arbiter's, checked together (one multi-exponentiation).
+    return batch_verify([(st, parsed.proof, ctx), (dst, bytes(decryption.proof), dctx)])
