@@ -35,6 +35,7 @@ open to the witness, a key that does not match) is an `EscrowError` (a `ZeenotEr
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets as _random
 import struct
@@ -175,6 +176,14 @@ class Escrow:
         return cls(cts, tuple(pts[2 * CHUNKS :]), proof, data[fixed + 4 + n :])
 
 
+@functools.cache
+def _chunk_bases() -> tuple[Element, ...]:
+    """`2^(16k)·G` for every chunk (fixed: computed once per process)."""
+    return tuple(
+        Element(f"2^{CHUNK_BITS * k}*G", (1 << (CHUNK_BITS * k)) * BASE8) for k in range(CHUNKS)
+    )
+
+
 class _EscrowStatement:
     """The sigma statement of an escrow, with its secrets (for the prover's witness)."""
 
@@ -199,10 +208,7 @@ class _EscrowStatement:
             parts.append(DLRep(Element(f"c1_{k}", ct.c1), rk * G))
             parts.append(DLRep(Element(f"c2_{k}", ct.c2), vk * G + rk * pkE))
             parts.append(DLRep(Element(f"D{k}", d), vk * G + sk * H))
-        recombined = sum(
-            (vk * Element(f"2^{CHUNK_BITS * k}*G", (1 << (CHUNK_BITS * k)) * BASE8))
-            for k, vk in enumerate(self.chunk)
-        )
+        recombined = sum(vk * g for vk, g in zip(self.chunk, _chunk_bases(), strict=True))
         parts.append(DLRep(Element("C", commitment), recombined + self.opening * H))
         self.statement = And(*parts)
 
