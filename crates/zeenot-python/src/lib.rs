@@ -14,6 +14,7 @@ use std::sync::Arc;
 use zeenot_circuit::groth16::{self, Proof, ProvingKey, VerifyingKey};
 use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
+mod cash;
 mod cothority;
 mod points;
 mod prio;
@@ -602,5 +603,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sigma::bp_range_verify, m)?)?;
     cothority::register(m)?;
     shuffle::register(m)?;
+    cash::register(m)?;
     Ok(())
 }
