@@ -131,3 +131,23 @@ def test_a_profile_keeps_its_record_and_refuses_a_malformed_one(tmp_path: Path):
     path.write_text(json.dumps(doc))
     with pytest.raises(MalformedInput, match="backend"):
         Profile.load(path)
+
+
+def test_only_the_locked_packages_the_back_ends_build_on_count(tree: Path):
+    """A package only a protocol pulls in (added to Cargo.lock, depended on by none of the
+    timed crates) leaves the fingerprint alone; another checksum of arkworks does not."""
+    before = fingerprint.source_hashes(tree)
+    lock = tree / fingerprint.LOCK
+    text = lock.read_text()
+    lock.write_text(
+        text + '\n[[package]]\nname = "rsa-only"\nversion = "9.9.9"\n'
+        'source = "registry+https://github.com/rust-lang/crates.io-index"\n'
+        'checksum = "00"\ndependencies = [\n "ark-ff",\n]\n'
+    )
+    assert fingerprint.source_hashes(tree) == before
+    start = text.index('name = "ark-ff"')
+    at = text.index("checksum = ", start)
+    lock.write_text(text[:at] + 'checksum = "11' + text[at + len('checksum = "') :])
+    assert fingerprint.changed(before, fingerprint.source_hashes(tree)) == ["Cargo.lock"]
+    closure = fingerprint.locked_closure(text)
+    assert "ark-ff " in closure and "prio " not in closure and "pyo3 " in closure

@@ -4,9 +4,10 @@ A profile's models are only as good as the prover they timed: the GLV split made
 multi-exponentiations faster after the shipped profile was measured, and every prediction of
 the planner was then off by a factor nobody saw. `zeenot calibrate` records, beside the
 models, a hash of each source file that the measured costs depend on (the Rust crates that
-prove, verify and compute witnesses, the Python binding, the lock file that pins arkworks, and
-the release profile that optimises them), and a test compares the shipped profile's record with
-the checkout's: a back-end change without a new calibration fails it, naming the files.
+prove, verify and compute witnesses, the Python binding, the locked versions of the packages
+they build on — arkworks among them —, and the release profile that optimises them), and a
+test compares the shipped profile's record with the checkout's: a back-end change without a
+new calibration fails it, naming the files.
 
 The hash reads the code, not its presentation: comments, blank space and `#[cfg(test)]` items
 (unit tests inside a source file) are left out, so rewording a comment or adding a test does not
@@ -48,6 +49,10 @@ ONLY: dict[str, frozenset[str]] = {
     ),
 }
 LOCK = "Cargo.lock"
+# Only the locked packages the timed crates build on count (the crates above and the binding's
+# pyo3, with everything they depend on): a package that only a protocol beside them pulls in
+# (RSA for blind signatures, janus_messages for DAP) does not change what the models time.
+TIMED_ROOTS = ("zeenot-circuit", "zeenot-sigma", "zeenot-ir", "zeenot-crypto", "pyo3")
 MANIFEST = "Cargo.toml"  # only its [profile.release] section: how the prover is optimised
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
@@ -117,6 +122,56 @@ def release_profile(manifest: str) -> str:
     return "\n".join(lines)
 
 
+def _lock_packages(text: str) -> list[dict[str, object]]:
+    """The `[[package]]` entries of a Cargo.lock: name, version, checksum, dependencies."""
+    packages: list[dict[str, object]] = []
+    entry: dict[str, object] | None = None
+    in_deps = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line == "[[package]]":
+            entry = {"dependencies": []}
+            packages.append(entry)
+            in_deps = False
+        elif entry is None or not line:
+            continue
+        elif in_deps:
+            if line.startswith("]"):
+                in_deps = False
+            else:
+                entry["dependencies"].append(line.strip('",'))  # type: ignore[union-attr]
+        elif line.startswith("dependencies = ["):
+            in_deps = not line.endswith("]")
+        elif " = " in line:
+            key, value = line.split(" = ", 1)
+            entry[key] = value.strip('"')
+    return packages
+
+
+def locked_closure(text: str) -> str:
+    """`name version checksum` of every locked package the timed crates depend on,
+    transitively (a dependency is written `name` or `name version [(source)]`), sorted."""
+    packages = _lock_packages(text)
+    by_name: dict[str, list[dict[str, object]]] = {}
+    for package in packages:
+        by_name.setdefault(str(package.get("name")), []).append(package)
+    stack = [p for root in TIMED_ROOTS for p in by_name.get(root, [])]
+    seen: set[tuple[str, str]] = set()
+    lines = []
+    while stack:
+        package = stack.pop()
+        key = (str(package.get("name")), str(package.get("version")))
+        if key in seen:
+            continue
+        seen.add(key)
+        lines.append(f"{key[0]} {key[1]} {package.get('checksum', '')}")
+        for dep in package["dependencies"]:  # type: ignore[union-attr]
+            name, *rest = str(dep).split(" ")
+            found = by_name.get(name, [])
+            stack.extend(p for p in found if not rest or p.get("version") == rest[0])
+    return "\n".join(sorted(lines))
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -134,7 +189,7 @@ def source_hashes(root: Path) -> dict[str, str]:
             if crate in ONLY and path.relative_to(src).as_posix() not in ONLY[crate]:
                 continue
             out[rel] = _digest(normalise_rust(path.read_text()))
-    out[LOCK] = _digest(" ".join((root / LOCK).read_text().split()))
+    out[LOCK] = _digest(locked_closure((root / LOCK).read_text()))
     out[f"{MANIFEST} [profile.release]"] = _digest(release_profile((root / MANIFEST).read_text()))
     return out
 
