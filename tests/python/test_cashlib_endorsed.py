@@ -22,7 +22,7 @@ from zeenot.cashlib.endorsed import (
     spend_unendorsed,
     verify_offer,
 )
-from zeenot.cashlib.group import L
+from zeenot.cashlib.group import L, pack
 from zeenot.runtime.store import Store
 
 LEVEL = 2
@@ -207,7 +207,13 @@ def test_the_bank_server_deposits_endorsed_coins(tmp_path, arbiter):
     assert store.deposit(coin.spend, "shop", info).reason == "invalid"
     assert store.deposit(coin.spend, "shop", info, endorsement=x + 1).reason == "invalid"
     body = {"merchant": "shop", "info": info.hex(), "spend": coin.spend.to_bytes().hex()}
+    key = coin.endorsement_key
     with TestClient(build_app(store)) as client:
+        check = dict(body, endorsement_key=pack(key).hex())
+        assert client.post("/check", json=check).json() == {"status": "valid"}
+        other = dict(body, endorsement_key=pack(random_scalar() * BASE8).hex())
+        assert client.post("/check", json=other).json() == {"status": "invalid"}
+        assert client.post("/check", json=dict(body, endorsement_key="00")).status_code == 400
         assert client.post("/deposit", json=body).status_code == 400  # unendorsed
         bad = dict(body, endorsement="00" * 31)
         assert client.post("/deposit", json=bad).status_code == 400
@@ -215,6 +221,7 @@ def test_the_bank_server_deposits_endorsed_coins(tmp_path, arbiter):
         r = client.post("/deposit", json=good)
         assert (r.status_code, r.json()) == (200, {"status": "accepted"})
         assert client.post("/deposit", json=good).json() == {"status": "replay"}
+        assert client.post("/check", json=check).json() == {"status": "invalid"}  # spent
     assert not verify_offer(store, coin, esc, "shop", info, apk, label)  # spent
     c2, x2 = spend_unendorsed(wallet, CAFE, info, index=0)
     result = store.deposit(c2.spend, "cafe", info, endorsement=x2)

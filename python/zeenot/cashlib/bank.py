@@ -13,7 +13,10 @@ Routes (JSON bodies, bytes as hex, at most 64 KiB):
 `POST /withdraw` `{"account", "public_key", "request", "context"}` → `{"response"}`;
 `POST /deposit` `{"merchant", "info", "spend"[, "endorsement"]}` (an endorsed coin's `x`,
 32 bytes little-endian; `zeenot.cashlib.endorsed`) → 200 `{"status": "accepted"}`, 409
-`{"status": "replay"}` or `{"status": "double-spend", "account"}`, 400 `{"status": "invalid"}`.
+`{"status": "replay"}` or `{"status": "double-spend", "account"}`, 400 `{"status": "invalid"}`;
+`POST /check` `{"merchant", "info", "spend", "endorsement_key"}` → `{"status": "valid"}` for an
+unendorsed coin bound to that key whose serial is not deposited (a seller's check before it
+delivers; nothing recorded), else `{"status": "invalid"}`.
 """
 
 from __future__ import annotations
@@ -274,12 +277,23 @@ def build_app(bank: BankStore) -> Any:
             out["account"] = str(result.double_spender)
         return JSONResponse(out, status_code=409)
 
+    async def check(request: Request) -> Response:
+        try:
+            doc = await body(request)
+            args = (field_hex(doc, "spend"), field_str(doc, "merchant"), field_hex(doc, "info"))
+            key = group.unpack(field_hex(doc, "endorsement_key"))
+        except ValueError as e:
+            return JSONResponse({"status": "invalid", "error": str(e)}, status_code=400)
+        valid = await run_in_threadpool(bank.check_unendorsed, *args, key)
+        return JSONResponse({"status": "valid" if valid else "invalid"})
+
     return Starlette(
         routes=[
             Route("/params", params, methods=["GET"]),
             Route("/accounts", open_account, methods=["POST"]),
             Route("/withdraw", withdraw, methods=["POST"]),
             Route("/deposit", deposit, methods=["POST"]),
+            Route("/check", check, methods=["POST"]),
         ]
     )
 
