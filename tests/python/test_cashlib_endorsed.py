@@ -226,3 +226,32 @@ def test_the_bank_server_deposits_endorsed_coins(tmp_path, arbiter):
     c2, x2 = spend_unendorsed(wallet, CAFE, info, index=0)
     result = store.deposit(c2.spend, "cafe", info, endorsement=x2)
     assert (result.reason, result.double_spender) == ("double-spend", "hana")
+
+
+def test_forged_and_altered_unendorsed_coins_are_rejected(bank):
+    """A corpus: bit flips over the whole coin (X and the spend), each checked by the bank for
+    the seller and, in the spend, deposited with the true endorsement: none accepted."""
+    wallet = _wallet(bank, "ivan")
+    info = ecash.merchant_info()
+    coin, x = spend_unendorsed(wallet, SHOP, info)
+    wire = coin.to_bytes()
+    accepted = []
+    tried = 0
+    for pos in sorted({*range(32), *range(32, len(wire), len(wire) // 40), len(wire) - 1}):
+        flipped = bytearray(wire)
+        flipped[pos] ^= 1 << (pos % 8)
+        try:
+            bad = UnendorsedCoin.from_bytes(bytes(flipped))
+        except EndorsementError:
+            tried += 1
+            continue  # refused at parsing: a bad point, a bad length
+        tried += 1
+        if bank.check_unendorsed(bad.spend, SHOP, info, bad.endorsement_key):
+            accepted.append(f"check: flip at {pos}")
+        # a flip in X leaves the spend whole (the deposit recomputes X from x): only the
+        # seller's check sees it; a flip in the spend must fail the deposit too
+        if pos >= 32 and bank.deposit(bad.spend, SHOP, info, endorsement=x).accepted:
+            accepted.append(f"deposit: flip at {pos}")
+    assert accepted == []
+    assert tried > 70
+    assert bank.check_unendorsed(coin.spend, SHOP, info, coin.endorsement_key)
