@@ -18,6 +18,10 @@ Bulletproof. Two spends of one coin have one `S`; with different `R` they give
 
 The bank is the issuer (keyed verification): a merchant forwards each spend to the bank online
 (docs/cashlib.md argues this deviation from CHL's offline merchants).
+
+A spend made with an `endorsement` `x` is an *unendorsed coin* (`zeenot.cashlib.endorsed`): its
+proof also shows `X = x·G`, hashes `X` (and its own step) into its context and its `R`, and
+the bank deposits it only with `x`.
 """
 
 from __future__ import annotations
