@@ -24,6 +24,7 @@ from zeenot.cashlib.endorsed import (
 )
 from zeenot.cashlib.group import L, pack
 from zeenot.runtime.store import Store
+from zeenot.sigma import pedersen_commit
 
 LEVEL = 2
 SHOP, CAFE = b"shop", b"cafe"
@@ -255,3 +256,25 @@ def test_forged_and_altered_unendorsed_coins_are_rejected(bank):
     assert accepted == []
     assert tried > 70
     assert bank.check_unendorsed(coin.spend, SHOP, info, coin.endorsement_key)
+
+
+def test_a_key_with_a_blinding_part_cannot_be_offered(bank, arbiter):
+    """The attack the coin's proof of `x` stops: a buyer offering `X = a·G + b·H` with an
+    escrow of `a` (blinding `b`), whose decryption `a` would endorse nothing. The escrow
+    verifies for that `X`, but no coin is bound to it."""
+    _, apk = arbiter
+    wallet = _wallet(bank, "judy")
+    info = ecash.merchant_info()
+    coin, x = spend_unendorsed(wallet, SHOP, info)
+    a, b = random_scalar(), random_scalar()
+    key = pedersen_commit(a, b)
+    cheat = UnendorsedCoin(coin.spend, key)
+    label = exchange_label(cheat, SHOP, info, CONTRACT)
+    esc = escrow.escrow(a, b, key, apk, label, seed=9)
+    assert escrow.verify_escrow(esc, key, apk, label)
+    assert not verify_offer(bank, cheat, esc, SHOP, info, apk, label)
+    # and X + b·H (the true x with a blinding part) is another key too
+    shifted = UnendorsedCoin(coin.spend, pedersen_commit(x, b))
+    label = exchange_label(shifted, SHOP, info, CONTRACT)
+    esc = escrow.escrow(x, b, shifted.endorsement_key, apk, label, seed=10)
+    assert not verify_offer(bank, shifted, esc, SHOP, info, apk, label)
