@@ -125,7 +125,8 @@ def test_the_http_routes(tmp_path):
         assert client.post("/deposit", json=spend).json() == {"status": "accepted"}
         r = client.post("/deposit", json=spend)
         assert (r.status_code, r.json()) == (409, {"status": "replay"})
-        bad = {**spend, "spend": spend["spend"][:-2] + "00"}
+        last = "01" if spend["spend"][-2:] == "00" else "00"  # the top byte of a scalar: often 00
+        bad = {**spend, "spend": spend["spend"][:-2] + last}
         assert client.post("/deposit", json=bad).status_code == 400
         assert client.post("/deposit", content=b"[1]").status_code == 400
         assert client.post("/deposit", content=b"x" * 70_000).status_code == 400

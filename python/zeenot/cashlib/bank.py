@@ -11,8 +11,12 @@ tags and named by its account).
 Routes (JSON bodies, bytes as hex, at most 64 KiB):
 `GET /params` → `{"params", "level"}`; `POST /accounts` `{"account", "public_key"}` → 201;
 `POST /withdraw` `{"account", "public_key", "request", "context"}` → `{"response"}`;
-`POST /deposit` `{"merchant", "info", "spend"}` → 200 `{"status": "accepted"}`, 409
-`{"status": "replay"}` or `{"status": "double-spend", "account"}`, 400 `{"status": "invalid"}`.
+`POST /deposit` `{"merchant", "info", "spend"[, "endorsement"]}` (an endorsed coin's `x`,
+32 bytes little-endian; `zeenot.cashlib.endorsed`) → 200 `{"status": "accepted"}`, 409
+`{"status": "replay"}` or `{"status": "double-spend", "account"}`, 400 `{"status": "invalid"}`;
+`POST /check` `{"merchant", "info", "spend", "endorsement_key"}` → `{"status": "valid"}` for an
+unendorsed coin bound to that key whose serial is not deposited (a seller's check before it
+delivers; nothing recorded), else `{"status": "invalid"}`.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from zeenot.babyjub import Point
+from zeenot.babyjub import BASE8, Point
 from zeenot.cashlib import ecash, group, kvac
 from zeenot.cashlib.group import CredentialError
 from zeenot.cashlib.kvac import IssuerKey
@@ -134,15 +138,44 @@ class BankStore:
             offsets=ecash.seed_offsets(),
         )
 
+    def check_unendorsed(
+        self, spend: bytes | ecash.Spend, merchant: str, info: bytes, endorsement_key: Point
+    ) -> bool:
+        """Whether `spend` is an unendorsed coin bound to `endorsement_key` whose serial is not
+        yet deposited (for a seller before it delivers; records nothing)."""
+        sp = ecash.verify_spend(
+            self._key, spend, merchant.encode(), info, self.level, endorsement_key=endorsement_key
+        )
+        if sp is None:
+            return False
+        with self.store.engine.connect() as conn:
+            seen = conn.execute(
+                sa.select(deposits.c.serial).where(deposits.c.serial == _hex(sp.serial))
+            ).first()
+        return seen is None
+
     def deposit(
-        self, spend: bytes | ecash.Spend, merchant: str, info: bytes
+        self,
+        spend: bytes | ecash.Spend,
+        merchant: str,
+        info: bytes,
+        *,
+        endorsement: int | None = None,
     ) -> ecash.DepositResult:
-        """Verify, then store the serial in one transaction (see the module's docstring)."""
+        """Verify, then store the serial in one transaction (see the module's docstring). An
+        unendorsed coin is deposited only with its `endorsement` `x`."""
         mid = merchant.encode()
-        sp = ecash.verify_spend(self._key, spend, mid, info, self.level)
+        if endorsement is not None and (
+            isinstance(endorsement, bool)
+            or not isinstance(endorsement, int)
+            or endorsement % group.L == 0
+        ):
+            return ecash.DepositResult(False, "invalid")
+        x_key = None if endorsement is None else (endorsement % group.L) * BASE8
+        sp = ecash.verify_spend(self._key, spend, mid, info, self.level, endorsement_key=x_key)
         if sp is None:
             return ecash.DepositResult(False, "invalid")
-        r = ecash.spend_r(mid, info)
+        r = ecash.spend_r(mid, info, x_key)
         row = {
             "serial": _hex(sp.serial),
             "r": r.to_bytes(32, "little").hex(),
@@ -228,9 +261,13 @@ def build_app(bank: BankStore) -> Any:
         try:
             doc = await body(request)
             args = (field_hex(doc, "spend"), field_str(doc, "merchant"), field_hex(doc, "info"))
+            x = field_hex(doc, "endorsement")  # an endorsed coin's `x`, 32 bytes LE
+            if len(x) not in (0, 32):
+                raise ValueError("endorsement is 32 bytes")
         except ValueError as e:
             return JSONResponse({"status": "invalid", "error": str(e)}, status_code=400)
-        result = await run_in_threadpool(bank.deposit, *args)
+        endorsement = int.from_bytes(x, "little") if x else None
+        result = await run_in_threadpool(bank.deposit, *args, endorsement=endorsement)
         if result.accepted:
             return JSONResponse({"status": "accepted"})
         if result.reason == "invalid":
@@ -240,12 +277,23 @@ def build_app(bank: BankStore) -> Any:
             out["account"] = str(result.double_spender)
         return JSONResponse(out, status_code=409)
 
+    async def check(request: Request) -> Response:
+        try:
+            doc = await body(request)
+            args = (field_hex(doc, "spend"), field_str(doc, "merchant"), field_hex(doc, "info"))
+            key = group.unpack(field_hex(doc, "endorsement_key"))
+        except ValueError as e:
+            return JSONResponse({"status": "invalid", "error": str(e)}, status_code=400)
+        valid = await run_in_threadpool(bank.check_unendorsed, *args, key)
+        return JSONResponse({"status": "valid" if valid else "invalid"})
+
     return Starlette(
         routes=[
             Route("/params", params, methods=["GET"]),
             Route("/accounts", open_account, methods=["POST"]),
             Route("/withdraw", withdraw, methods=["POST"]),
             Route("/deposit", deposit, methods=["POST"]),
+            Route("/check", check, methods=["POST"]),
         ]
     )
 

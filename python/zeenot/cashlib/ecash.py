@@ -18,6 +18,10 @@ Bulletproof. Two spends of one coin have one `S`; with different `R` they give
 
 The bank is the issuer (keyed verification): a merchant forwards each spend to the bank online
 (docs/cashlib.md argues this deviation from CHL's offline merchants).
+
+A spend made with an `endorsement` `x` is an *unendorsed coin* (`zeenot.cashlib.endorsed`): its
+proof also shows `X = x·G`, hashes `X` (and its own step) into its context and its `R`, and
+the bank deposits it only with `x`.
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ __all__ = [
 MAX_LEVEL = 32
 ATTRIBUTES = 3  # (u, s, t)
 _SPEND = b"ecash/spend"
+_ENDORSED_SPEND = b"ecash/spend/endorsed"  # an unendorsed coin's proof (zeenot.cashlib.endorsed)
 
 
 SEEDS = (1, 2)  # the attributes the bank adds randomness to at withdrawal
@@ -79,10 +84,14 @@ def _bits(level: int) -> int:
     return next(b for b in kvac.RANGE_BITS if level <= b)
 
 
-def spend_r(merchant_id: bytes, info: bytes) -> int:
+def spend_r(merchant_id: bytes, info: bytes, endorsement_key: Point | None = None) -> int:
     """`R = hash(merchant, info)`: what a spend's tag is bound to (the merchant makes `info`
-    unique per spend, e.g. a fresh nonce and the date)."""
-    return group.hash_to_scalar(b"zeenot/cashlib/ecash/R", merchant_id, info) or 1
+    unique per spend, e.g. a fresh nonce and the date). An endorsed coin's `R` also hashes its
+    endorsement key `X` (so two endorsements of one coin are two spends, not a replay)."""
+    if endorsement_key is None:
+        return group.hash_to_scalar(b"zeenot/cashlib/ecash/R", merchant_id, info) or 1
+    x = group.pack(endorsement_key)
+    return group.hash_to_scalar(b"zeenot/cashlib/ecash/R/endorsed", merchant_id, info, x) or 1
 
 
 @dataclass(frozen=True)
@@ -118,9 +127,14 @@ class Spend:
 
 
 def _spend_parts(
-    show: kvac.ShowStatement, spend: Spend, level: int, r: int
+    show: kvac.ShowStatement,
+    spend: Spend,
+    level: int,
+    r: int,
+    endorsement_key: Point | None = None,
 ) -> tuple[And, dict[str, Secret]]:
-    """The spend's equations over the presentation's attribute secrets `u, s, t`."""
+    """The spend's equations over the presentation's attribute secrets `u, s, t` (and, for an
+    unendorsed coin, `X = x·G`: the coin proves knowledge of its endorsement)."""
     G, H = Element.generator(), Element.blinding()
     u, s, t = (show.attributes[k] for k in range(ATTRIBUTES))
     i, g_lo, g_hi = Secret("i"), Secret("g.lo"), Secret("g.hi")
@@ -136,11 +150,31 @@ def _spend_parts(
         DLRep(Element("G-Cω", group.sub(BASE8, spend.c_omega)), t * Cw + i * Cw + rp * (-H)),
         DLRep(Element("T", spend.tag), u * G + w * Element("R·G", r * BASE8)),
     )
-    return st, {"i": i, "g.lo": g_lo, "g.hi": g_hi, "ω": w, "ρω": rw, "ρ'": rp}
+    sec = {"i": i, "g.lo": g_lo, "g.hi": g_hi, "ω": w, "ρω": rw, "ρ'": rp}
+    if endorsement_key is not None:
+        sec["x"] = Secret("x")
+        st = And(st, DLRep(Element("X", endorsement_key), sec["x"] * G))
+    return st, sec
 
 
-def _context_parts(info: bytes, spend: Spend, level: int) -> bytes:
-    return group.frame(level.to_bytes(1, "little"), info, spend.header())
+def _context_parts(
+    info: bytes, spend: Spend, level: int, endorsement_key: Point | None = None
+) -> bytes:
+    parts = [level.to_bytes(1, "little"), info, spend.header()]
+    if endorsement_key is not None:
+        parts.append(group.pack(endorsement_key))
+    return group.frame(*parts)
+
+
+def _endorsement_key(endorsement: int | None) -> Point | None:
+    """`X = x·G` for an endorsement `x` (`ValueError` for zero or a non-integer)."""
+    if endorsement is None:
+        return None
+    if isinstance(endorsement, bool) or not isinstance(endorsement, int):
+        raise TypeError("an endorsement is an integer")
+    if endorsement % L == 0:
+        raise ValueError("an endorsement is a nonzero scalar")
+    return (endorsement % L) * BASE8
 
 
 # ---------------------------------------------------------------------------------------------
@@ -178,18 +212,32 @@ class Wallet:
         return (1 << self.level) - self.next_index
 
     def spend(
-        self, merchant_id: bytes, info: bytes, *, index: int | None = None, seed: int | None = None
+        self,
+        merchant_id: bytes,
+        info: bytes,
+        *,
+        index: int | None = None,
+        seed: int | None = None,
+        endorsement: int | None = None,
     ) -> Spend:
         """Coin `index` (the next unspent one by default) to `merchant_id` for `info`.
         `index` other than the next one is for tests (spending a coin twice); `WitnessError`
-        for an index outside `[0, 2^level)`, `WalletEmpty` when none is left."""
+        for an index outside `[0, 2^level)`, `WalletEmpty` when none is left. With an
+        `endorsement` `x`, an unendorsed coin (see `zeenot.cashlib.endorsed`)."""
         if index is None:
             if self.remaining <= 0:
                 raise WalletEmpty("every coin of this wallet is spent")
             index = self.next_index
             self.next_index += 1
         return make_spend(
-            self.params, self.credential, self.level, index, merchant_id, info, seed=seed
+            self.params,
+            self.credential,
+            self.level,
+            index,
+            merchant_id,
+            info,
+            seed=seed,
+            endorsement=endorsement,
         )
 
 
@@ -216,12 +264,17 @@ def make_spend(
     info: bytes,
     *,
     seed: int | None = None,
+    endorsement: int | None = None,
 ) -> Spend:
-    """Spend coin `index` of the wallet `credential` (see `Wallet.spend`)."""
+    """Spend coin `index` of the wallet `credential` (see `Wallet.spend`); with an
+    `endorsement` `x`, the spend is an unendorsed coin bound to `X = x·G` that the bank
+    deposits only with `x`."""
     if not 0 <= index < 1 << level:
         raise WitnessError(f"coin {index} is not in [0, 2^{level})")
+    key = _endorsement_key(endorsement)
+    step = _SPEND if key is None else _ENDORSED_SPEND
     u, s, t = credential.attributes
-    r = spend_r(merchant_id, info)
+    r = spend_r(merchant_id, info, key)
     omega = pow((t + index + 1) % L, -1, L)
     h = Element.blinding().point
     rho, g_lo, g_hi = random_scalar(), random_scalar(), random_scalar()
@@ -235,14 +288,16 @@ def make_spend(
         ]
     )
     draft = Spend(serial, tag, c_omega, low, high, b"", _EMPTY)
-    extra = _context_parts(info, draft, level)
+    extra = _context_parts(info, draft, level, key)
     pres, show, witness, ctx = kvac.prepare_presentation(
-        params, credential, Policy(), verifier_id=merchant_id, nonce=extra, seed=seed, step=_SPEND
+        params, credential, Policy(), verifier_id=merchant_id, nonce=extra, seed=seed, step=step
     )
     values = (index, (1 << level) - 1 - index)
     proof = group.range_prove(values, (g_lo, g_hi), (low, high), _bits(level), ctx, seed)
     spend = Spend(serial, tag, c_omega, low, high, proof, pres)
-    st, sec = _spend_parts(show, spend, level, r)
+    st, sec = _spend_parts(show, spend, level, r, key)
+    if key is not None and endorsement is not None:
+        witness[sec["x"]] = endorsement % L
     witness.update(
         {
             sec["i"]: index,
@@ -270,22 +325,32 @@ _EMPTY = Presentation(BASE8, BASE8, (), (), (), b"")
 
 
 def verify_spend(
-    key: IssuerKey, spend: Spend | bytes, merchant_id: bytes, info: bytes, level: int
+    key: IssuerKey,
+    spend: Spend | bytes,
+    merchant_id: bytes,
+    info: bytes,
+    level: int,
+    *,
+    endorsement_key: Point | None = None,
 ) -> Spend | None:
     """The parsed spend if it proves an unspent-looking coin of a wallet this bank issued, bound
-    to `merchant_id` and `info`; `None` otherwise (malformed bytes included)."""
+    to `merchant_id` and `info`; `None` otherwise (malformed bytes included). With
+    `endorsement_key` `X`: whether it is an unendorsed coin bound to `X` (a plain spend and an
+    unendorsed coin never verify as each other: their proofs hash different steps)."""
     try:
         sp = spend if isinstance(spend, Spend) else Spend.from_bytes(spend)
-        if sp.serial == IDENTITY or sp.c_omega == IDENTITY:
+        if sp.serial == IDENTITY or sp.c_omega == IDENTITY or endorsement_key == IDENTITY:
             return None
-        extra = _context_parts(info, sp, level)
-        ctx = kvac.show_context(key.params, sp.presentation, Policy(), merchant_id, extra, _SPEND)
+        step = _SPEND if endorsement_key is None else _ENDORSED_SPEND
+        extra = _context_parts(info, sp, level, endorsement_key)
+        ctx = kvac.show_context(key.params, sp.presentation, Policy(), merchant_id, extra, step)
         show = kvac.check_presentation(key, sp.presentation, Policy(), ctx)
         if show is None:
             return None
         if not group.range_verify((sp.index_low, sp.index_high), sp.range_proof, _bits(level), ctx):
             return None
-        st, _ = _spend_parts(show, sp, level, spend_r(merchant_id, info))
+        r = spend_r(merchant_id, info, endorsement_key)
+        st, _ = _spend_parts(show, sp, level, r, endorsement_key)
         return sp if st.verify(sp.presentation.proof, context=ctx) else None
     except (CredentialError, ValueError):
         return None
@@ -351,12 +416,36 @@ class Bank:
             self._key, request, context=context, bound={0: public_key}, offsets=seed_offsets()
         )
 
-    def deposit(self, spend: Spend | bytes, merchant_id: bytes, info: bytes) -> DepositResult:
-        sp = verify_spend(self._key, spend, merchant_id, info, self.level)
+    def check_unendorsed(
+        self, spend: Spend | bytes, merchant_id: bytes, info: bytes, endorsement_key: Point
+    ) -> bool:
+        """For a seller before it delivers (keyed verification: only the bank can check a
+        coin): whether `spend` is an unendorsed coin bound to `endorsement_key` whose serial is
+        not yet deposited. Records nothing."""
+        sp = verify_spend(
+            self._key, spend, merchant_id, info, self.level, endorsement_key=endorsement_key
+        )
+        return sp is not None and group.pack(sp.serial) not in self._spent
+
+    def deposit(
+        self,
+        spend: Spend | bytes,
+        merchant_id: bytes,
+        info: bytes,
+        *,
+        endorsement: int | None = None,
+    ) -> DepositResult:
+        """Verify and record a spend; an unendorsed coin only with its `endorsement` `x`
+        (`invalid` without it, or with another `x`)."""
+        try:
+            x_key = _endorsement_key(endorsement)
+        except (TypeError, ValueError):
+            return DepositResult(False, "invalid")
+        sp = verify_spend(self._key, spend, merchant_id, info, self.level, endorsement_key=x_key)
         if sp is None:
             return DepositResult(False, "invalid")
         key = group.pack(sp.serial)
-        r = spend_r(merchant_id, info)
+        r = spend_r(merchant_id, info, x_key)
         seen = self._spent.get(key)
         if seen is not None:
             if seen[0] == r:
