@@ -142,7 +142,7 @@ impl PrioVdaf {
         Ok(PyBytes::new(py, &a))
     }
 
-    /// The result: an int (Count, Sum) or a list of ints (SumVec, Histogram).
+    /// The result: an int (Count, Sum) or a list of ints (SumVec, Histogram, an AFE's sums).
     fn unshard<'py>(
         &self,
         py: Python<'py>,
@@ -153,7 +153,9 @@ impl PrioVdaf {
         Ok(match r {
             AggregateResult::Count(n) => n.into_pyobject(py)?.into_any(),
             AggregateResult::Sum(n) => n.into_pyobject(py)?.into_any(),
-            AggregateResult::SumVec(v) | AggregateResult::Histogram(v) => PyList::new(py, v)?.into_any(),
+            AggregateResult::SumVec(v) | AggregateResult::Histogram(v) | AggregateResult::Afe(v) => {
+                PyList::new(py, v)?.into_any()
+            }
         })
     }
 
@@ -221,6 +223,16 @@ impl PrioVdaf {
             ),
             VdafKind::Prio3Histogram { .. } => {
                 Measurement::Histogram(m.extract::<usize>().map_err(|_| wrong("a bucket index (int)"))?)
+            }
+            VdafKind::Afe(_) => {
+                let ints = if let Ok(b) = m.cast::<PyBool>() {
+                    vec![u64::from(b.is_true())]
+                } else if let Ok(x) = m.extract::<u64>() {
+                    vec![x]
+                } else {
+                    m.extract::<Vec<u64>>().map_err(|_| wrong("a non-negative int or a list of them"))?
+                };
+                Measurement::Afe(ints)
             }
         })
     }
