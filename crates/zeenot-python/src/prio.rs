@@ -266,6 +266,12 @@ pub(crate) fn prio_dap_encode<'py>(
     Ok(PyBytes::new(py, &b))
 }
 
+/// The DAP-09 message kinds `prio_dap_decode` and `prio_dap_encode` take (`zeenot_prio::dap::KINDS`).
+#[pyfunction]
+pub(crate) fn prio_dap_kinds() -> Vec<&'static str> {
+    dap::KINDS.to_vec()
+}
+
 /// `{kind: media type}` for the DAP-09 messages that travel as HTTP bodies (janus_messages'
 /// `MEDIA_TYPE`s).
 #[pyfunction]
@@ -350,6 +356,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PrioVdaf>()?;
     m.add_function(wrap_pyfunction!(prio_dap_decode, m)?)?;
     m.add_function(wrap_pyfunction!(prio_dap_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(prio_dap_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(prio_dap_media_types, m)?)?;
     m.add_function(wrap_pyfunction!(prio_report_id_checksum, m)?)?;
     m.add_function(wrap_pyfunction!(prio_hpke_info, m)?)?;
