@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import statistics
+import time
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -144,3 +146,28 @@ def test_decode_errors() -> None:
     vdaf = Vdaf.from_description({"type": "AfeOr"})
     with pytest.raises(UsageError):
         vdaf.decode(5, 1)
+
+
+def test_afe_task_through_zeenot_dap(tmp_path: Path) -> None:
+    """An AFE task through zeenot's own DAP leader and helper (`zeenot prio serve`): uploaded
+    with the Python client, collected, decoded. (Janus does not know the private ids.)"""
+    from zeenot.prio.dap_client import Client, Collector
+    from zeenot.prio.tasks import Task
+
+    from .prio_servers import aggregators, new_task
+
+    desc = {"type": "AfeMeanVariance", "bits": 16}
+    path, credential, lport, hport = new_task(tmp_path, desc, min_batch_size=5)
+    xs = [5, 60000, 12, 12, 999, 0]
+    with aggregators(tmp_path, path, lport, hport, job_size=4):
+        task = Task.load(path)
+        client = Client(task.task_id, task.leader, task.helper, task.vdaf, task.time_precision)
+        collector = Collector(task.task_id, task.leader, task.vdaf, credential)
+        at = int(time.time()) // 3600 * 3600
+        for x in xs:
+            assert client.upload(x, at) == 201
+        got = collector.collect(at, 3600, timeout=90)
+    assert got.report_count == len(xs)
+    stat = Vdaf.from_description(desc).decode(got.result, got.report_count)
+    assert isinstance(stat, MeanVariance)
+    assert stat.variance == statistics.pvariance([Fraction(x) for x in xs])
