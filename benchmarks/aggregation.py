@@ -18,10 +18,15 @@ Per instance and number of aggregators (2 is DAP's; the seed's smallest column i
   divided by their number).
 
 Every figure is the median of 5 timed slices of at least `--seconds` each, in this Python process
-through `zeenot.prio.Vdaf` (the native module). The bare `prio` crate's preparation for the
-standard types is `cargo bench -p zeenot-prio --bench prepare` (`benchmarks/prio_vdaf.py` runs
-both in one process and prints the wrapper's overhead). The machine's load (`os.getloadavg`) is
-recorded with the results.
+through `zeenot.prio.Vdaf` (the native module). The machine's load (`os.getloadavg`) is recorded
+with the results.
+
+The bare `prio` crate beside it, for the standard types: `--bare-binary PATH` (the example
+crates/zeenot-prio/examples/prepare_timing.rs, built by
+`cargo build --release --example prepare_timing -p zeenot-prio`; also
+`cargo bench -p zeenot-prio --bench prepare`) times the crate's own DAP preparation of one report
+(both aggregators) for Count, Sum32 and SumVec(1000), and this script times `zeenot.prio.Vdaf`
+doing the same job in the same run (`benchmarks/prio_vdaf.py`'s two sides).
 """
 
 from __future__ import annotations
@@ -134,6 +139,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=0.1, help="seconds per timed slice")
     ap.add_argument("--shares", type=int, default=200, help="output shares per aggregate call")
     ap.add_argument("--only", nargs="*", help="instance names (default: all)")
+    ap.add_argument("--bare-binary", type=Path, help="prepare_timing: the bare crate beside us")
     args = ap.parse_args()
     load_before = os.getloadavg()
     rows: list[dict[str, Any]] = []
@@ -152,6 +158,17 @@ def main() -> None:
                 f"{r['verify_ms']:>9.3f} {r['prep_share_bytes']:>7} {r['aggregate_us']:>7.2f}",
                 flush=True,
             )
+    bare_rows: dict[str, Any] = {}
+    if args.bare_binary:
+        import prio_vdaf  # benchmarks/prio_vdaf.py, beside this file
+
+        b = prio_vdaf.bare(args.bare_binary, args.seconds)
+        w = prio_vdaf.wrapper(args.seconds)
+        print(f"{'DAP preparation, both aggregators':<34} {'prio µs':>8} {'zeenot µs':>10}")
+        for name in b:
+            bare_s, ours_s = b[name]["dap_prepare"], w[name]["dap_prepare"]
+            bare_rows[name] = {"prio_us": bare_s * 1e6, "zeenot_us": ours_s * 1e6}
+            print(f"{name:<34} {bare_s * 1e6:>8.1f} {ours_s * 1e6:>10.1f}")
     result = {
         "command": " ".join(["python", "benchmarks/aggregation.py", *sys.argv[1:]]),
         "machine": {
@@ -161,6 +178,7 @@ def main() -> None:
             "loadavg_after": os.getloadavg(),
         },
         "rows": rows,
+        "bare_prio_dap_prepare": bare_rows,
         "seed_table_1": SEED_TABLE_1,
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
