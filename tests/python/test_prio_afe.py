@@ -69,6 +69,17 @@ def test_max_min(xs: list[int]) -> None:
         assert vdaf.decode(_run(vdaf, xs), len(xs)) == want, kind
 
 
+def test_set_union_and_intersection() -> None:
+    sets = [{0, 2, 5}, {2, 5, 6}, {2, 3, 5}]
+    bits = [[int(e in s) for e in range(8)] for s in sets]
+    for kind, want in (
+        ("AfeSetUnion", sorted(set.union(*sets))),
+        ("AfeSetIntersection", sorted(set.intersection(*sets))),
+    ):
+        vdaf = Vdaf.from_description({"type": kind, "universe": 8})
+        assert vdaf.decode(_run(vdaf, bits), len(bits)) == want, kind
+
+
 def test_linear_regression_one_feature_exact_line() -> None:
     pts = [[x, 3 * x + 4] for x in (0, 1, 5, 9)]
     vdaf = Vdaf.from_description({"type": "AfeLinearRegression", "features": 1, "bits": 8})
@@ -110,6 +121,8 @@ def test_tampered_share_is_rejected() -> None:
         ({"type": "AfeMeanVariance", "bits": 8}, -1),
         ({"type": "AfeOr"}, 2),
         ({"type": "AfeMax", "domain": 4}, 4),
+        ({"type": "AfeSetUnion", "universe": 3}, [1, 2, 0]),
+        ({"type": "AfeSetUnion", "universe": 3}, [1, 0]),
         ({"type": "AfeLinearRegression", "features": 2, "bits": 4}, [1, 2]),
         ({"type": "AfeLinearRegression", "features": 1, "bits": 4}, "xy"),
     ],

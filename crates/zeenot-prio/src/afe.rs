@@ -21,8 +21,9 @@
 //! | `Max {domain}` | for j in 1..k: random nonzero if x ≥ j, else 0 | itself | the largest j whose sum ≠ 0 (else 0) |
 //! | `Min {domain}` | for j in 0..k−1: random nonzero if x ≤ j, else 0 | itself | the smallest j whose sum ≠ 0 (else k−1) |
 //! | `LinearRegression {features d, bits}` | bits of x₁..x_d and y; xᵢxⱼ (i ≤ j), xᵢy, y² | x, y, the products | the normal equations' solution |
+//! | `SetUnion` / `SetIntersection {universe k}` | per element: random nonzero if a member (union) / not a member (intersection), else 0 | itself | union: elements whose sum ≠ 0; intersection: elements whose sum = 0 |
 //!
-//! Or/And/Min/Max are the prime-field form of the seed's λ-bit random strings: the sum of
+//! Or/And/Min/Max/SetUnion/SetIntersection are the prime-field form of the seed's λ-bit random strings: the sum of
 //! uniformly random nonzero elements is uniformly random (zero with probability 1/p ≈ 2⁻¹²⁸), so
 //! the aggregate reveals the OR of each position and nothing of the count. Every vector is a valid
 //! encoding of *some* claim (a nonzero position is the claim "x = 1" / "x ≥ j"), so these have no
@@ -72,6 +73,11 @@ pub enum AfeKind {
     /// `features` integers x and a target y, each in `[0, 2^bits)`: the least-squares fit
     /// y ≈ c₀ + Σ cᵢxᵢ.
     LinearRegression { features: usize, bits: usize },
+    /// A subset of `[0, universe)` as `universe` membership bits: the union of the reports'
+    /// sets (an OR per element).
+    SetUnion { universe: usize },
+    /// As [`AfeKind::SetUnion`]: the intersection (an AND per element).
+    SetIntersection { universe: usize },
 }
 
 impl AfeKind {
@@ -84,6 +90,8 @@ impl AfeKind {
             AfeKind::Max { .. } => "AfeMax",
             AfeKind::Min { .. } => "AfeMin",
             AfeKind::LinearRegression { .. } => "AfeLinearRegression",
+            AfeKind::SetUnion { .. } => "AfeSetUnion",
+            AfeKind::SetIntersection { .. } => "AfeSetIntersection",
         }
     }
 
@@ -97,6 +105,8 @@ impl AfeKind {
                 AfeKind::Max { .. } => 4,
                 AfeKind::Min { .. } => 5,
                 AfeKind::LinearRegression { .. } => 6,
+                AfeKind::SetUnion { .. } => 7,
+                AfeKind::SetIntersection { .. } => 8,
             }
     }
 
@@ -104,6 +114,7 @@ impl AfeKind {
     pub fn measurement_len(&self) -> usize {
         match self {
             AfeKind::LinearRegression { features, .. } => features + 1,
+            AfeKind::SetUnion { universe } | AfeKind::SetIntersection { universe } => *universe,
             _ => 1,
         }
     }
@@ -122,6 +133,11 @@ impl AfeKind {
             }
             AfeKind::Max { domain } | AfeKind::Min { domain } if !(2..=MAX_DOMAIN).contains(&domain) => {
                 bad(format!("{} domain must be in 2..={MAX_DOMAIN}, got {domain}", self.name()))
+            }
+            AfeKind::SetUnion { universe } | AfeKind::SetIntersection { universe }
+                if !(1..=MAX_DOMAIN).contains(&universe) =>
+            {
+                bad(format!("{} universe must be in 1..={MAX_DOMAIN}, got {universe}", self.name()))
             }
             _ => Ok(()),
         }
@@ -182,6 +198,9 @@ impl Afe {
                 (b + 1, vec![(0, b)], vec![(x, x, b)], vec![x, Value::Elem(b)])
             }
             AfeKind::Or | AfeKind::And => (1, vec![], vec![], vec![Value::Elem(0)]),
+            AfeKind::SetUnion { universe: k } | AfeKind::SetIntersection { universe: k } => {
+                (k, vec![], vec![], (0..k).map(Value::Elem).collect())
+            }
             AfeKind::Max { domain } | AfeKind::Min { domain } => {
                 (domain - 1, vec![], vec![], (0..domain - 1).map(Value::Elem).collect())
             }
@@ -278,6 +297,15 @@ impl Type for Afe {
                 let x = below(m[0], 2, "x")? == 1;
                 let marked = if self.kind == AfeKind::Or { x } else { !x };
                 out.push(if marked { random_nonzero(1)?[0] } else { F::zero() });
+            }
+            AfeKind::SetUnion { .. } | AfeKind::SetIntersection { .. } => {
+                let union = matches!(self.kind, AfeKind::SetUnion { .. });
+                let r = random_nonzero(m.len())?;
+                for (&bit, r) in m.iter().zip(r) {
+                    // Union: a member marks its element; intersection: a non-member does.
+                    let member = below(bit, 2, "membership bit")? == 1;
+                    out.push(if member == union { r } else { F::zero() });
+                }
             }
             AfeKind::Max { domain } | AfeKind::Min { domain } => {
                 let x = below(m[0], domain as u128, "x")? as usize;
@@ -427,6 +455,8 @@ mod tests {
             (AfeKind::Max { domain: 5 }, vec![3]),
             (AfeKind::Min { domain: 5 }, vec![0]),
             (AfeKind::LinearRegression { features: 2, bits: 6 }, vec![5, 63, 17]),
+            (AfeKind::SetUnion { universe: 3 }, vec![1, 0, 1]),
+            (AfeKind::SetIntersection { universe: 3 }, vec![0, 0, 1]),
         ] {
             let t = Afe::new(kind).unwrap();
             let input = t.encode_measurement(&m).unwrap();
@@ -460,6 +490,8 @@ mod tests {
             AfeKind::Min { domain: MAX_DOMAIN + 1 },
             AfeKind::LinearRegression { features: 3, bits: 8 },
             AfeKind::LinearRegression { features: 1, bits: 0 },
+            AfeKind::SetUnion { universe: 0 },
+            AfeKind::SetIntersection { universe: MAX_DOMAIN + 1 },
         ] {
             assert!(Afe::new(bad).is_err(), "{bad:?}");
         }

@@ -106,10 +106,19 @@ impl VdafKind {
                 let [features, bits] = fields(name, &params, &["features", "bits"])?;
                 VdafKind::Afe(AfeKind::LinearRegression { features, bits })
             }
+            "AfeSetUnion" | "AfeSetIntersection" => {
+                let [universe] = fields(name, &params, &["universe"])?;
+                VdafKind::Afe(if name == "AfeSetUnion" {
+                    AfeKind::SetUnion { universe }
+                } else {
+                    AfeKind::SetIntersection { universe }
+                })
+            }
             other => {
                 return Err(Error::Description(format!(
                     "unsupported VDAF {other:?} (Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram, \
-                     AfeMeanVariance, AfeOr, AfeAnd, AfeMax, AfeMin, AfeLinearRegression)"
+                     AfeMeanVariance, AfeOr, AfeAnd, AfeMax, AfeMin, AfeLinearRegression, AfeSetUnion, \
+                     AfeSetIntersection)"
                 )))
             }
         };
@@ -136,6 +145,9 @@ impl VdafKind {
                 }
                 AfeKind::LinearRegression { features, bits } => {
                     serde_json::json!({"type": a.name(), "features": features, "bits": bits})
+                }
+                AfeKind::SetUnion { universe } | AfeKind::SetIntersection { universe } => {
+                    serde_json::json!({"type": a.name(), "universe": universe})
                 }
             },
         };
@@ -233,6 +245,8 @@ mod tests {
             AfeKind::Max { domain: 8 },
             AfeKind::Min { domain: 8 },
             AfeKind::LinearRegression { features: 2, bits: 8 },
+            AfeKind::SetUnion { universe: 5 },
+            AfeKind::SetIntersection { universe: 5 },
         ] {
             let k = VdafKind::Afe(a);
             assert_eq!(VdafKind::from_json(&k.to_json()).unwrap(), k);

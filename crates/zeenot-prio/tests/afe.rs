@@ -85,6 +85,17 @@ fn max_and_min_over_a_small_domain() {
 }
 
 #[test]
+fn set_union_and_intersection_over_a_small_universe() {
+    let sets = [vec![1, 0, 1, 1, 0], vec![0, 0, 1, 1, 0], vec![1, 0, 0, 1, 0]];
+    let marked = |sums: Vec<u128>| sums.iter().map(|&s| s != 0).collect::<Vec<_>>();
+    let union = run(&afe(AfeKind::SetUnion { universe: 5 }), &sets);
+    assert_eq!(marked(union), vec![true, false, true, true, false]);
+    // Intersection: an element is in every set exactly when its sum is zero.
+    let inter = run(&afe(AfeKind::SetIntersection { universe: 5 }), &sets);
+    assert_eq!(marked(inter), vec![true, true, true, false, true]);
+}
+
+#[test]
 fn linear_regression_sums_the_normal_equations() {
     let pts: [[u64; 3]; 4] = [[1, 2, 7], [3, 0, 9], [5, 5, 30], [2, 7, 25]];
     let sums = run(&afe(AfeKind::LinearRegression { features: 2, bits: 6 }), &pts.map(|p| p.to_vec()));

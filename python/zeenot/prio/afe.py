@@ -16,6 +16,7 @@ stat = vdaf.decode(sums, n)                           # MeanVariance(mean=..., v
 | `AfeOr`, `AfeAnd` | — | 0 or 1 | one random-or-zero sum | `bool` |
 | `AfeMax`, `AfeMin` | `domain` ≤ 4096 | x < domain | domain − 1 random-or-zero sums | `int` |
 | `AfeLinearRegression` | `features` ≤ 2, `bits` ≤ 32 | [x…, y] | Σx, Σy, products | `Regression` |
+| `AfeSetUnion`, `AfeSetIntersection` | `universe` ≤ 4096 | bits | one per element | `list[int]` |
 
 Exact rationals (`Fraction`) wherever the statistic divides. These instances have private
 algorithm ids: they run between zeenot's own aggregators (`zeenot.prio.Vdaf`, zeenot's DAP leader
@@ -39,6 +40,8 @@ AFE_PARAMS: dict[str, tuple[str, ...]] = {
     "AfeMax": ("domain",),
     "AfeMin": ("domain",),
     "AfeLinearRegression": ("features", "bits"),
+    "AfeSetUnion": ("universe",),
+    "AfeSetIntersection": ("universe",),
 }
 """Each AFE's description parameters (`{"type": name, **params}`)."""
 
@@ -68,7 +71,7 @@ class Regression:
     r_squared: Fraction | None
 
 
-Statistic = MeanVariance | Regression | bool | int
+Statistic = MeanVariance | Regression | bool | int | list[int]
 
 
 def is_afe(description: Mapping[str, Any]) -> bool:
@@ -107,6 +110,12 @@ def decode(description: Mapping[str, Any], sums: Sequence[int], num_measurements
     if kind == "AfeMin":
         # Sum p stands for "some x ≤ p".
         return min((p for p, s in enumerate(sums) if s != 0), default=len(sums))
+    if kind == "AfeSetUnion":
+        # Sum p stands for "some set holds p".
+        return [p for p, s in enumerate(sums) if s != 0]
+    if kind == "AfeSetIntersection":
+        # Sum p stands for "some set lacks p".
+        return [p for p, s in enumerate(sums) if s == 0]
     return _regression(int(description["features"]), sums, n)
 
 
@@ -118,6 +127,8 @@ def _sums_len(description: Mapping[str, Any]) -> int:
         return 1
     if kind in ("AfeMax", "AfeMin"):
         return int(description["domain"]) - 1
+    if kind in ("AfeSetUnion", "AfeSetIntersection"):
+        return int(description["universe"])
     d = int(description["features"])
     return d + 1 + len(regression_pairs(d))
 

@@ -20,7 +20,8 @@ crate's (`shard`, `prepare_init`, `prepare_shares_to_prepare_message`, `prepare_
 serializes them (`"Prio3Count"`, `{"Prio3Sum": {"bits": 32}}`).
 
 zeenot's AFEs (`zeenot.prio.afe`: `AfeMeanVariance {bits}`, `AfeOr`, `AfeAnd`, `AfeMax {domain}`,
-`AfeMin {domain}`, `AfeLinearRegression {features, bits}`) are Prio3 instances over custom FLP
+`AfeMin {domain}`, `AfeLinearRegression {features, bits}`, `AfeSetUnion {universe}`,
+`AfeSetIntersection {universe}`) are Prio3 instances over custom FLP
 validity circuits with private algorithm ids: they run the same operations between zeenot's own
 aggregators (never Janus), and `Vdaf.decode` turns their sums into the statistic.
 
