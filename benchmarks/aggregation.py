@@ -60,6 +60,7 @@ INSTANCES: dict[str, tuple[dict[str, Any], Any]] = {
     "AfeAnd": ({"type": "AfeAnd"}, 1),
     "AfeMax 64": ({"type": "AfeMax", "domain": 64}, 40),
     "AfeMin 64": ({"type": "AfeMin", "domain": 64}, 40),
+    "AfeSetUnion 64": ({"type": "AfeSetUnion", "universe": 64}, [i % 3 == 0 for i in range(64)]),
     "AfeLinearRegression d1 32": (
         {"type": "AfeLinearRegression", "features": 1, "bits": 32},
         [2**32 - 1, 2**31],
