@@ -328,6 +328,9 @@ def prio_dap_decode(kind: str, data: bytes, query_type: str = "time_interval") -
 def prio_dap_encode(kind: str, json: str, query_type: str = "time_interval") -> bytes:
     """A DAP-09 message encoded by janus_messages 0.7.145 from its JSON text."""
 
+def prio_dap_kinds() -> list[str]:
+    """The DAP-09 message kinds `prio_dap_decode` and `prio_dap_encode` take."""
+
 def prio_dap_media_types() -> list[tuple[str, str]]:
     """`(kind, media type)` for the DAP-09 messages that are HTTP bodies."""
 

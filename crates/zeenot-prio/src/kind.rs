@@ -6,6 +6,7 @@
 //! Accepted forms: `{"type": "Prio3Sum", "bits": 32}` (flat), and Janus's own serde forms
 //! `"Prio3Count"` and `{"Prio3Sum": {"bits": 32}}` (externally tagged). Unknown keys are errors.
 
+use crate::afe::AfeKind;
 use crate::{Error, Result};
 use serde_json::{Map, Value};
 
@@ -17,9 +18,21 @@ pub const MAX_ENCODED_LENGTH: usize = 1 << 20;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VdafKind {
     Prio3Count,
-    Prio3Sum { bits: usize },
-    Prio3SumVec { bits: usize, length: usize, chunk_length: usize },
-    Prio3Histogram { length: usize, chunk_length: usize },
+    Prio3Sum {
+        bits: usize,
+    },
+    Prio3SumVec {
+        bits: usize,
+        length: usize,
+        chunk_length: usize,
+    },
+    Prio3Histogram {
+        length: usize,
+        chunk_length: usize,
+    },
+    /// One of zeenot's AFEs ([`crate::afe`]): a Prio3 instance with a private algorithm id, run
+    /// only between zeenot's own aggregators.
+    Afe(AfeKind),
 }
 
 impl VdafKind {
@@ -73,9 +86,39 @@ impl VdafKind {
                 let [length, chunk_length] = fields(name, &params, &["length", "chunk_length"])?;
                 VdafKind::Prio3Histogram { length, chunk_length }
             }
+            "AfeMeanVariance" => {
+                let [bits] = fields(name, &params, &["bits"])?;
+                VdafKind::Afe(AfeKind::MeanVariance { bits })
+            }
+            "AfeOr" | "AfeAnd" => {
+                fields(name, &params, &[])?;
+                VdafKind::Afe(if name == "AfeOr" { AfeKind::Or } else { AfeKind::And })
+            }
+            "AfeMax" | "AfeMin" => {
+                let [domain] = fields(name, &params, &["domain"])?;
+                VdafKind::Afe(if name == "AfeMax" {
+                    AfeKind::Max { domain }
+                } else {
+                    AfeKind::Min { domain }
+                })
+            }
+            "AfeLinearRegression" => {
+                let [features, bits] = fields(name, &params, &["features", "bits"])?;
+                VdafKind::Afe(AfeKind::LinearRegression { features, bits })
+            }
+            "AfeSetUnion" | "AfeSetIntersection" => {
+                let [universe] = fields(name, &params, &["universe"])?;
+                VdafKind::Afe(if name == "AfeSetUnion" {
+                    AfeKind::SetUnion { universe }
+                } else {
+                    AfeKind::SetIntersection { universe }
+                })
+            }
             other => {
                 return Err(Error::Description(format!(
-                    "unsupported VDAF {other:?} (Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram)"
+                    "unsupported VDAF {other:?} (Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram, \
+                     AfeMeanVariance, AfeOr, AfeAnd, AfeMax, AfeMin, AfeLinearRegression, AfeSetUnion, \
+                     AfeSetIntersection)"
                 )))
             }
         };
@@ -94,6 +137,19 @@ impl VdafKind {
             VdafKind::Prio3Histogram { length, chunk_length } => serde_json::json!({
                 "type": "Prio3Histogram", "length": length, "chunk_length": chunk_length
             }),
+            VdafKind::Afe(a) => match a {
+                AfeKind::MeanVariance { bits } => serde_json::json!({"type": a.name(), "bits": bits}),
+                AfeKind::Or | AfeKind::And => serde_json::json!({"type": a.name()}),
+                AfeKind::Max { domain } | AfeKind::Min { domain } => {
+                    serde_json::json!({"type": a.name(), "domain": domain})
+                }
+                AfeKind::LinearRegression { features, bits } => {
+                    serde_json::json!({"type": a.name(), "features": features, "bits": bits})
+                }
+                AfeKind::SetUnion { universe } | AfeKind::SetIntersection { universe } => {
+                    serde_json::json!({"type": a.name(), "universe": universe})
+                }
+            },
         };
         v.to_string()
     }
@@ -105,6 +161,7 @@ impl VdafKind {
             VdafKind::Prio3Sum { .. } => 1,
             VdafKind::Prio3SumVec { .. } => 2,
             VdafKind::Prio3Histogram { .. } => 3,
+            VdafKind::Afe(a) => a.algorithm_id(),
         }
     }
 
@@ -126,6 +183,7 @@ impl VdafKind {
             VdafKind::Prio3Histogram { length, chunk_length } => {
                 vector(Some(length), length, chunk_length, "Prio3Histogram")
             }
+            VdafKind::Afe(a) => a.check(),
         }
     }
 }
@@ -180,6 +238,20 @@ mod tests {
         assert_eq!(VdafKind::from_json(r#""Prio3Count""#).unwrap(), VdafKind::Prio3Count);
         let h = VdafKind::Prio3Histogram { length: 10, chunk_length: 3 };
         assert_eq!(VdafKind::from_json(&h.to_json()).unwrap(), h);
+        for a in [
+            AfeKind::MeanVariance { bits: 16 },
+            AfeKind::Or,
+            AfeKind::And,
+            AfeKind::Max { domain: 8 },
+            AfeKind::Min { domain: 8 },
+            AfeKind::LinearRegression { features: 2, bits: 8 },
+            AfeKind::SetUnion { universe: 5 },
+            AfeKind::SetIntersection { universe: 5 },
+        ] {
+            let k = VdafKind::Afe(a);
+            assert_eq!(VdafKind::from_json(&k.to_json()).unwrap(), k);
+            assert!(k.algorithm_id() >= 0xFFFF_0000, "a private algorithm id");
+        }
     }
 
     #[test]
@@ -195,6 +267,10 @@ mod tests {
             r#"{"type":"Prio3Histogram","length":4,"chunk_length":0}"#,
             r#"{"type":"Prio3Histogram","length":4,"chunk_length":1048577}"#,
             r#"{"type":"Poplar1","bits":8}"#,
+            r#"{"type":"AfeMeanVariance","bits":33}"#,
+            r#"{"type":"AfeOr","bits":1}"#,
+            r#"{"type":"AfeMax","domain":1}"#,
+            r#"{"type":"AfeLinearRegression","features":3,"bits":8}"#,
             r#"[1]"#,
             "{",
         ] {

@@ -4,10 +4,13 @@
 //! Nothing here re-implements Prio3, its fields, its FLP or a DAP encoding: [`vdaf`] calls the
 //! crate's `Client`/`Aggregator`/`Collector` and ping-pong topology, [`dap`] calls
 //! `janus_messages`' `Encode`/`Decode`, [`hpke`] calls `hpke-dispatch` (what janus_core uses)
-//! with DAP-09's application info strings. Every input is bounded in length before it is
+//! with DAP-09's application info strings. [`afe`] adds the statistics the standard lacks (mean
+//! and variance, OR/AND, MIN/MAX, linear regression) as Prio3 instances over the crate's FLP
+//! `Type` trait and gadgets, with private algorithm ids. Every input is bounded in length before it is
 //! decoded, and every failure is an [`Error`], never a panic.
 #![forbid(unsafe_code)]
 
+pub mod afe;
 pub mod dap;
 pub mod hpke;
 pub mod kind;

@@ -6,6 +6,7 @@
 //! crate's `Encode`. Encoded preparation states are what an aggregator stores between requests;
 //! they hold a measurement share, so they are secret.
 
+use crate::afe::Afe;
 use crate::kind::VdafKind;
 use crate::{bounded, decode_err, Error, Result};
 use prio::codec::{Encode, ParameterizedDecode};
@@ -47,6 +48,8 @@ pub enum Measurement {
     SumVec(Vec<u128>),
     /// Prio3Histogram: the index of the bucket, in `[0, length)`.
     Histogram(usize),
+    /// An AFE ([`crate::afe`]): its integers (`[x]`, or `[x₁, …, x_d, y]` for regression).
+    Afe(Vec<u64>),
 }
 
 /// The collector's result, one variant per instance.
@@ -56,6 +59,8 @@ pub enum AggregateResult {
     Sum(u128),
     SumVec(Vec<u128>),
     Histogram(Vec<u128>),
+    /// An AFE's sums (its truncated encoding summed), for `zeenot.prio.afe` to decode.
+    Afe(Vec<u128>),
 }
 
 /// A client's report for the aggregators: the public share and one input share per aggregator
@@ -66,7 +71,8 @@ pub struct Sharded {
     pub input_shares: Vec<Vec<u8>>,
 }
 
-/// A Prio3 instance built by the crate's `Prio3::new_*` for two aggregators.
+/// A Prio3 instance built by the crate's `Prio3::new_*` (or `Prio3::new` over an [`Afe`]) for two
+/// aggregators.
 #[derive(Clone, Debug)]
 pub struct Vdaf {
     kind: VdafKind,
@@ -80,6 +86,7 @@ enum Inner {
     Sum(Prio3Sum),
     SumVec(Prio3SumVec),
     Histogram(Prio3Histogram),
+    Afe(P3<Afe>),
 }
 
 /// Run `$body` with `$v` bound to the concrete `Prio3` instance.
@@ -90,6 +97,7 @@ macro_rules! with_vdaf {
             Inner::Sum($v) => $body,
             Inner::SumVec($v) => $body,
             Inner::Histogram($v) => $body,
+            Inner::Afe($v) => $body,
         }
     };
 }
@@ -286,6 +294,8 @@ impl Vdaf {
             VdafKind::Prio3Histogram { length, chunk_length } => {
                 Inner::Histogram(Prio3::new_histogram(n, length, chunk_length).map_err(err)?)
             }
+            // One proof over Field128 (as the crate's SumVec): soundness error ≈ 2⁻¹²⁰.
+            VdafKind::Afe(a) => Inner::Afe(Prio3::new(n, 1, a.algorithm_id(), Afe::new(a)?).map_err(err)?),
         };
         Ok(Vdaf { kind, aggregators, inner })
     }
@@ -314,6 +324,7 @@ impl Vdaf {
             (Inner::Sum(v), Measurement::Sum(x)) => shard_g(v, x, &nonce),
             (Inner::SumVec(v), Measurement::SumVec(xs)) => shard_g(v, xs, &nonce),
             (Inner::Histogram(v), Measurement::Histogram(i)) => shard_g(v, i, &nonce),
+            (Inner::Afe(v), Measurement::Afe(xs)) => shard_g(v, xs, &nonce),
             _ => mismatch(),
         }
     }
@@ -375,6 +386,7 @@ impl Vdaf {
             Inner::Histogram(v) => {
                 AggregateResult::Histogram(unshard_g(v, aggregate_shares, num_measurements)?)
             }
+            Inner::Afe(v) => AggregateResult::Afe(unshard_g(v, aggregate_shares, num_measurements)?),
         })
     }
 

@@ -72,6 +72,7 @@ fn check(name: &str, file: &str) {
         AggregateResult::SumVec(v) | AggregateResult::Histogram(v) => {
             Value::from(v.into_iter().map(|x| x as u64).collect::<Vec<_>>())
         }
+        AggregateResult::Afe(_) => panic!("{file}: the VDAF-08 vectors have no AFE"),
     };
     assert_eq!(got, t["agg_result"], "{file}: result");
 }

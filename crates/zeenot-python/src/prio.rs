@@ -142,7 +142,7 @@ impl PrioVdaf {
         Ok(PyBytes::new(py, &a))
     }
 
-    /// The result: an int (Count, Sum) or a list of ints (SumVec, Histogram).
+    /// The result: an int (Count, Sum) or a list of ints (SumVec, Histogram, an AFE's sums).
     fn unshard<'py>(
         &self,
         py: Python<'py>,
@@ -153,7 +153,9 @@ impl PrioVdaf {
         Ok(match r {
             AggregateResult::Count(n) => n.into_pyobject(py)?.into_any(),
             AggregateResult::Sum(n) => n.into_pyobject(py)?.into_any(),
-            AggregateResult::SumVec(v) | AggregateResult::Histogram(v) => PyList::new(py, v)?.into_any(),
+            AggregateResult::SumVec(v) | AggregateResult::Histogram(v) | AggregateResult::Afe(v) => {
+                PyList::new(py, v)?.into_any()
+            }
         })
     }
 
@@ -222,6 +224,16 @@ impl PrioVdaf {
             VdafKind::Prio3Histogram { .. } => {
                 Measurement::Histogram(m.extract::<usize>().map_err(|_| wrong("a bucket index (int)"))?)
             }
+            VdafKind::Afe(_) => {
+                let ints = if let Ok(b) = m.cast::<PyBool>() {
+                    vec![u64::from(b.is_true())]
+                } else if let Ok(x) = m.extract::<u64>() {
+                    vec![x]
+                } else {
+                    m.extract::<Vec<u64>>().map_err(|_| wrong("a non-negative int or a list of them"))?
+                };
+                Measurement::Afe(ints)
+            }
         })
     }
 }
@@ -252,6 +264,12 @@ pub(crate) fn prio_dap_encode<'py>(
         serde_json::from_str(json).map_err(|e| PyValueError::new_err(format!("not JSON: {e}")))?;
     let b = run(py, || dap::encode(kind, &v, q))?;
     Ok(PyBytes::new(py, &b))
+}
+
+/// The DAP-09 message kinds `prio_dap_decode` and `prio_dap_encode` take (`zeenot_prio::dap::KINDS`).
+#[pyfunction]
+pub(crate) fn prio_dap_kinds() -> Vec<&'static str> {
+    dap::KINDS.to_vec()
 }
 
 /// `{kind: media type}` for the DAP-09 messages that travel as HTTP bodies (janus_messages'
@@ -338,6 +356,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PrioVdaf>()?;
     m.add_function(wrap_pyfunction!(prio_dap_decode, m)?)?;
     m.add_function(wrap_pyfunction!(prio_dap_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(prio_dap_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(prio_dap_media_types, m)?)?;
     m.add_function(wrap_pyfunction!(prio_report_id_checksum, m)?)?;
     m.add_function(wrap_pyfunction!(prio_hpke_info, m)?)?;

@@ -2,7 +2,9 @@
 `janus_messages`, at the versions Janus 0.7.145 speaks.
 
 `zeenot.prio.vdaf` (`Vdaf`) runs the VDAF; `zeenot.prio.messages` encodes and decodes DAP
-messages and seals and opens HPKE ciphertexts with DAP's application info.
+messages and seals and opens HPKE ciphertexts with DAP's application info; `zeenot.prio.afe`
+decodes the statistics the standard lacks (mean/variance, OR/AND, MIN/MAX, linear regression),
+Prio3 instances over zeenot's own validity circuits. docs/prio.md has the whole picture.
 """
 
 from zeenot.prio.vdaf import (

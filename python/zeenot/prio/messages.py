@@ -55,32 +55,9 @@ BYTES_FIELDS = frozenset(
 )
 """The fields that hold byte strings (hex in the native JSON, `bytes` here)."""
 
-KINDS = (
-    "HpkeConfig",
-    "HpkeConfigList",
-    "HpkeCiphertext",
-    "ReportMetadata",
-    "Report",
-    "PlaintextInputShare",
-    "InputShareAad",
-    "Interval",
-    "Query",
-    "PartialBatchSelector",
-    "BatchSelector",
-    "CollectionReq",
-    "Collection",
-    "ReportShare",
-    "PrepareInit",
-    "PrepareResp",
-    "PrepareContinue",
-    "PingPongMessage",
-    "AggregationJobInitializeReq",
-    "AggregationJobContinueReq",
-    "AggregationJobResp",
-    "AggregateShareReq",
-    "AggregateShare",
-    "AggregateShareAad",
-)
+KINDS: tuple[str, ...] = tuple(_native.prio_dap_kinds())
+"""The message kinds `decode` and `encode` take (`zeenot_prio::dap::KINDS`, read from the native
+module so that the list is kept in one place)."""
 
 MEDIA_TYPES: dict[str, str] = dict(_native.prio_dap_media_types())
 """The HTTP media type of each message that is a request or response body (janus_messages'

@@ -37,6 +37,7 @@ from urllib.parse import urlparse
 
 from zeenot.errors import MalformedInput
 from zeenot.files import read_json
+from zeenot.prio.afe import AFE_PARAMS
 
 FORMAT = 1
 TASK_ID_BYTES = 32
@@ -59,12 +60,14 @@ FIELDS = (
     "aggregator_auth_token",
     "collector_auth_token_sha256",
 )
-# janus_core's VdafInstance names and their parameters
+# janus_core's VdafInstance names and their parameters, then zeenot's AFEs (private algorithm
+# ids: a task with one runs between zeenot's aggregators only, never with Janus)
 VDAF_PARAMS: dict[str, tuple[str, ...]] = {
     "Prio3Count": (),
     "Prio3Sum": ("bits",),
     "Prio3SumVec": ("bits", "length", "chunk_length"),
     "Prio3Histogram": ("length", "chunk_length"),
+    **AFE_PARAMS,
 }
 
 

@@ -19,6 +19,12 @@ crate's (`shard`, `prepare_init`, `prepare_shares_to_prepare_message`, `prepare_
 `Prio3Histogram {length, chunk_length}`, flat (`{"type": "Prio3Sum", "bits": 32}`) or as Janus
 serializes them (`"Prio3Count"`, `{"Prio3Sum": {"bits": 32}}`).
 
+zeenot's AFEs (`zeenot.prio.afe`: `AfeMeanVariance {bits}`, `AfeOr`, `AfeAnd`, `AfeMax {domain}`,
+`AfeMin {domain}`, `AfeLinearRegression {features, bits}`, `AfeSetUnion {universe}`,
+`AfeSetIntersection {universe}`) are Prio3 instances over custom FLP
+validity circuits with private algorithm ids: they run the same operations between zeenot's own
+aggregators (never Janus), and `Vdaf.decode` turns their sums into the statistic.
+
 Preparation states and output shares hold measurement shares: store them like secrets.
 
 Errors: `PrioDecodeError` (bytes that do not decode, a `MalformedInput`), `ReportRejected`
@@ -34,6 +40,7 @@ from typing import Any, TypeVar
 
 from zeenot import _native
 from zeenot.errors import MalformedInput, ProofRejected, UsageError
+from zeenot.prio import afe
 
 VERIFY_KEY_SIZE = 16
 """Bytes of a Prio3 verification key (shared by the aggregators of a task, secret)."""
@@ -125,7 +132,8 @@ class Vdaf:
 
     def shard(self, measurement: Measurement, nonce: bytes) -> tuple[bytes, list[bytes]]:
         """`(public_share, [input_share per aggregator])`, leader first. Count takes a bool or
-        0/1, Sum an int in `[0, 2^bits)`, SumVec `length` such ints, Histogram a bucket index."""
+        0/1, Sum an int in `[0, 2^bits)`, SumVec `length` such ints, Histogram a bucket index,
+        an AFE an int (a bool for Or/And) or, for regression, `[x₁, …, x_d, y]`."""
         m = list(measurement) if isinstance(measurement, Sequence) else measurement
         return _call(self._native.shard, m, nonce)
 
@@ -164,8 +172,19 @@ class Vdaf:
 
     def unshard(self, aggregate_shares: Sequence[bytes], num_measurements: int) -> Result:
         """The result from every aggregator's aggregate share (leader first): an int (Count,
-        Sum) or a list of ints (SumVec, Histogram)."""
+        Sum) or a list of ints (SumVec, Histogram, an AFE's sums)."""
         return _call(self._native.unshard, list(aggregate_shares), num_measurements)
+
+    @property
+    def is_afe(self) -> bool:
+        """Whether this is one of zeenot's AFEs (which `decode` turns into a statistic)."""
+        return afe.is_afe(self.description)
+
+    def decode(self, result: Result, num_measurements: int) -> afe.Statistic:
+        """An AFE's statistic from `unshard`'s sums (`zeenot.prio.afe.decode`)."""
+        if not isinstance(result, list):
+            raise UsageError(f"an AFE's result is a list of sums, not {result!r}")
+        return afe.decode(self.description, result, num_measurements)
 
     # ---- DAP-09 ping-pong preparation ------------------------------------------------------
 

@@ -1,0 +1,191 @@
+"""The seed's Table 1 (seed 004, §8: Prio measurements) for zeenot's Prio3 instances, standard
+and AFE, beside the seed's published figures.
+
+    python benchmarks/aggregation.py -o benchmarks/results/aggregation.json \
+        [--aggregators 2 3] [--seconds 0.1] [--shares 200]
+
+Per instance and number of aggregators (2 is DAP's; the seed's smallest column is 3):
+
+* `client_ms`: the client's encode and prove (`Vdaf.shard`: encoding, the FLP proof, the shares).
+* `upload_bytes`: the public share and every input share, as the crate encodes them (DAP adds
+  HPKE and framing: about 32 bytes of encapsulated key and 16 of tag per aggregator, plus
+  metadata).
+* `verify_ms`: one server's verification of one report: its `prepare_init` (the FLP query on its
+  share), the combination of every prepare share into the prepare message (the decision) and its
+  `prepare_next` (the output share). The leader does the combination; a helper does less.
+* `prep_share_bytes`: what one server broadcasts in the verification (its prepare share).
+* `aggregate_us`: one server's aggregation per report (`aggregate` over `--shares` output shares,
+  divided by their number).
+
+Every figure is the median of 5 timed slices of at least `--seconds` each, in this Python process
+through `zeenot.prio.Vdaf` (the native module). The machine's load (`os.getloadavg`) is recorded
+with the results.
+
+The bare `prio` crate beside it, for the standard types: `--bare-binary PATH` (the example
+crates/zeenot-prio/examples/prepare_timing.rs, built by
+`cargo build --release --example prepare_timing -p zeenot-prio`; also
+`cargo bench -p zeenot-prio --bench prepare`) times the crate's own DAP preparation of one report
+(both aggregators) for Count, Sum32 and SumVec(1000), and this script times `zeenot.prio.Vdaf`
+doing the same job in the same run (`benchmarks/prio_vdaf.py`'s two sides).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from zeenot.prio import Vdaf
+
+VK = bytes([5]) * 16
+SLICES = 5
+
+# name -> (description, measurement); the seed's 6/32/64-bit columns for Sum and the AFEs.
+INSTANCES: dict[str, tuple[dict[str, Any], Any]] = {
+    "Prio3Count": ({"type": "Prio3Count"}, 1),
+    "Prio3Sum 6": ({"type": "Prio3Sum", "bits": 6}, 63),
+    "Prio3Sum 32": ({"type": "Prio3Sum", "bits": 32}, 2**32 - 1),
+    "Prio3Sum 64": ({"type": "Prio3Sum", "bits": 64}, 2**64 - 1),
+    "Prio3Histogram 64": ({"type": "Prio3Histogram", "length": 64, "chunk_length": 8}, 17),
+    "AfeMeanVariance 6": ({"type": "AfeMeanVariance", "bits": 6}, 63),
+    "AfeMeanVariance 32": ({"type": "AfeMeanVariance", "bits": 32}, 2**32 - 1),
+    "AfeOr": ({"type": "AfeOr"}, 1),
+    "AfeAnd": ({"type": "AfeAnd"}, 1),
+    "AfeMax 64": ({"type": "AfeMax", "domain": 64}, 40),
+    "AfeMin 64": ({"type": "AfeMin", "domain": 64}, 40),
+    "AfeSetUnion 64": ({"type": "AfeSetUnion", "universe": 64}, [i % 3 == 0 for i in range(64)]),
+    "AfeLinearRegression d1 32": (
+        {"type": "AfeLinearRegression", "features": 1, "bits": 32},
+        [2**32 - 1, 2**31],
+    ),
+    "AfeLinearRegression d2 16": (
+        {"type": "AfeLinearRegression", "features": 2, "bits": 16},
+        [65535, 1234, 40000],
+    ),
+}
+
+# Seed 004, Table 1 (Prio in Go, 2017; 2 cores i5-4590 @ 3.3 GHz), by number of servers, per
+# 6/32/64-bit value.
+SEED_TABLE_1: dict[str, dict[str, list[float]]] = {
+    "client_ms": {"3": [0.401, 1.83, 3.45], "5": [0.563, 2.11, 3.329], "10": [0.863, 2.67, 4.3]},
+    "upload_bytes": {"3": [136 * 3, 328 * 3, 584 * 3], "5": [136 * 5, 328 * 5, 584 * 5]},
+    "verify_ms_all_servers": {
+        "3": [8.07, 11.95, 19.57],
+        "5": [20.19, 35.95, 46.80],
+        "10": [67.85, 85.72, 115.1],
+    },
+    "aggregation_ms_all_servers": {
+        "3": [2.32, 2.76, 3.1],
+        "5": [10.47, 11.06, 11.78],
+        "10": [29.37, 35.32, 37.93],
+    },
+    "broadcast_bytes_per_server": {"3": [32], "5": [64], "10": [144]},
+}
+
+
+def _time(budget: float, f: Callable[[], object]) -> float:
+    """Median over slices of seconds per call, each slice at least `budget` seconds."""
+    f()
+    slices = []
+    for _ in range(SLICES):
+        start, n = time.perf_counter(), 0
+        while time.perf_counter() - start < budget:
+            f()
+            n += 1
+        slices.append((time.perf_counter() - start) / n)
+    return statistics.median(slices)
+
+
+def measure(
+    description: dict[str, Any], measurement: Any, aggregators: int, budget: float, shares: int
+) -> dict[str, float]:
+    vdaf = Vdaf.from_description(description, num_aggregators=aggregators)
+    nonce = os.urandom(16)
+    public, inputs = vdaf.shard(measurement, nonce)
+    client = _time(budget, lambda: vdaf.shard(measurement, nonce))
+    inits = [vdaf.prepare_init(VK, i, nonce, public, inputs[i]) for i in range(aggregators)]
+    prep_shares = [share for _, share in inits]
+
+    def verify() -> bytes:
+        state, _ = vdaf.prepare_init(VK, 0, nonce, public, inputs[0])
+        message = vdaf.prepare_shares_to_prepare_message(0, state, prep_shares)
+        return vdaf.prepare_next(0, state, message)
+
+    out_share = verify()
+    verify_s = _time(budget, verify)
+    init_s = _time(budget, lambda: vdaf.prepare_init(VK, 0, nonce, public, inputs[0]))
+    outs = [out_share] * shares
+    aggregate_s = _time(budget, lambda: vdaf.aggregate(outs)) / shares
+    return {
+        "client_ms": client * 1e3,
+        "upload_bytes": len(public) + sum(len(s) for s in inputs),
+        "verify_ms": verify_s * 1e3,
+        "prepare_init_ms": init_s * 1e3,
+        "prep_share_bytes": len(prep_shares[0]),
+        "aggregate_us": aggregate_s * 1e6,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-o", "--output", type=Path, required=True, help="JSON results")
+    ap.add_argument("--aggregators", type=int, nargs="+", default=[2, 3])
+    ap.add_argument("--seconds", type=float, default=0.1, help="seconds per timed slice")
+    ap.add_argument("--shares", type=int, default=200, help="output shares per aggregate call")
+    ap.add_argument("--only", nargs="*", help="instance names (default: all)")
+    ap.add_argument("--bare-binary", type=Path, help="prepare_timing: the bare crate beside us")
+    args = ap.parse_args()
+    load_before = os.getloadavg()
+    rows: list[dict[str, Any]] = []
+    print(
+        f"{'instance':<27} {'aggs':>4} {'client ms':>9} {'upload B':>9} {'verify ms':>9} "
+        f"{'prep B':>7} {'agg µs':>7}"
+    )
+    for name, (description, measurement) in INSTANCES.items():
+        if args.only and name not in args.only:
+            continue
+        for n in args.aggregators:
+            r = measure(description, measurement, n, args.seconds, args.shares)
+            rows.append({"instance": name, "description": description, "aggregators": n, **r})
+            print(
+                f"{name:<27} {n:>4} {r['client_ms']:>9.3f} {r['upload_bytes']:>9} "
+                f"{r['verify_ms']:>9.3f} {r['prep_share_bytes']:>7} {r['aggregate_us']:>7.2f}",
+                flush=True,
+            )
+    bare_rows: dict[str, Any] = {}
+    if args.bare_binary:
+        import prio_vdaf  # benchmarks/prio_vdaf.py, beside this file
+
+        b = prio_vdaf.bare(args.bare_binary, args.seconds)
+        w = prio_vdaf.wrapper(args.seconds)
+        print(f"{'DAP preparation, both aggregators':<34} {'prio µs':>8} {'zeenot µs':>10}")
+        for name in b:
+            bare_s, ours_s = b[name]["dap_prepare"], w[name]["dap_prepare"]
+            bare_rows[name] = {"prio_us": bare_s * 1e6, "zeenot_us": ours_s * 1e6}
+            print(f"{name:<34} {bare_s * 1e6:>8.1f} {ours_s * 1e6:>10.1f}")
+    result = {
+        "command": " ".join(["python", "benchmarks/aggregation.py", *sys.argv[1:]]),
+        "machine": {
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "loadavg_before": load_before,
+            "loadavg_after": os.getloadavg(),
+        },
+        "rows": rows,
+        "bare_prio_dap_prepare": bare_rows,
+        "seed_table_1": SEED_TABLE_1,
+    }
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"load {load_before[0]:.2f} -> {os.getloadavg()[0]:.2f}; written to {args.output}")
+
+
+if __name__ == "__main__":
+    main()
