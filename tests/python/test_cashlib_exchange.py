@@ -19,10 +19,12 @@ from zeenot.cashlib.exchange import (
     BuyerExchange,
     Contract,
     ExchangeError,
+    Offer,
     SellerExchange,
     decrypt_file,
     encrypt_file,
 )
+from zeenot.cashlib.group import frame, pack
 from zeenot.runtime.store import Store
 
 LEVEL = 2
@@ -230,3 +232,41 @@ def test_buyer_who_endorses_one_coin_twice_is_identified_at_deposit(world):
     second = s2.finish(b2.receive_key(k2))
     assert not second.accepted and second.reason == "double-spend"
     assert second.double_spender == name
+
+
+def test_offers_travel_as_bytes_and_a_flipped_bit_is_refused_by_the_seller(world):
+    bank, arbiter, _ = world
+    seller, buyer, _ = _start(bank, arbiter)
+    offer = buyer.pay(seller.merchant_id, seller.info, seller.ciphertext)
+    wire = offer.to_bytes()
+    assert Offer.from_bytes(wire) == offer
+    for bad in (wire[:-1], wire + b"\0", b"", wire[:100], b"\xff" * 64):
+        with pytest.raises(ExchangeError):
+            Offer.from_bytes(bad)
+    with pytest.raises(TypeError):
+        Offer.from_bytes("not bytes")
+    # a corpus of single-bit flips across the offer: malformed, or refused by the seller
+    step = max(1, len(wire) // 24)
+    for pos in range(0, len(wire), step):
+        flipped = bytearray(wire)
+        flipped[pos] ^= 1 << (pos % 8)
+        try:
+            bad_offer = Offer.from_bytes(bytes(flipped))
+        except ExchangeError:
+            continue
+        with pytest.raises(ExchangeError):
+            seller.accept(bad_offer)
+    assert seller.offer is None
+    assert seller.finish(buyer.receive_key(seller.accept(Offer.from_bytes(wire)))).accepted
+
+
+def test_a_contract_with_a_non_canonical_part_is_refused():
+    _, pk = keygen()
+    c = Contract(b"shop", b"i", FILE_SHA, bytes(32), pk, 7)
+    parts = [b"zeenot/cashlib/exchange/buy/contract/v1", b"shop", b"i", FILE_SHA, bytes(32)]
+    assert Contract.from_bytes(frame(*parts, pack(pk), (7).to_bytes(8, "little"))) == c
+    for tail in ((pack(pk) + b"\0", (7).to_bytes(8, "little")), (pack(pk), b"\7")):
+        with pytest.raises(ExchangeError):
+            Contract.from_bytes(frame(*parts, *tail))
+    with pytest.raises(ExchangeError):  # not a point of the subgroup
+        Contract.from_bytes(frame(*parts, b"\xff" * 32, (7).to_bytes(8, "little")))

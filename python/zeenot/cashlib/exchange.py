@@ -57,7 +57,6 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Point
 from zeenot.cashlib import ecash, endorsed, escrow, group
 from zeenot.cashlib.endorsed import EndorsedCoin, UnendorsedCoin
-from zeenot.cashlib.group import CredentialError, Reader
 from zeenot.errors import ZeenotError
 from zeenot.runtime.store import Store, now
 
@@ -76,10 +75,28 @@ __all__ = [
 
 _CONTRACT = b"zeenot/cashlib/exchange/buy/contract/v1"
 _AEAD = b"zeenot/cashlib/exchange/buy/file/v1"
+_OFFER = b"zeenot/cashlib/exchange/buy/offer/v1"
 KEY_BYTES = 32
 NONCE_BYTES = 12
 MAX_FILE_BYTES = 1 << 30
 MAX_ID_BYTES = 1024
+MAX_OFFER_BYTES = 1 << 16
+
+
+def _unframe(data: Any, what: str, domain: bytes, count: int, limit: int) -> list[bytes]:
+    """The `count` parts after `domain` of a `group.frame`; `ExchangeError` otherwise."""
+    data = _bytes(data, f"an {what}" if what[0] in "aeiou" else f"a {what}", limit=limit)
+    parts: list[bytes] = []
+    at = 0
+    while at < len(data) and len(parts) <= count:
+        n = int.from_bytes(data[at : at + 8], "little") if len(data) - at >= 8 else -1
+        if not 0 <= n <= len(data) - at - 8:
+            raise ExchangeError(f"a malformed {what}: truncated")
+        parts.append(data[at + 8 : at + 8 + n])
+        at += 8 + n
+    if at != len(data) or len(parts) != count + 1 or parts[0] != domain:
+        raise ExchangeError(f"a malformed {what}")
+    return parts[1:]
 
 
 class ExchangeError(ZeenotError, ValueError):
@@ -164,24 +181,15 @@ class Contract:
 
     @classmethod
     def from_bytes(cls, data: Any) -> Contract:
-        data = _bytes(data, "a contract", limit=4 * MAX_ID_BYTES)
-        parts: list[bytes] = []
-        at = 0
-        while at < len(data):
-            if len(data) - at < 8:
-                raise ExchangeError("a malformed contract: truncated")
-            n = int.from_bytes(data[at : at + 8], "little")
-            if n > len(data) - at - 8:
-                raise ExchangeError("a malformed contract: truncated")
-            parts.append(data[at + 8 : at + 8 + n])
-            at += 8 + n
-        if len(parts) != 7 or parts[0] != _CONTRACT or len(parts[6]) != 8:
+        """`ExchangeError` for anything but a contract's `to_bytes()`."""
+        parts = _unframe(data, "contract", _CONTRACT, 6, 4 * MAX_ID_BYTES)
+        if len(parts[4]) != 32 or len(parts[5]) != 8:
             raise ExchangeError("a malformed contract")
         try:
-            pk = Reader(parts[5], "the arbiter's key").point()
-        except CredentialError as e:
-            raise ExchangeError(f"a malformed contract: {e}") from None
-        return cls(parts[1], parts[2], parts[3], parts[4], pk, int.from_bytes(parts[6], "little"))
+            pk = group.unpack(parts[4])
+        except ValueError as e:
+            raise ExchangeError(f"a malformed contract: the arbiter's key: {e}") from None
+        return cls(*parts[:4], pk, int.from_bytes(parts[5], "little"))
 
     def label(self, coin: UnendorsedCoin) -> bytes:
         """The escrow's label for `coin` under this contract."""
@@ -199,6 +207,27 @@ class Offer:
     @property
     def label(self) -> bytes:
         return self.contract.label(self.coin)
+
+    def to_bytes(self) -> bytes:
+        return group.frame(
+            _OFFER, self.contract.to_bytes(), self.coin.to_bytes(), self.escrow.to_bytes()
+        )
+
+    @classmethod
+    def from_bytes(cls, data: Any) -> Offer:
+        """`ExchangeError` for anything but an offer's `to_bytes()` (points checked on the curve
+        and in the subgroup; the proofs are checked by `SellerExchange.accept`)."""
+        contract, coin, esc = _unframe(data, "offer", _OFFER, 3, MAX_OFFER_BYTES)
+        try:
+            return cls(
+                Contract.from_bytes(contract),
+                UnendorsedCoin.from_bytes(coin),
+                escrow.Escrow.from_bytes(esc),
+            )
+        except ValueError as e:  # EndorsementError, EscrowError
+            if isinstance(e, ExchangeError):
+                raise
+            raise ExchangeError(f"a malformed offer: {e}") from None
 
 
 class SellerExchange:
