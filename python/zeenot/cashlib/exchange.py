@@ -83,22 +83,6 @@ MAX_ID_BYTES = 1024
 MAX_OFFER_BYTES = 1 << 16
 
 
-def _unframe(data: Any, what: str, domain: bytes, count: int, limit: int) -> list[bytes]:
-    """The `count` parts after `domain` of a `group.frame`; `ExchangeError` otherwise."""
-    data = _bytes(data, f"an {what}" if what[0] in "aeiou" else f"a {what}", limit=limit)
-    parts: list[bytes] = []
-    at = 0
-    while at < len(data) and len(parts) <= count:
-        n = int.from_bytes(data[at : at + 8], "little") if len(data) - at >= 8 else -1
-        if not 0 <= n <= len(data) - at - 8:
-            raise ExchangeError(f"a malformed {what}: truncated")
-        parts.append(data[at + 8 : at + 8 + n])
-        at += 8 + n
-    if at != len(data) or len(parts) != count + 1 or parts[0] != domain:
-        raise ExchangeError(f"a malformed {what}")
-    return parts[1:]
-
-
 class ExchangeError(ZeenotError, ValueError):
     """A step of the exchange refused: a contract, offer, key, endorsement or resolution that
     does not check out (the message says which)."""
@@ -113,6 +97,22 @@ def _bytes(v: Any, name: str, size: int | None = None, limit: int = MAX_ID_BYTES
     if len(v) > limit:
         raise ExchangeError(f"{name} is {len(v)} bytes, more than {limit}")
     return v
+
+
+def _unframe(data: Any, what: str, domain: bytes, count: int, limit: int) -> list[bytes]:
+    """The `count` parts after `domain` of a `group.frame`; `ExchangeError` otherwise."""
+    data = _bytes(data, f"an {what}" if what[0] in "aeiou" else f"a {what}", limit=limit)
+    parts: list[bytes] = []
+    at = 0
+    while at < len(data) and len(parts) <= count:
+        n = int.from_bytes(data[at : at + 8], "little") if len(data) - at >= 8 else -1
+        if not 0 <= n <= len(data) - at - 8:
+            raise ExchangeError(f"a malformed {what}: truncated")
+        parts.append(data[at + 8 : at + 8 + n])
+        at += 8 + n
+    if at != len(data) or len(parts) != count + 1 or parts[0] != domain:
+        raise ExchangeError(f"a malformed {what}")
+    return parts[1:]
 
 
 def encrypt_file(key: bytes, data: bytes, file_sha256: bytes) -> bytes:
