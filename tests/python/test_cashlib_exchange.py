@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -270,3 +272,26 @@ def test_a_contract_with_a_non_canonical_part_is_refused():
             Contract.from_bytes(frame(*parts, *tail))
     with pytest.raises(ExchangeError):  # not a point of the subgroup
         Contract.from_bytes(frame(*parts, b"\xff" * 32, (7).to_bytes(8, "little")))
+
+
+def test_concurrent_resolutions_of_one_exchange_exactly_one_wins(world):
+    bank, arbiter, store = world
+    seller, buyer, _ = _start(bank, arbiter)
+    offer = buyer.pay(seller.merchant_id, seller.info, seller.ciphertext)
+    key = seller.accept(offer)
+    arbiters = [Arbiter(Store(store.url), arbiter._sk) for _ in range(4)]  # one per "process"
+    barrier = threading.Barrier(len(arbiters))
+
+    def attempt(a: Arbiter) -> str:
+        barrier.wait()
+        try:
+            a.resolve(offer, seller.ciphertext, key)
+        except ExchangeError as e:
+            return str(e)
+        return "resolved"
+
+    with ThreadPoolExecutor(len(arbiters)) as pool:
+        outcomes = list(pool.map(attempt, arbiters))
+    assert outcomes.count("resolved") == 1
+    assert all("already resolved" in o for o in outcomes if o != "resolved")
+    assert arbiter.key_for(offer) == key
