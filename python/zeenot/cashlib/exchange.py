@@ -1,0 +1,485 @@
+"""Optimistic fair exchange, the BUY protocol (Küpçü–Lysyanskaya, "Usable optimistic fair
+exchange", as Cashlib runs it): a buyer pays one endorsed e-coin for a seller's file, and an
+arbiter is needed only when a party cheats or stops.
+
+The parties agree beforehand on the file's description, here the SHA-256 of the expected file
+(`file_sha256`), on the arbiter (its Baby Jubjub key) and on a deadline. Then:
+
+1. seller → buyer: the file encrypted under a fresh 32-byte key (`SellerExchange.ciphertext`:
+   ChaCha20-Poly1305 from `cryptography`, a random 12-byte nonce before the ciphertext, the
+   associated data binding this module's domain and `file_sha256`), and the `info` its coin must
+   name;
+2. buyer: the `Contract` (the seller, `info`, `file_sha256`, the SHA-256 of that ciphertext,
+   the arbiter's key, the deadline); buyer → seller: an unendorsed coin
+   (`zeenot.cashlib.endorsed`) and the escrow of its endorsement `x` to the arbiter under the
+   exchange's label (`endorsed.exchange_label(coin, seller, info, contract.to_bytes())`);
+3. seller: checks the contract is the one it would write, and the offer (`verify_offer`: the
+   escrow verifies against `X`, the arbiter's key and the label; the bank — `ecash.Bank` or
+   `bank.BankStore`, whose `/check` is the same call — says the coin is valid and its serial
+   not deposited); seller → buyer: the key;
+4. buyer: decrypts and checks `sha256(file) == file_sha256`; buyer → seller: `x`;
+5. seller: checks `x·G = X` and deposits the endorsed coin.
+
+Resolution (`Arbiter.resolve`): a seller that sent the key and got no (or a wrong) endorsement
+brings the contract, the coin, the escrow, the ciphertext and the key before the deadline. The
+arbiter checks the escrow under the label the contract gives, that the ciphertext is the one
+the contract names, and that the key decrypts it to a file whose SHA-256 is the contract's; only
+then it records its decision (one row per exchange, keyed by the SHA-256 of the label, in the
+runtime `Store`'s `cash_arbiter_decisions`, migration 0011; the primary key refuses a second
+resolution of one exchange, whatever the number of arbiter processes), decrypts the escrow and
+gives the seller `x` with its proof of correct decryption, and keeps the key for the buyer
+(`Arbiter.key_for`). A wrong file, a wrong key, another ciphertext or a late request is refused
+and nothing is recorded: the buyer's coin stays unendorsed, worthless to the seller.
+
+What each party risks: the seller gives the key only for a coin the bank calls valid and an
+escrow the arbiter will open, so it is paid (by the buyer or the arbiter) for a file that
+matches the contract. The buyer gives `x` only for the right file; if the seller stops before
+sending the key, the buyer waits out the deadline (after it the arbiter endorses nothing) and
+may spend the same coin again (`BuyerExchange.coin_index`). A buyer that endorses one coin for
+two sellers is a double spender, identified by the bank at the second deposit.
+
+Not here: barter (a file for a file), and the four parties as network services (the bank's
+server is `zeenot.cashlib.bank`; the buyer, seller and arbiter are library objects).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Point
+from zeenot.cashlib import ecash, endorsed, escrow, group
+from zeenot.cashlib.endorsed import EndorsedCoin, UnendorsedCoin
+from zeenot.errors import ZeenotError
+from zeenot.runtime.store import Store, now
+
+__all__ = [
+    "Arbiter",
+    "BuyerExchange",
+    "Contract",
+    "ExchangeError",
+    "Offer",
+    "Resolution",
+    "SellerExchange",
+    "decrypt_file",
+    "encrypt_file",
+    "exchange_id",
+]
+
+_CONTRACT = b"zeenot/cashlib/exchange/buy/contract/v1"
+_AEAD = b"zeenot/cashlib/exchange/buy/file/v1"
+_OFFER = b"zeenot/cashlib/exchange/buy/offer/v1"
+KEY_BYTES = 32
+NONCE_BYTES = 12
+MAX_FILE_BYTES = 1 << 30
+MAX_ID_BYTES = 1024
+MAX_OFFER_BYTES = 1 << 16
+
+
+class ExchangeError(ZeenotError, ValueError):
+    """A step of the exchange refused: a contract, offer, key, endorsement or resolution that
+    does not check out (the message says which)."""
+
+
+def _bytes(v: Any, name: str, size: int | None = None, limit: int = MAX_ID_BYTES) -> bytes:
+    if not isinstance(v, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{name} must be bytes, got {type(v).__name__}")
+    v = bytes(v)
+    if size is not None and len(v) != size:
+        raise ExchangeError(f"{name} is {len(v)} bytes, not {size}")
+    if len(v) > limit:
+        raise ExchangeError(f"{name} is {len(v)} bytes, more than {limit}")
+    return v
+
+
+def _unframe(data: Any, what: str, domain: bytes, count: int, limit: int) -> list[bytes]:
+    """The `count` parts after `domain` of a `group.frame`; `ExchangeError` otherwise."""
+    data = _bytes(data, f"an {what}" if what[0] in "aeiou" else f"a {what}", limit=limit)
+    parts: list[bytes] = []
+    at = 0
+    while at < len(data) and len(parts) <= count:
+        n = int.from_bytes(data[at : at + 8], "little") if len(data) - at >= 8 else -1
+        if not 0 <= n <= len(data) - at - 8:
+            raise ExchangeError(f"a malformed {what}: truncated")
+        parts.append(data[at + 8 : at + 8 + n])
+        at += 8 + n
+    if at != len(data) or len(parts) != count + 1 or parts[0] != domain:
+        raise ExchangeError(f"a malformed {what}")
+    return parts[1:]
+
+
+def encrypt_file(key: bytes, data: bytes, file_sha256: bytes) -> bytes:
+    """`nonce ‖ ChaCha20-Poly1305(key, nonce, data, aad = domain ‖ file_sha256)`."""
+    key = _bytes(key, "the key", KEY_BYTES)
+    data = _bytes(data, "the file", limit=MAX_FILE_BYTES)
+    nonce = secrets.token_bytes(NONCE_BYTES)
+    aad = group.frame(_AEAD, _bytes(file_sha256, "file_sha256", 32))
+    return nonce + ChaCha20Poly1305(key).encrypt(nonce, data, aad)
+
+
+def decrypt_file(key: bytes, ciphertext: bytes, file_sha256: bytes) -> bytes | None:
+    """The file, if `key` opens `ciphertext` and the file's SHA-256 is `file_sha256`; else
+    `None` (a wrong key, a tampered ciphertext, another file)."""
+    key = _bytes(key, "the key", KEY_BYTES)
+    ciphertext = _bytes(ciphertext, "the ciphertext", limit=MAX_FILE_BYTES + 64)
+    file_sha256 = _bytes(file_sha256, "file_sha256", 32)
+    if len(ciphertext) < NONCE_BYTES + 16:
+        return None
+    aad = group.frame(_AEAD, file_sha256)
+    try:
+        data = ChaCha20Poly1305(key).decrypt(
+            ciphertext[:NONCE_BYTES], ciphertext[NONCE_BYTES:], aad
+        )
+    except InvalidTag:
+        return None
+    return data if hashlib.sha256(data).digest() == file_sha256 else None
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What the arbiter is asked to honour: pay `seller` (its merchant id) for the file whose
+    SHA-256 is `file_sha256`, delivered as the ciphertext whose SHA-256 is
+    `ciphertext_sha256`, the coin naming `info`, if resolved by `arbiter_pk` before `deadline`
+    (Unix seconds)."""
+
+    seller: bytes
+    info: bytes
+    file_sha256: bytes
+    ciphertext_sha256: bytes
+    arbiter_pk: Point
+    deadline: int
+
+    def __post_init__(self) -> None:
+        _bytes(self.seller, "seller")
+        _bytes(self.info, "info")
+        _bytes(self.file_sha256, "file_sha256", 32)
+        _bytes(self.ciphertext_sha256, "ciphertext_sha256", 32)
+        if not isinstance(self.arbiter_pk, Point):
+            raise TypeError("arbiter_pk must be a babyjub Point")
+        if isinstance(self.deadline, bool) or not isinstance(self.deadline, int):
+            raise TypeError("deadline is an integer (Unix seconds)")
+        if not 0 <= self.deadline < 1 << 63:
+            raise ExchangeError("deadline is out of range")
+
+    def to_bytes(self) -> bytes:
+        return group.frame(
+            _CONTRACT,
+            bytes(self.seller),
+            bytes(self.info),
+            bytes(self.file_sha256),
+            bytes(self.ciphertext_sha256),
+            group.pack(self.arbiter_pk),
+            self.deadline.to_bytes(8, "little"),
+        )
+
+    @classmethod
+    def from_bytes(cls, data: Any) -> Contract:
+        """`ExchangeError` for anything but a contract's `to_bytes()`."""
+        parts = _unframe(data, "contract", _CONTRACT, 6, 4 * MAX_ID_BYTES)
+        if len(parts[4]) != 32 or len(parts[5]) != 8:
+            raise ExchangeError("a malformed contract")
+        try:
+            pk = group.unpack(parts[4])
+        except ValueError as e:
+            raise ExchangeError(f"a malformed contract: the arbiter's key: {e}") from None
+        return cls(*parts[:4], pk, int.from_bytes(parts[5], "little"))
+
+    def label(self, coin: UnendorsedCoin) -> bytes:
+        """The escrow's label for `coin` under this contract."""
+        return endorsed.exchange_label(coin, self.seller, self.info, self.to_bytes())
+
+
+@dataclass(frozen=True)
+class Offer:
+    """The buyer's payment offer: the contract, the unendorsed coin, the endorsement's escrow."""
+
+    contract: Contract
+    coin: UnendorsedCoin
+    escrow: escrow.Escrow
+
+    @property
+    def label(self) -> bytes:
+        return self.contract.label(self.coin)
+
+    def to_bytes(self) -> bytes:
+        return group.frame(
+            _OFFER, self.contract.to_bytes(), self.coin.to_bytes(), self.escrow.to_bytes()
+        )
+
+    @classmethod
+    def from_bytes(cls, data: Any) -> Offer:
+        """`ExchangeError` for anything but an offer's `to_bytes()` (points checked on the curve
+        and in the subgroup; the proofs are checked by `SellerExchange.accept`)."""
+        contract, coin, esc = _unframe(data, "offer", _OFFER, 3, MAX_OFFER_BYTES)
+        try:
+            return cls(
+                Contract.from_bytes(contract),
+                UnendorsedCoin.from_bytes(coin),
+                escrow.Escrow.from_bytes(esc),
+            )
+        except ValueError as e:  # EndorsementError, EscrowError
+            if isinstance(e, ExchangeError):
+                raise
+            raise ExchangeError(f"a malformed offer: {e}") from None
+
+
+class SellerExchange:
+    """The seller's side of one exchange. `bank` is `ecash.Bank` (merchant ids as bytes) or
+    `bank.BankStore` (merchant names as str): `merchant` is what it takes."""
+
+    def __init__(
+        self,
+        data: bytes,
+        merchant: Any,
+        bank: Any,
+        arbiter_pk: Point,
+        *,
+        deadline: int,
+    ):
+        self.data = _bytes(data, "the file", limit=MAX_FILE_BYTES)
+        self.merchant = merchant
+        self.merchant_id = merchant.encode() if isinstance(merchant, str) else bytes(merchant)
+        self.bank = bank
+        self.arbiter_pk = arbiter_pk
+        self.deadline = deadline
+        self.file_sha256 = hashlib.sha256(self.data).digest()
+        self.info = ecash.merchant_info()
+        self._key = secrets.token_bytes(KEY_BYTES)
+        self.ciphertext = encrypt_file(self._key, self.data, self.file_sha256)
+        self.offer: Offer | None = None
+        self.paid: EndorsedCoin | None = None
+
+    def __repr__(self) -> str:  # never print the key
+        return f"<SellerExchange {self.merchant_id!r} file={self.file_sha256.hex()[:16]}…>"
+
+    def expected_contract(self) -> Contract:
+        return Contract(
+            self.merchant_id,
+            self.info,
+            self.file_sha256,
+            hashlib.sha256(self.ciphertext).digest(),
+            self.arbiter_pk,
+            self.deadline,
+        )
+
+    def accept(self, offer: Offer, *, at: float | None = None) -> bytes:
+        """Step 3: check the offer and return the key to send. `ExchangeError` if the contract
+        is not this exchange's, the deadline is too close to resolve, or the offer does not
+        verify (the escrow, or the bank's check of the coin)."""
+        if offer.contract != self.expected_contract():
+            raise ExchangeError("the offer's contract is not this exchange's")
+        if (time.time() if at is None else at) >= self.deadline:
+            raise ExchangeError("the deadline has passed: the arbiter would not resolve")
+        if not endorsed.verify_offer(
+            self.bank,
+            offer.coin,
+            offer.escrow,
+            self.merchant,
+            self.info,
+            self.arbiter_pk,
+            offer.label,
+        ):
+            raise ExchangeError("the offer does not verify (the escrow or the coin)")
+        self.offer = offer
+        return self._key
+
+    def finish(self, endorsement: int) -> ecash.DepositResult:
+        """Step 5: complete the coin with the buyer's `x` and deposit it. `ExchangeError` if
+        `x` is not the endorsement (then go to the arbiter: `resolve`)."""
+        if self.offer is None:
+            raise ExchangeError("no accepted offer")
+        try:
+            done = endorsed.endorse(self.offer.coin, endorsement)
+        except (TypeError, ValueError) as e:
+            raise ExchangeError(f"the buyer's endorsement: {e}") from None
+        return self._deposit(done)
+
+    def resolve(self, arbiter: Arbiter, *, at: float | None = None) -> ecash.DepositResult:
+        """The buyer withheld (or botched) the endorsement: ask the arbiter, check its answer,
+        deposit."""
+        if self.offer is None:
+            raise ExchangeError("no accepted offer")
+        res = arbiter.resolve(self.offer, self.ciphertext, self._key, at=at)
+        try:
+            done = endorsed.endorse_from_decryption(
+                self.offer.coin,
+                self.offer.escrow,
+                self.arbiter_pk,
+                self.offer.label,
+                res.decryption,
+            )
+        except ValueError as e:
+            raise ExchangeError(f"the arbiter's answer: {e}") from None
+        return self._deposit(done)
+
+    def _deposit(self, done: EndorsedCoin) -> ecash.DepositResult:
+        result = self.bank.deposit(
+            done.spend.to_bytes(), self.merchant, self.info, endorsement=done.endorsement
+        )
+        if result.accepted:
+            self.paid = done
+        return result
+
+
+class BuyerExchange:
+    """The buyer's side of one exchange, for the file whose SHA-256 is `file_sha256`."""
+
+    def __init__(
+        self,
+        wallet: ecash.Wallet,
+        file_sha256: bytes,
+        arbiter_pk: Point,
+        *,
+        deadline: int,
+    ):
+        self.wallet = wallet
+        self.file_sha256 = _bytes(file_sha256, "file_sha256", 32)
+        self.arbiter_pk = arbiter_pk
+        self.deadline = deadline
+        self.ciphertext: bytes | None = None
+        self.offer: Offer | None = None
+        self.coin_index: int | None = None
+        self.file: bytes | None = None
+        self._x: int | None = None
+
+    def __repr__(self) -> str:  # never print x
+        return f"<BuyerExchange file={self.file_sha256.hex()[:16]}…>"
+
+    def pay(
+        self, seller: bytes, info: bytes, ciphertext: bytes, *, index: int | None = None
+    ) -> Offer:
+        """Step 2: the contract for this ciphertext, an unendorsed coin of the wallet (the next
+        one, or coin `index`: a coin whose exchange expired unresolved), and its escrow."""
+        self.ciphertext = _bytes(ciphertext, "the ciphertext", limit=MAX_FILE_BYTES + 64)
+        contract = Contract(
+            _bytes(seller, "seller"),
+            _bytes(info, "info"),
+            self.file_sha256,
+            hashlib.sha256(self.ciphertext).digest(),
+            self.arbiter_pk,
+            self.deadline,
+        )
+        self.coin_index = self.wallet.next_index if index is None else index
+        coin, x = endorsed.spend_unendorsed(self.wallet, seller, info, index=index)
+        esc = endorsed.escrow_endorsement(coin, x, self.arbiter_pk, contract.label(coin))
+        self._x = x
+        self.offer = Offer(contract, coin, esc)
+        return self.offer
+
+    def receive_key(self, key: bytes) -> int:
+        """Step 4: decrypt; if the file is the contract's, keep it and return `x` to send.
+        `ExchangeError` otherwise (and `x` is not released)."""
+        if self.offer is None or self.ciphertext is None or self._x is None:
+            raise ExchangeError("no offer made")
+        data = decrypt_file(key, self.ciphertext, self.file_sha256)
+        if data is None:
+            raise ExchangeError("the key does not decrypt the ciphertext to the agreed file")
+        self.file = data
+        return self._x
+
+    def key_from_arbiter(self, arbiter: Arbiter) -> bytes | None:
+        """After a resolution: the key the arbiter kept for this exchange, the file if it
+        decrypts (it does: the arbiter checked), else `None` (not resolved)."""
+        if self.offer is None or self.ciphertext is None:
+            raise ExchangeError("no offer made")
+        key = arbiter.key_for(self.offer)
+        if key is None:
+            return None
+        self.file = decrypt_file(key, self.ciphertext, self.file_sha256)
+        return self.file
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The arbiter's answer to a seller: the escrow's decryption with its proof."""
+
+    decryption: escrow.Decryption
+
+
+metadata = sa.MetaData()
+decisions = sa.Table(
+    "cash_arbiter_decisions",
+    metadata,
+    sa.Column("exchange", sa.String(64), primary_key=True),
+    sa.Column("decision", sa.String(16)),
+    sa.Column("serial", sa.String(64)),
+    sa.Column("file_key", sa.LargeBinary),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+)
+
+
+def exchange_id(offer: Offer) -> str:
+    """An exchange's name in the arbiter's log: the SHA-256 of its label (hex)."""
+    return hashlib.sha256(offer.label).hexdigest()
+
+
+class Arbiter:
+    """The arbiter (secret key `sk`) with its decisions in `store`
+    (`cash_arbiter_decisions`): one per exchange, kept forever."""
+
+    def __init__(self, store: Store, sk: int):
+        if isinstance(sk, bool) or not isinstance(sk, int) or sk % SUBGROUP_ORDER == 0:
+            raise ExchangeError("the arbiter's secret key is a nonzero integer")
+        self.store = store
+        self._sk = sk % SUBGROUP_ORDER
+        self.public_key = self._sk * BASE8
+
+    def __repr__(self) -> str:
+        return f"<Arbiter {group.pack(self.public_key).hex()[:16]}…>"
+
+    def resolve(
+        self, offer: Offer, ciphertext: bytes, key: bytes, *, at: float | None = None
+    ) -> Resolution:
+        """The seller's request (see the module's docstring). `ExchangeError` with the reason
+        if refused; nothing is recorded then."""
+        c = offer.contract
+        if c.arbiter_pk != self.public_key:
+            raise ExchangeError("the contract names another arbiter")
+        if (time.time() if at is None else at) >= c.deadline:
+            raise ExchangeError("the contract's deadline has passed")
+        ciphertext = _bytes(ciphertext, "the ciphertext", limit=MAX_FILE_BYTES + 64)
+        if hashlib.sha256(ciphertext).digest() != c.ciphertext_sha256:
+            raise ExchangeError("this is not the ciphertext the contract names")
+        if decrypt_file(key, ciphertext, c.file_sha256) is None:
+            raise ExchangeError("the key does not decrypt the ciphertext to the contract's file")
+        label = offer.label
+        try:  # checks the escrow under the contract's label before it decrypts
+            dec = escrow.decrypt(self._sk, offer.escrow, offer.coin.endorsement_key, label)
+        except escrow.EscrowError as e:
+            raise ExchangeError(f"the escrow: {e}") from None
+        row = {
+            "exchange": exchange_id(offer),
+            "decision": "endorsed",
+            "serial": group.pack(offer.coin.serial).hex(),
+            "file_key": bytes(key),
+            "created_at": now(),
+        }
+        try:
+            with self.store.engine.begin() as conn:
+                conn.execute(decisions.insert().values(**row))
+        except sa.exc.IntegrityError:
+            raise ExchangeError("this exchange is already resolved") from None
+        return Resolution(dec)
+
+    def key_for(self, offer: Offer) -> bytes | None:
+        """The buyer's request: the key of a resolved exchange, or `None`."""
+        with self.store.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(decisions.c.file_key).where(decisions.c.exchange == exchange_id(offer))
+            ).first()
+        return None if row is None else bytes(row.file_key)
+
+    def decision(self, offer: Offer) -> str | None:
+        """The recorded decision for this exchange (`"endorsed"`), or `None`."""
+        with self.store.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(decisions.c.decision).where(decisions.c.exchange == exchange_id(offer))
+            ).first()
+        return None if row is None else str(row.decision)
