@@ -168,15 +168,15 @@ pub(crate) fn bp_range_verify(
     })
 }
 
+/// One Bulletproof of a batch as Python passes it: packed commitments, proof, bits, context.
+type RangeItemWire = (Vec<Vec<u8>>, Vec<u8>, usize, Vec<u8>);
+
 /// Each `(packed commitments, proof, bits, context)` Bulletproof's verdict, in order: `True` if
 /// it verifies, `False` if it does not or is malformed. The well-formed proofs are checked as
 /// one batch (one multi-exponentiation, independent random 128-bit weights), one by one only
 /// if the batch fails; decoding runs on every core.
 #[pyfunction]
-pub(crate) fn bp_range_verify_batch(
-    py: Python<'_>,
-    items: Vec<(Vec<Vec<u8>>, Vec<u8>, usize, Vec<u8>)>,
-) -> PyResult<Vec<bool>> {
+pub(crate) fn bp_range_verify_batch(py: Python<'_>, items: Vec<RangeItemWire>) -> PyResult<Vec<bool>> {
     run(py, || {
         let refs: Vec<EncodedRangeItem<'_>> = items
             .iter()
