@@ -23,6 +23,7 @@ record sent twice is stored once.
 
 from __future__ import annotations
 
+import functools
 import secrets as _secrets
 from dataclasses import dataclass
 from typing import Any
@@ -38,8 +39,14 @@ from zeenot.runtime.identity import check_name
 MAX_PROOF = 4096  # bytes of one value's proof
 
 
+@functools.lru_cache(maxsize=16)
+def _key_hex(key: Point) -> str:
+    """The collective key's packed hex, once per key (every value's context names it)."""
+    return wire.point_hex(key)
+
+
 def _context(deployment: str, key: Point, provider: str, rid: str, column: str) -> bytes:
-    return wire.context(deployment, wire.point_hex(key), provider, rid, column)
+    return wire.context(deployment, _key_hex(key), provider, rid, column)
 
 
 def square_statement(c: Ciphertext, d: Ciphertext, key: Point) -> tuple[sigma.Statement, Any]:
