@@ -260,6 +260,11 @@ def bp_range_prove(
 def bp_range_verify(commitments: list[bytes], proof: bytes, bits: int, context: bytes) -> bool:
     """Whether the Bulletproof shows every packed commitment opens below `2^bits`."""
 
+def bp_range_verify_batch(items: list[tuple[list[bytes], bytes, int, bytes]]) -> list[bool]:
+    """Each `(packed commitments, proof, bits, context)` Bulletproof's verdict, in order (`False`
+    for a false or malformed one): checked as one batch with random weights, one by one only if
+    the batch fails."""
+
 # The verifiable shuffle (crates/zeenot-crypto/src/shuffle; the API is `zeenot.shuffle`): keys
 # are 32-byte packed points, rows `n·w` packed ciphertexts (`K || C`, 64 bytes) laid end to end.
 

@@ -621,12 +621,24 @@ def verify(statement: Statement | PlaintextInRange, proof: Any, *, context: byte
     return statement.verify(proof, context=context)
 
 
-def batch_verify(items: Iterable[tuple[Statement | PlaintextInRange, Any, bytes]]) -> bool:
+def batch_verify(
+    items: Iterable[tuple[Statement | PlaintextInRange | PlaintextInLogRange, Any, bytes]],
+) -> bool:
     """Whether every `(statement, proof, context)` verifies, checked together with one
     multi-exponentiation (faster than one by one; `False` says only that some proof fails).
-    Range statements take their `RangeProof` (or its bytes)."""
+    Range statements take their `RangeProof` / `LogRangeProof` (or its bytes); the Bulletproofs
+    of `PlaintextInLogRange` items form one more batch."""
     wire: list[tuple[str, bytes, bytes]] = []
+    ranges: list[tuple[list[bytes], bytes, int, bytes]] = []
     for st, proof, context in items:
+        if isinstance(st, PlaintextInLogRange):
+            try:
+                lp = proof if isinstance(proof, LogRangeProof) else LogRangeProof.from_bytes(proof)
+            except ValueError:
+                return False
+            packed = bytes.fromhex(_packed(lp.commitment))
+            ranges.append(([packed], lp.range_proof, st.bits, _context(context)))
+            st, proof = st.statement(lp.commitment), lp.proof
         if isinstance(st, PlaintextInRange):
             parsed = st._parse(proof)
             if parsed is None:
@@ -639,6 +651,8 @@ def batch_verify(items: Iterable[tuple[Statement | PlaintextInRange, Any, bytes]
         if len(proof) != c.proof_size:
             return False
         wire.append((c.json, proof, _context(context)))
+    if ranges and not all(_native().bp_range_verify_batch(ranges)):
+        return False
     try:
         return bool(_native().sigma_batch_verify(wire))
     except ValueError as e:

@@ -601,6 +601,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sigma::sigma_batch_verify, m)?)?;
     m.add_function(wrap_pyfunction!(sigma::bp_range_prove, m)?)?;
     m.add_function(wrap_pyfunction!(sigma::bp_range_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(sigma::bp_range_verify_batch, m)?)?;
     cothority::register(m)?;
     shuffle::register(m)?;
     cash::register(m)?;

@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zeenot_crypto::curve::Point;
-use zeenot_sigma::bulletproofs::{BulletproofGens, RangeProof};
+use zeenot_sigma::bulletproofs::{verify_each_encoded, BulletproofGens, EncodedRangeItem, RangeProof};
 use zeenot_sigma::{wire, Error, Proof, Statement};
 
 use super::{bj_point, bj_xy, detached, rng};
@@ -165,5 +165,28 @@ pub(crate) fn bp_range_verify(
         let proof = RangeProof::decode(&proof)?;
         let gens = BulletproofGens::new(bits * points.len().max(1));
         verdict(proof.verify(&gens, &points, bits, &context))
+    })
+}
+
+/// One Bulletproof of a batch as Python passes it: packed commitments, proof, bits, context.
+type RangeItemWire = (Vec<Vec<u8>>, Vec<u8>, usize, Vec<u8>);
+
+/// Each `(packed commitments, proof, bits, context)` Bulletproof's verdict, in order: `True` if
+/// it verifies, `False` if it does not or is malformed. The well-formed proofs are checked as
+/// one batch (one multi-exponentiation, independent random 128-bit weights), one by one only
+/// if the batch fails; decoding runs on every core.
+#[pyfunction]
+pub(crate) fn bp_range_verify_batch(py: Python<'_>, items: Vec<RangeItemWire>) -> PyResult<Vec<bool>> {
+    run(py, || {
+        let refs: Vec<EncodedRangeItem<'_>> = items
+            .iter()
+            .map(|(cs, proof, bits, context)| EncodedRangeItem {
+                commitments: cs,
+                proof,
+                bits: *bits,
+                context,
+            })
+            .collect();
+        Ok(verify_each_encoded(&refs, &mut rng(None)).iter().map(Result::is_ok).collect())
     })
 }

@@ -42,6 +42,13 @@
 //! whole proof is absorbed, so verification is deterministic; a false check survives only if
 //! the hash hits one value out of `l`.
 //!
+//! **Batch verification** ([`RangeProof::batch_verify`], [`RangeProof::verify_each`]): many
+//! proofs, each's equation above times an independent random 128-bit weight the verifier
+//! draws, summed into one multi-exponentiation in which the shared generators enter once
+//! (`2·max N + 3` of them, plus `2·log2 N + m + 4` points per proof). A false proof survives
+//! with probability at most 2^−128; a failing batch is then verified proof by proof to name the
+//! culprits (`benches/range_batch.rs`).
+//!
 //! **Transcript.** `Sha256Transcript("zeenot/bulletproofs/range/v2")`: the caller's context,
 //! `n`, `m`, every `V_j`; `A, S` → `y, z`; `T_1, T_2` → `x`; `t̂, τ_x, μ` → `w`; `L_k, R_k` →
 //! `u_k` per round; `a, b` → `c`. Every challenge hashes everything before it, so a proof
@@ -158,6 +165,25 @@ impl MsmTerms {
             self.add(*l, weight * later[k + 1] * us[k].square());
             self.add(*r, weight * later[k + 1]);
         }
+    }
+
+    /// These terms plus `other`'s (two partial sums of one batch, built on different cores).
+    pub fn merged(mut self, mut other: MsmTerms) -> MsmTerms {
+        if self.g_vec.len() < other.g_vec.len() {
+            std::mem::swap(&mut self, &mut other);
+        }
+        self.bases.append(&mut other.bases);
+        self.scalars.append(&mut other.scalars);
+        self.g += other.g;
+        self.h += other.h;
+        self.u += other.u;
+        for (acc, k) in self.g_vec.iter_mut().zip(&other.g_vec) {
+            *acc += k;
+        }
+        for (acc, k) in self.h_vec.iter_mut().zip(&other.h_vec) {
+            *acc += k;
+        }
+        self
     }
 
     pub(crate) fn reserve(&mut self, generators: usize, others: usize) {
@@ -682,13 +708,76 @@ impl RangeProof {
         }
     }
 
+    /// Verifies many range proofs with one multi-exponentiation: each proof's equation (as
+    /// [`RangeProof::verify`] checks it) times an independent random 128-bit weight drawn from
+    /// `rng` after the proofs are fixed, summed, the shared generators `G`, `H`, `U`, `G_i`,
+    /// `H_i` entering once. A false proof's equation is a non-identity point of the prime-order
+    /// group, so the sum is the identity for at most one value of its weight: a batch with a
+    /// false proof passes with probability at most 2^−128. `gens` must cover the widest item.
+    /// One item is checked exactly as [`RangeProof::verify`] does (weight 1); no items pass.
+    ///
+    /// Fails with the first malformed item's error (as [`RangeProof::verify`]'s, its index
+    /// named), or [`Error::InvalidProof`] if the sum is not the identity: then some proof is
+    /// false, and [`RangeProof::verify_each`] says which.
+    pub fn batch_verify<R: RngCore + CryptoRng>(
+        gens: &BulletproofGens,
+        items: &[RangeItem<'_>],
+        rng: &mut R,
+    ) -> Result<()> {
+        if let [one] = items {
+            return one.proof.verify(gens, one.commitments, one.bits, one.context);
+        }
+        let weights: Vec<Scalar> = items.iter().map(|_| batch_weight(rng)).collect();
+        let (terms, failed) = batch_terms(gens, items, &weights);
+        if let Some((i, e)) = failed.into_iter().next() {
+            return Err(at_item(i, e));
+        }
+        if terms.is_identity(gens) {
+            Ok(())
+        } else {
+            Err(Error::InvalidProof)
+        }
+    }
+
+    /// Each item's verdict, in order: `Ok(())` for a valid proof, else the error
+    /// [`RangeProof::verify`] gives it. The well-formed items are checked as one batch
+    /// ([`RangeProof::batch_verify`]'s sum); only if the batch fails is each of them verified
+    /// on its own, so a batch of valid proofs costs one multi-exponentiation and a batch with
+    /// false ones about twice the proofs' separate verification.
+    pub fn verify_each<R: RngCore + CryptoRng>(
+        gens: &BulletproofGens,
+        items: &[RangeItem<'_>],
+        rng: &mut R,
+    ) -> Vec<Result<()>> {
+        let weights: Vec<Scalar> = items.iter().map(|_| batch_weight(rng)).collect();
+        let (terms, failed) = batch_terms(gens, items, &weights);
+        let mut out: Vec<Result<()>> = items.iter().map(|_| Ok(())).collect();
+        let good = items.len() - failed.len();
+        let bad: Vec<usize> = failed.iter().map(|(i, _)| *i).collect();
+        for (i, e) in failed {
+            out[i] = Err(e);
+        }
+        if good == 0 || terms.is_identity(gens) {
+            return out;
+        }
+        // Some well-formed proof is false: find which, one by one (in parallel).
+        use rayon::prelude::*;
+        out.par_iter_mut().zip(items).enumerate().filter(|(i, _)| !bad.contains(i)).for_each(
+            |(_, (verdict, it))| {
+                *verdict = it.proof.verify(gens, it.commitments, it.bits, it.context);
+            },
+        );
+        out
+    }
+
     /// The verification equation of [`RangeProof::verify`], times `weight`, added to `terms`
     /// (the equation holds iff these terms sum to the identity). A batch adds many proofs'
     /// equations, each with an independent random weight, and checks the sum once: the shared
     /// generators then enter the multi-exponentiation once, whatever the batch's size.
     ///
-    /// Fails as [`RangeProof::verify`] does for a malformed proof (never [`Error::InvalidProof`]:
-    /// that is for the caller's check of the sum).
+    /// Fails as [`RangeProof::verify`] does for a malformed proof (and with
+    /// [`Error::InvalidProof`] for a zero challenge, probability 2^−251), and then adds nothing
+    /// to `terms`: every check comes before the first term is added.
     pub fn verification_terms(
         &self,
         gens: &BulletproofGens,
@@ -708,20 +797,34 @@ impl RangeProof {
             )));
         }
 
-        // Replay the transcript.
+        // Replay the transcript, the proof's points encoded with one inversion
+        // (`append_point` is `append_message` of the encoding).
         let mut t = start_transcript(context, bits, commitments);
-        t.append_point(b"A", &self.a_commit);
-        t.append_point(b"S", &self.s_commit);
+        let mut points = vec![self.a_commit, self.s_commit, self.t1, self.t2];
+        for (l, r) in self.ipa_l.iter().zip(&self.ipa_r) {
+            points.extend([*l, *r]);
+        }
+        let enc = Point::encode_batch(&points);
+        t.append_message(b"A", &enc[0]);
+        t.append_message(b"S", &enc[1]);
         let y = challenge(&mut t, b"y")?;
         let z = challenge(&mut t, b"z")?;
-        t.append_point(b"T1", &self.t1);
-        t.append_point(b"T2", &self.t2);
+        t.append_message(b"T1", &enc[2]);
+        t.append_message(b"T2", &enc[3]);
         let x = challenge(&mut t, b"x")?;
         t.append_scalar(b"t_hat", &self.t_hat);
         t.append_scalar(b"tau_x", &self.tau_x);
         t.append_scalar(b"mu", &self.mu);
         let w = challenge(&mut t, b"w")?;
-        let (us, c) = replay_rounds(&mut t, &self.ipa_l, &self.ipa_r, &self.ipa_a, &self.ipa_b)?;
+        let mut us = Vec::with_capacity(rounds);
+        for lr in enc[4..].chunks_exact(2) {
+            t.append_message(b"L", &lr[0]);
+            t.append_message(b"R", &lr[1]);
+            us.push(folding_challenge(&mut t)?);
+        }
+        t.append_scalar(b"a", &self.ipa_a);
+        t.append_scalar(b"b", &self.ipa_b);
+        let c = challenge(&mut t, b"c")?;
         let y_inv = y.inverse().ok_or(Error::InvalidProof)?;
 
         // The high half's generators `G` fold as `G_lo + u·G_hi`, and `H`'s low half takes `u`
@@ -795,6 +898,152 @@ impl RangeProof {
             ipa_b: w.ab[1],
         })
     }
+}
+
+/// One proof of a batch ([`RangeProof::batch_verify`], [`RangeProof::verify_each`]): the
+/// proof, the commitments it is about, their bit length and the context it was made with.
+#[derive(Clone, Copy, Debug)]
+pub struct RangeItem<'a> {
+    /// The proof.
+    pub proof: &'a RangeProof,
+    /// `V_0 … V_{m−1}`.
+    pub commitments: &'a [Point],
+    /// `n`: the range is `[0, 2^n)`.
+    pub bits: usize,
+    /// The context the proof is bound to.
+    pub context: &'a [u8],
+}
+
+/// One proof of a batch in wire form ([`verify_each_encoded`]): the packed commitments, the
+/// proof's bytes ([`RangeProof::encode`]), the bit length and the context.
+#[derive(Clone, Copy, Debug)]
+pub struct EncodedRangeItem<'a> {
+    /// `V_0 … V_{m−1}`, 32 bytes each (packed as circomlib does).
+    pub commitments: &'a [Vec<u8>],
+    /// The proof.
+    pub proof: &'a [u8],
+    /// `n`: the range is `[0, 2^n)`.
+    pub bits: usize,
+    /// The context the proof is bound to.
+    pub context: &'a [u8],
+}
+
+/// The most bits (`n·m`) one item of [`verify_each_encoded`] may cover: generators are derived
+/// for the widest item, so this bounds the work an untrusted batch can ask for.
+pub const MAX_ENCODED_ITEM_BITS: usize = 1 << 12;
+
+/// Each wire-form item's verdict, in order ([`RangeProof::verify_each`]): the commitments and
+/// proofs decoded (every point checked on the curve and in the subgroup) in parallel, a
+/// malformed item given its decoding error (an item over [`MAX_ENCODED_ITEM_BITS`] an
+/// [`Error::Range`]), the rest verified as one batch, one by one only if the batch fails.
+pub fn verify_each_encoded<R: RngCore + CryptoRng>(
+    items: &[EncodedRangeItem<'_>],
+    rng: &mut R,
+) -> Vec<Result<()>> {
+    use rayon::prelude::*;
+    type Decoded = Result<(RangeProof, Vec<Point>)>;
+    let decoded: Vec<Decoded> = items
+        .par_iter()
+        .with_min_len(8)
+        .map(|it| {
+            if it.bits.checked_mul(it.commitments.len()).is_none_or(|nn| nn > MAX_ENCODED_ITEM_BITS) {
+                return Err(Error::Range(format!(
+                    "{} values of {} bits exceed {MAX_ENCODED_ITEM_BITS} bits",
+                    it.commitments.len(),
+                    it.bits
+                )));
+            }
+            let points = it
+                .commitments
+                .iter()
+                .enumerate()
+                .map(|(j, c)| {
+                    Point::decode_slice(c).map_err(|e| Error::Encoding(format!("commitment {j}: {e}")))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Ok((RangeProof::decode(it.proof)?, points))
+        })
+        .collect();
+    let widest = decoded
+        .iter()
+        .zip(items)
+        .filter(|(d, _)| d.is_ok())
+        .map(|(_, it)| it.bits * it.commitments.len())
+        .max()
+        .unwrap_or(0);
+    let gens = BulletproofGens::new(widest);
+    let mut index = Vec::with_capacity(items.len());
+    let mut good = Vec::with_capacity(items.len());
+    for (i, (d, it)) in decoded.iter().zip(items).enumerate() {
+        if let Ok((proof, commitments)) = d {
+            index.push(i);
+            good.push(RangeItem { proof, commitments, bits: it.bits, context: it.context });
+        }
+    }
+    let verdicts = RangeProof::verify_each(&gens, &good, rng);
+    let mut out: Vec<Result<()>> = decoded.into_iter().map(|d| d.map(|_| ())).collect();
+    for (i, v) in index.into_iter().zip(verdicts) {
+        out[i] = v;
+    }
+    out
+}
+
+/// A batch weight: uniform in `[1, 2^128)`, from the verifier's `rng` (never from the proofs).
+fn batch_weight<R: RngCore + CryptoRng>(rng: &mut R) -> Scalar {
+    loop {
+        let mut bytes = [0u8; 16];
+        rng.fill_bytes(&mut bytes);
+        let w = u128::from_le_bytes(bytes);
+        if w != 0 {
+            return Scalar::from(w);
+        }
+    }
+}
+
+/// Names the item in a batch error.
+fn at_item(i: usize, e: Error) -> Error {
+    match e {
+        Error::Range(m) => Error::Range(format!("item {i}: {m}")),
+        Error::Encoding(m) => Error::Encoding(format!("item {i}: {m}")),
+        other => other,
+    }
+}
+
+/// The weighted sum of the items' equations (`weights[i]` for item `i`), built in parallel;
+/// the items that fail [`RangeProof::verification_terms`] (malformed) are left out and listed
+/// with their errors, by index.
+fn batch_terms(
+    gens: &BulletproofGens,
+    items: &[RangeItem<'_>],
+    weights: &[Scalar],
+) -> (MsmTerms, Vec<(usize, Error)>) {
+    use rayon::prelude::*;
+    let (terms, mut failed) = items
+        .par_iter()
+        .zip(weights)
+        .enumerate()
+        // About 50 µs of transcript and scalar work per proof: chunks of 32 at least.
+        .with_min_len(32)
+        .fold(
+            || (MsmTerms::default(), Vec::new()),
+            |(mut terms, mut failed), (i, (it, w))| {
+                if let Err(e) =
+                    it.proof.verification_terms(gens, it.commitments, it.bits, it.context, *w, &mut terms)
+                {
+                    failed.push((i, e));
+                }
+                (terms, failed)
+            },
+        )
+        .reduce(
+            || (MsmTerms::default(), Vec::new()),
+            |(a, mut fa), (b, fb)| {
+                fa.extend(fb);
+                (a.merged(b), fa)
+            },
+        );
+    failed.sort_by_key(|(i, _)| *i);
+    (terms, failed)
 }
 
 /// A Bulletproof's parts as its wire form holds them ([`encode_wire`]).

@@ -23,6 +23,7 @@ record sent twice is stored once.
 
 from __future__ import annotations
 
+import functools
 import secrets as _secrets
 from dataclasses import dataclass
 from typing import Any
@@ -38,8 +39,14 @@ from zeenot.runtime.identity import check_name
 MAX_PROOF = 4096  # bytes of one value's proof
 
 
+@functools.lru_cache(maxsize=16)
+def _key_hex(key: Point) -> str:
+    """The collective key's packed hex, once per key (every value's context names it)."""
+    return wire.point_hex(key)
+
+
 def _context(deployment: str, key: Point, provider: str, rid: str, column: str) -> bytes:
-    return wire.context(deployment, wire.point_hex(key), provider, rid, column)
+    return wire.context(deployment, _key_hex(key), provider, rid, column)
 
 
 def square_statement(c: Ciphertext, d: Ciphertext, key: Point) -> tuple[sigma.Statement, Any]:
@@ -114,32 +121,39 @@ def parse_record(body: Any, schema: Schema) -> tuple[Record, dict[str, bytes]]:
 def verify_records(
     deployment: str, schema: Schema, key: Point, items: list[tuple[Record, dict[str, bytes]]]
 ) -> list[str | None]:
-    """Per record, None if every proof verifies, else why not (naming the column). The sigma
-    parts of all proofs are checked in one batch (one multi-exponentiation), each
-    Bulletproof on its own; a failing batch is re-checked proof by proof to name the culprit."""
+    """Per record, None if every proof verifies, else why not (naming the column).
+
+    All the Bulletproofs of the submission are checked as one batch (one multi-exponentiation,
+    each proof's equation under an independent random 128-bit weight) and all the sigma proofs
+    as another; only a batch that fails is re-checked proof by proof, to name the culprits. A
+    record's sigma proofs are left out once its range proof fails (it is refused either way)."""
     reasons: list[str | None] = [None] * len(items)
-    batch: list[tuple[int, str, sigma.Statement, bytes, bytes]] = []
+    ranges: list[tuple[int, str, tuple[list[bytes], bytes, int, bytes]]] = []
+    sigmas: list[tuple[int, str, sigma.Statement, bytes, bytes]] = []
     for i, (rec, raw) in enumerate(items):
         for a in schema.attributes:
             ctx = _context(deployment, key, rec.provider, rec.id, a.name)
             c = rec.columns[a.name]
-            rp = sigma.plaintext_in_range(c, key, a.bits, method="bulletproofs")
             try:
                 lp = sigma.LogRangeProof.from_bytes(raw[a.name])
-                packed = bytes.fromhex(wire.point_hex(lp.commitment))
-                ok = bool(_native.bp_range_verify([packed], lp.range_proof, a.bits, ctx))
             except ValueError:
-                ok = False
-            if not ok:
-                reasons[i] = reasons[i] or f"the range proof of `{a.name}` does not verify"
+                reasons[i] = reasons[i] or f"the range proof of `{a.name}` is malformed"
                 continue
-            batch.append((i, a.name, rp.statement(lp.commitment), lp.proof, ctx))  # type: ignore[union-attr]
+            # The packed commitment is the proof's first 32 bytes (checked by from_bytes).
+            ranges.append((i, a.name, ([raw[a.name][:32]], lp.range_proof, a.bits, ctx)))
+            rp = sigma.plaintext_in_range(c, key, a.bits, method="bulletproofs")
+            sigmas.append((i, a.name, rp.statement(lp.commitment), lp.proof, ctx))  # type: ignore[union-attr]
             if a.square:
                 ctx2 = _context(deployment, key, rec.provider, rec.id, a.name + "^2")
                 st, _ = square_statement(c, rec.columns[a.name + "^2"], key)
-                batch.append((i, a.name + "^2", st, raw[a.name + "^2"], ctx2))
-    if batch and not sigma.batch_verify([(st, p, ctx) for _, _, st, p, ctx in batch]):
-        for i, col, st, p, ctx in batch:
+                sigmas.append((i, a.name + "^2", st, raw[a.name + "^2"], ctx2))
+    verdicts = _native.bp_range_verify_batch([item for _, _, item in ranges]) if ranges else []
+    for (i, col, _), ok in zip(ranges, verdicts, strict=True):
+        if not ok:
+            reasons[i] = reasons[i] or f"the range proof of `{col}` does not verify"
+    sigmas = [s for s in sigmas if reasons[s[0]] is None]
+    if sigmas and not sigma.batch_verify([(st, p, ctx) for _, _, st, p, ctx in sigmas]):
+        for i, col, st, p, ctx in sigmas:
             if reasons[i] is None and not st.verify(p, context=ctx):
                 reasons[i] = f"the proof of `{col}` does not verify"
     return reasons
