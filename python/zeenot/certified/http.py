@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import sys
 from typing import Any
 
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from zeenot.errors import MalformedInput
 from zeenot.files import parse_json
+from zeenot.runtime.bodies import BodyRefused, bounded_body
 from zeenot.runtime.identity import AuthError
-
-BODY_TIMEOUT = 30.0  # seconds for a body to arrive
 
 
 class Refused(Exception):
@@ -42,30 +40,15 @@ async def json_body(request: Request, limit: int) -> Any:
 
 
 async def read_body(request: Request, limit: int) -> bytes:
-    """The request's body, JSON by its content type, at most `limit` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise Refused(413, f"a body is at most {limit} bytes")
+    """The request's body, JSON by its content type, at most `limit` bytes
+    (`runtime/bodies.py`'s bounds)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise Refused(415, "send the body as JSON (`content-type: application/json`)")
-    chunks: list[bytes] = []
-
-    async def read() -> None:
-        size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise Refused(413, f"a body is at most {limit} bytes")
-            chunks.append(chunk)
-
     try:
-        await asyncio.wait_for(read(), BODY_TIMEOUT)
-    except ClientDisconnect:
-        raise Refused(400, "the client disconnected before the whole body arrived") from None
-    except asyncio.TimeoutError:
-        raise Refused(408, f"the body did not arrive within {BODY_TIMEOUT:g} s") from None
-    return b"".join(chunks)
+        return await bounded_body(request, limit, f"a body is at most {limit} bytes")
+    except BodyRefused as refusal:
+        raise Refused(refusal.status, refusal.reason) from None
 
 
 def run(factory: str, env: dict[str, str], banner: str, host: str, port: int) -> int:

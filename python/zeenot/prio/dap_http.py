@@ -8,22 +8,19 @@ Errors are RFC 9457 problem documents (`application/problem+json`) with DAP's
 
 from __future__ import annotations
 
-import asyncio
 import os
-import re
 from typing import Any
 
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from zeenot.errors import MalformedInput
 from zeenot.prio.tasks import Task, request_token, unb64url
+from zeenot.runtime.bodies import BodyRefused, bounded_body
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 DAP_ERROR = "urn:ietf:params:ppm:dap:error:"
-BODY_TIMEOUT = float(os.environ.get("ZEENOT_BODY_TIMEOUT", "10"))
 MAX_BODY = int(os.environ.get("ZEENOT_PRIO_MAX_BODY", str(64 << 20)))  # an aggregation job
-_DIGITS = re.compile(r"[0-9]{1,12}", re.ASCII)
 
 # media types, exactly as janus_messages 0.7.145 declares them (`MEDIA_TYPE`)
 HPKE_CONFIG_LIST = "application/dap-hpke-config-list"
@@ -108,31 +105,15 @@ def authorize(request: Request, task: Task, token_sha256: str | None, plain: str
 
 
 async def body(request: Request, media_type: str, task: Task, limit: int = MAX_BODY) -> bytes:
-    """The request body, of exactly `media_type` (415 otherwise), refused past `limit` bytes
-    before it is all read, and within `BODY_TIMEOUT` seconds."""
+    """The request body, of exactly `media_type` (415 otherwise), within `runtime/bodies.py`'s
+    bounds (refused past `limit` bytes before it is all read, and past its timeout)."""
     given = request.headers.get("content-type")
     if given != media_type:
         raise DapError(415, None, f"the body's media type is {media_type}, not {given!r}")
-    declared = request.headers.get("content-length")
-    if declared is not None and (not _DIGITS.fullmatch(declared) or int(declared) > limit):
-        raise DapError(413, None, f"a body is at most {limit} bytes")
-    chunks: list[bytes] = []
-
-    async def read() -> None:
-        size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise DapError(413, None, f"a body is at most {limit} bytes")
-            chunks.append(chunk)
-
     try:
-        await asyncio.wait_for(read(), BODY_TIMEOUT)
-    except ClientDisconnect:
-        raise DapError(400, None, "the client disconnected before the whole body arrived") from None
-    except asyncio.TimeoutError:
-        raise DapError(408, None, f"the body did not arrive within {BODY_TIMEOUT:g} s") from None
-    return b"".join(chunks)
+        return await bounded_body(request, limit, f"a body is at most {limit} bytes")
+    except BodyRefused as refusal:
+        raise DapError(refusal.status, None, refusal.reason) from None
 
 
 def encoded(data: bytes, media_type: str, status: int = 200, **headers: str) -> Response:

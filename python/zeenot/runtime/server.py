@@ -42,7 +42,6 @@ of `--operator-token-file`, unless the server runs with `--public-reads`
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import re
@@ -52,7 +51,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -60,6 +59,7 @@ from zeenot.application import load_application
 from zeenot.errors import MalformedInput
 from zeenot.files import parse_json
 from zeenot.runtime import dashboard, metrics
+from zeenot.runtime.bodies import BodyRefused, bounded_body
 from zeenot.runtime.identity import (
     AuthError,
     Gate,
@@ -85,7 +85,6 @@ from zeenot.runtime.store import Conflict, Store
 MAX_LIMIT = 500
 _NAME = re.compile(r"[A-Za-z0-9._-]{1,64}", re.ASCII)
 _DIGITS = re.compile(r"[0-9]{1,12}", re.ASCII)  # `str.isdigit` admits "²", which `int` refuses
-BODY_TIMEOUT = float(os.environ.get("ZEENOT_BODY_TIMEOUT", "10"))  # seconds for a whole body
 
 
 def build(
@@ -350,34 +349,22 @@ def build(
 
 
 async def _bounded_body(request: Request, limit: int) -> bytes:
-    """The request body: JSON only (415 otherwise), refused as soon as it exceeds `limit`
-    (before it is all read), and within `BODY_TIMEOUT` seconds (408: a client that declares a
-    body and stalls does not hold a connection open)."""
+    """The request body: JSON only (415 otherwise), within `runtime/bodies.py`'s bounds (refused
+    past `limit` before it is all read, and past `BODY_TIMEOUT`); an empty body for a request
+    that declares none (a signed GET hashes the empty one)."""
+    too_large = f"submission larger than {limit} bytes"
     declared = request.headers.get("content-length")
     if declared is not None and (not _DIGITS.fullmatch(declared) or int(declared) > limit):
-        raise Rejected(413, f"submission larger than {limit} bytes")
+        raise Rejected(413, too_large)
     if declared in (None, "0") and "transfer-encoding" not in request.headers:
-        return b""  # no body (a signed GET hashes the empty one)
+        return b""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise Rejected(415, "send the body as JSON (`content-type: application/json`)")
-    chunks: list[bytes] = []
-
-    async def read() -> None:
-        size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise Rejected(413, f"submission larger than {limit} bytes")
-            chunks.append(chunk)
-
     try:
-        await asyncio.wait_for(read(), BODY_TIMEOUT)
-    except ClientDisconnect:
-        raise Rejected(400, "the client disconnected before the whole submission arrived") from None
-    except asyncio.TimeoutError:
-        raise Rejected(408, f"the body did not arrive within {BODY_TIMEOUT:g} s") from None
-    return b"".join(chunks)
+        return await bounded_body(request, limit, too_large)
+    except BodyRefused as refusal:
+        raise Rejected(refusal.status, refusal.reason) from None
 
 
 def _limit(request: Request) -> int:
