@@ -586,7 +586,8 @@ def _argv_for(parser, name: str) -> list[str]:
             if isinstance(action, argparse._SubParsersAction):
                 first = next(iter(action.choices))
                 return out + [first, *fill(action.choices[first])]
-            value = next(iter(action.choices)) if action.choices else "x"
+            value = "1" if action.type in (int, float) else "x"  # what parses as its type
+            value = next(iter(action.choices)) if action.choices else value
             if not action.option_strings and action.nargs != "?":
                 out.append(value)
             elif action.required:
