@@ -287,7 +287,8 @@ def shuffle_verify_batch(
 ) -> list[bool]:
     """Per `(pk, in_rows, out_rows, n, w, proof, context)`, what `shuffle_verify` would say; all
     checked in one batch (random 128-bit weights per proof), one by one only if it fails.
-    `ValueError` ("shuffle j: ...") for a malformed key or input rows, or over 4096 items."""
+    Rows that do not decode give `False`. `ValueError` ("shuffle j: ...") for a malformed key
+    or over 4096 items."""
 
 def r1cs_density(ir: LoadedProgram | str) -> tuple[int, int]:
     """`(non-zero entries of A, B and C, variables that appear in B)` of the program's R1CS."""

@@ -27,8 +27,10 @@ assert verify_shuffle(pk, rows, out_rows, proof, context=b"query 17/server 2")
   multi-scalar multiplication (a false proof passes with probability at most 2^-128 plus the
   single proof's soundness error; nothing of the proofs changes); only if the batch fails is
   each proof checked alone, to name the bad ones. A row list shared by two shuffles (one's
-  output, the next one's input) is decoded once. `ValueError` (naming the item) where
-  `verify_shuffle` raises one.
+  output, the next one's input) is decoded once. `ValueError` (naming the item) for a
+  malformed `pk`, `context` or shape of `in_rows`; unlike `verify_shuffle`, input ciphertexts
+  that do not decode give that item's `False` (in a chain they are the previous shuffle's
+  output, whose `False` names the culprit).
 * `rng`: a `random.Random` makes `shuffle` reproducible, for tests only (its permutation and
   randomness then follow from 64 bits of it). By default the operating system's randomness.
 
@@ -136,8 +138,9 @@ def verify_shuffle(
 
 def verify_batch(items: Sequence[Shuffle]) -> list[bool]:
     """Per `(pk, in_rows, out_rows, proof, context)` of `items`, whether `verify_shuffle` would
-    accept it; all checked in one batch, one by one only if the batch fails. `ValueError`
-    (naming the item) for a malformed `pk`, `in_rows` or `context`, or more than 4096 items."""
+    accept it (input ciphertexts that do not decode: `False`); all checked in one batch, one
+    by one only if the batch fails. `ValueError` (naming the item) for a malformed `pk`,
+    `context` or shape of `in_rows`, or more than 4096 items."""
     if not isinstance(items, Sequence) or isinstance(items, (str, bytes, bytearray)):
         raise ValueError("items must be a list of (pk, in_rows, out_rows, proof, context)")
     if len(items) > MAX_BATCH:

@@ -95,8 +95,10 @@ type BatchItem = (Vec<u8>, Vec<u8>, Vec<u8>, usize, usize, Vec<u8>, Vec<u8>);
 /// Per shuffle of `items`, whether its proof verifies (as [`shuffle_verify`] would say). All
 /// are checked in one batch (`zeenot_crypto::shuffle::verify_shuffles`, random 128-bit weights
 /// per proof); only if the batch fails is each checked on its own, to name the bad ones. Row
-/// lists that recur (one shuffle's output, the next one's input) are decoded once.
-/// `ValueError` (naming the item) for a malformed key or input rows, or too many items.
+/// lists that recur (one shuffle's output, the next one's input) are decoded once. Unlike
+/// [`shuffle_verify`], input rows that do not decode are that shuffle's `False` (in a chain
+/// they are the previous shuffle's output: its `False` names the culprit). `ValueError`
+/// ("shuffle j: ...") for a malformed key or too many items.
 #[pyfunction]
 pub(crate) fn shuffle_verify_batch(py: Python<'_>, items: Vec<BatchItem>) -> PyResult<Vec<bool>> {
     if items.len() > MAX_BATCH {
@@ -107,11 +109,10 @@ pub(crate) fn shuffle_verify_batch(py: Python<'_>, items: Vec<BatchItem>) -> PyR
         .enumerate()
         .map(|(i, it)| key(&it.0).map_err(|e| PyValueError::new_err(format!("shuffle {i}: {e}"))))
         .collect::<PyResult<Vec<_>>>()?;
-    let outcome = detached(py, || Ok(verify_batch(&items, &keys)))?;
-    outcome.map_err(PyValueError::new_err)
+    detached(py, || Ok(verify_batch(&items, &keys)))
 }
 
-fn verify_batch(items: &[BatchItem], keys: &[PublicKey]) -> Result<Vec<bool>, String> {
+fn verify_batch(items: &[BatchItem], keys: &[PublicKey]) -> Vec<bool> {
     // Each distinct row list (by bytes and shape) decoded once (each decode is parallel).
     let mut index: HashMap<(&[u8], usize, usize), usize> = HashMap::new();
     let mut blobs: Vec<(&[u8], usize, usize)> = Vec::new();
@@ -134,11 +135,8 @@ fn verify_batch(items: &[BatchItem], keys: &[PublicKey]) -> Result<Vec<bool>, St
     let mut statements: Vec<ShuffleStatement<'_>> = Vec::new();
     let mut positions = Vec::new();
     for (j, ((i, o), proof)) in refs.iter().zip(&proofs).enumerate() {
-        let input: &Rows = match &decoded[*i] {
-            Ok(rows) => rows,
-            Err(e) => return Err(format!("shuffle {j}: malformed input rows: {e}")),
-        };
-        if let (Ok(output), Ok(proof)) = (&decoded[*o], proof) {
+        if let (Ok(input), Ok(output), Ok(proof)) = (&decoded[*i], &decoded[*o], proof) {
+            let input: &Rows = input;
             let context = items[j].6.as_slice();
             statements.push(ShuffleStatement { pk: &keys[j], input, output, proof, context });
             positions.push(j);
@@ -150,5 +148,5 @@ fn verify_batch(items: &[BatchItem], keys: &[PublicKey]) -> Result<Vec<bool>, St
     for bad in shuffle::invalid_shuffles(&statements) {
         verdicts[positions[bad]] = false;
     }
-    Ok(verdicts)
+    verdicts
 }
