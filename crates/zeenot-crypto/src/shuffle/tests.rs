@@ -330,7 +330,7 @@ fn a_batch_with_one_bad_proof_fails_and_names_it() {
     // A tampered s_1 (a coefficient of B, shared too) and a tampered sigma commitment.
     let mut tampered = proofs.clone();
     tampered[0].s1 += Scalar::from(1u64);
-    tampered[3].t_hat[0] = tampered[3].t_hat[0] + Point::generator();
+    tampered[3].t_hat[0] += Point::generator();
     let st = statements(&pk, &lists, &tampered, &ctx);
     assert_eq!(verify_shuffles(&st), Err(Error::InvalidProof));
     assert_eq!(invalid_shuffles(&st), vec![0, 3]);
@@ -361,8 +361,8 @@ fn two_bad_proofs_with_opposite_errors_are_both_named() {
     // only added the proofs' equations up.
     let (pk, lists, proofs, ctx) = chain(2, 6, 1, 400);
     let mut bad = proofs.clone();
-    bad[0].t1 = bad[0].t1 + Point::generator();
-    bad[1].t1 = bad[1].t1 - Point::generator();
+    bad[0].t1 += Point::generator();
+    bad[1].t1 -= Point::generator();
     let st = statements(&pk, &lists, &bad, &ctx);
     assert_eq!(verify_shuffles(&st), Err(Error::InvalidProof));
     assert_eq!(invalid_shuffles(&st), vec![0, 1]);
