@@ -282,6 +282,14 @@ def shuffle_verify(
     for `context`: `ValueError` for a malformed key or input rows, `False` for output rows or a
     proof that do not decode, have another shape or do not verify."""
 
+def shuffle_verify_batch(
+    items: list[tuple[bytes, bytes, bytes, int, int, bytes, bytes]],
+) -> list[bool]:
+    """Per `(pk, in_rows, out_rows, n, w, proof, context)`, what `shuffle_verify` would say; all
+    checked in one batch (random 128-bit weights per proof), one by one only if it fails.
+    Rows that do not decode give `False`. `ValueError` ("shuffle j: ...") for a malformed key
+    or over 4096 items."""
+
 def r1cs_density(ir: LoadedProgram | str) -> tuple[int, int]:
     """`(non-zero entries of A, B and C, variables that appear in B)` of the program's R1CS."""
 

@@ -21,6 +21,16 @@ assert verify_shuffle(pk, rows, out_rows, proof, context=b"query 17/server 2")
   (the verifier's own data); output rows or a proof that do not decode (a point off the curve
   or outside the prime-order subgroup, a wrong length), have another shape, or do not verify
   give `False`.
+* `verify_batch` checks many shuffles at once, `[(pk, in_rows, out_rows, proof, context), ...]`,
+  and returns one verdict per shuffle (what `verify_shuffle` would say): every proof's check
+  is weighted by a fresh secret random 128-bit scalar and all are checked in one
+  multi-scalar multiplication (a false proof passes with probability at most 2^-128 plus the
+  single proof's soundness error; nothing of the proofs changes); only if the batch fails is
+  each proof checked alone, to name the bad ones. A row list shared by two shuffles (one's
+  output, the next one's input) is decoded once. `ValueError` (naming the item) for a
+  malformed `pk`, `context` or shape of `in_rows`; unlike `verify_shuffle`, input ciphertexts
+  that do not decode give that item's `False` (in a chain they are the previous shuffle's
+  output, whose `False` names the culprit).
 * `rng`: a `random.Random` makes `shuffle` reproducible, for tests only (its permutation and
   randomness then follow from 64 bits of it). By default the operating system's randomness.
 
@@ -30,10 +40,16 @@ Both run in the Rust core with the GIL released.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["CIPHERTEXT_LEN", "POINT_LEN", "shuffle", "verify_shuffle"]
+# One shuffle to verify: (pk, in_rows, out_rows, proof, context).
+Shuffle = tuple[bytes, Sequence[Sequence[bytes]], Sequence[Sequence[bytes]], bytes, bytes]
+
+MAX_BATCH = 4096  # the most shuffles one `verify_batch` call takes
+
+__all__ = ["CIPHERTEXT_LEN", "POINT_LEN", "shuffle", "verify_batch", "verify_shuffle"]
 
 POINT_LEN = 32
 CIPHERTEXT_LEN = 64
@@ -118,3 +134,44 @@ def verify_shuffle(
     if (n_out, w_out) != (n, w) or not isinstance(proof, (bytes, bytearray, memoryview)):
         return False
     return bool(_native().shuffle_verify(key, flat_in, flat_out, n, w, bytes(proof), ctx))
+
+
+def verify_batch(items: Sequence[Shuffle]) -> list[bool]:
+    """Per `(pk, in_rows, out_rows, proof, context)` of `items`, whether `verify_shuffle` would
+    accept it (input ciphertexts that do not decode: `False`); all checked in one batch, one
+    by one only if the batch fails. `ValueError` (naming the item) for a malformed `pk`,
+    `context` or shape of `in_rows`, or more than 4096 items."""
+    if not isinstance(items, Sequence) or isinstance(items, (str, bytes, bytearray)):
+        raise ValueError("items must be a list of (pk, in_rows, out_rows, proof, context)")
+    if len(items) > MAX_BATCH:
+        raise ValueError(f"a batch takes at most {MAX_BATCH} shuffles, got {len(items)}")
+    verdicts = [False] * len(items)
+    native: list[tuple[bytes, bytes, bytes, int, int, bytes, bytes]] = []
+    where: list[int] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, tuple) or len(item) != 5:
+            raise ValueError(f"items[{i}] must be (pk, in_rows, out_rows, proof, context)")
+        pk, in_rows, out_rows, proof, context = item
+        key = _bytes(pk, POINT_LEN, f"items[{i}] pk")
+        flat_in, n, w = _flatten(in_rows, f"items[{i}] in_rows")
+        ctx = _context(context)
+        try:
+            flat_out, n_out, w_out = _flatten(out_rows, "out_rows")
+        except ValueError:
+            continue
+        if (n_out, w_out) != (n, w) or not isinstance(proof, (bytes, bytearray, memoryview)):
+            continue
+        native.append((key, flat_in, flat_out, n, w, bytes(proof), ctx))
+        where.append(i)
+    if not native:
+        return verdicts
+    try:
+        ok = _native().shuffle_verify_batch(native)
+    except ValueError as exc:  # "shuffle j: ...", j counting the items passed on
+        m = re.match(r"shuffle (\d+): (.*)", str(exc), re.S)
+        if m is None or int(m[1]) >= len(where):
+            raise
+        raise ValueError(f"items[{where[int(m[1])]}]: {m[2]}") from None
+    for i, verdict in zip(where, ok, strict=True):
+        verdicts[i] = bool(verdict)
+    return verdicts

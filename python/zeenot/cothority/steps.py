@@ -245,6 +245,37 @@ def shuffle_ok(
     return True
 
 
+def shuffles_ok(
+    K: Point, items: Sequence[tuple[Sequence[bytes], Sequence[bytes], bytes, bytes]]
+) -> list[bool]:
+    """Per `(cin, cout, proof, ctx)` of `items`, what `shuffle_ok` says; those not known to
+    verify are checked in one batch (`zeenot.shuffle.verify_batch`: one multi-scalar
+    multiplication, one by one only if it fails, so a bad proof is still named)."""
+    k = _pack(K)
+    verdicts = [False] * len(items)
+    todo: list[int] = []
+    keys: list[bytes] = []
+    for i, (cin, cout, proof, ctx) in enumerate(items):
+        if len(cin) != len(cout) or not cin:
+            continue
+        key = _shuffle_key(k, cin, cout, proof, ctx)
+        with _VERIFIED_LOCK:
+            known = key in _VERIFIED
+        verdicts[i] = known
+        if not known:
+            todo.append(i)
+            keys.append(key)
+    batch = [
+        (k, [[c] for c in items[i][0]], [[c] for c in items[i][1]], items[i][2], items[i][3])
+        for i in todo
+    ]
+    for i, key, ok in zip(todo, keys, shuffle.verify_batch(batch), strict=True):
+        verdicts[i] = ok
+        if ok:
+            _remember(key)
+    return verdicts
+
+
 def shuffle_proof_limit(length: int) -> int:
     """An upper bound on a proof's bytes for a list of `length` (3N+5 points, 2N+4 scalars)."""
     return 160 * length + 4096

@@ -262,9 +262,25 @@ def check_shuffles(
     length = query.noise.length if query.noise else 0
     if n * length * len(answering) > MAX_NOISE_ENTRIES:
         raise MalformedInput(f"{n} noise lists of {length} values are too many to check")
+    # Every server's shuffles are parsed in order, then verified in one batch (before a
+    # malformed server is named, the earlier servers' proofs are checked: the first culprit
+    # in server order is named, as one by one).
+    pending: list[tuple[str, int, tuple[list[bytes], list[bytes], bytes, bytes]]] = []
+
+    def verify_pending() -> None:
+        verdicts = steps.shuffles_ok(keys.key, [item for _, _, item in pending])
+        for (who, a, _), ok in zip(pending, verdicts, strict=True):
+            if not ok:
+                raise Misbehaviour(who, f"its shuffle of noise list {a}'s proof does not verify")
+        pending.clear()
+
     for j in range(m):
         server = answering[j]
-        out = check_signed(dep, entries[j], query.id, "noise", server)
+        try:
+            out = check_signed(dep, entries[j], query.id, "noise", server)
+        except Misbehaviour:
+            verify_pending()
+            raise
         try:
             raw, proofs = out.get("lists"), out.get("proofs")
             if not isinstance(raw, list) or not isinstance(proofs, list):
@@ -279,13 +295,16 @@ def check_shuffles(
                 new.append([_entry(c) for c in lst])
             limit = steps.shuffle_proof_limit(length)
             pf = [wire.blob(p, "a shuffle proof", limit) for p in proofs]
+        except Misbehaviour:
+            verify_pending()
+            raise
         except (MalformedInput, AttributeError) as exc:
+            verify_pending()
             raise Misbehaviour(server, f"its noise shuffle is malformed: {exc}") from None
         c = ctx(dep, keys.key, query.id, "noise", server, answering)
-        for a in range(n):
-            if not steps.shuffle_ok(keys.key, lists[a], new[a], pf[a], c + b"|%d" % a):
-                raise Misbehaviour(server, f"its shuffle of noise list {a}'s proof does not verify")
+        pending += [(server, a, (lists[a], new[a], pf[a], c + b"|%d" % a)) for a in range(n)]
         lists = new
+    verify_pending()
     return lists
 
 

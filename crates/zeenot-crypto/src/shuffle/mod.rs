@@ -108,7 +108,7 @@ use crate::transcript::{Sha256Transcript, Transcript};
 
 pub use proof::ShuffleProof;
 pub use prove::{prove_shuffle, shuffle};
-pub use verify::verify_shuffle;
+pub use verify::{invalid_shuffles, verify_shuffle, verify_shuffles, ShuffleStatement};
 
 /// The domain separator of shuffle transcripts.
 pub const SHUFFLE_DOMAIN: &[u8] = b"zeenot/shuffle/v1";

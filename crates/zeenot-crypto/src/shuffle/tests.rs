@@ -270,3 +270,110 @@ proptest! {
         }
     }
 }
+
+/// `k` shuffles of lists of `n` rows of width `w` in a chain (each the next one's input), as
+/// the answering servers produce them, with one context each.
+fn chain(k: usize, n: usize, w: usize, seed: u64) -> (PublicKey, Vec<Rows>, Vec<ShuffleProof>, Vec<Vec<u8>>) {
+    let (_, pk, rows) = setup(n, w, seed);
+    let mut lists = vec![rows];
+    let mut proofs = Vec::new();
+    let contexts: Vec<Vec<u8>> = (0..k).map(|i| format!("query 7|server {i}").into_bytes()).collect();
+    for (i, ctx) in contexts.iter().enumerate() {
+        let (out, proof) = shuffle(&pk, &lists[i], ctx, &mut rng(seed + 1 + i as u64)).unwrap();
+        lists.push(out);
+        proofs.push(proof);
+    }
+    (pk, lists, proofs, contexts)
+}
+
+fn statements<'a>(
+    pk: &'a PublicKey,
+    lists: &'a [Rows],
+    proofs: &'a [ShuffleProof],
+    contexts: &'a [Vec<u8>],
+) -> Vec<ShuffleStatement<'a>> {
+    (0..proofs.len())
+        .map(|i| ShuffleStatement {
+            pk,
+            input: &lists[i],
+            output: &lists[i + 1],
+            proof: &proofs[i],
+            context: &contexts[i],
+        })
+        .collect()
+}
+
+#[test]
+fn batches_of_honest_shuffles_verify() {
+    assert_eq!(verify_shuffles(&[]), Ok(()));
+    let (pk, lists, proofs, ctx) = chain(4, 12, 2, 100);
+    let st = statements(&pk, &lists, &proofs, &ctx);
+    verify_shuffles(&st).unwrap();
+    verify_shuffles(&st[..1]).unwrap();
+    assert!(invalid_shuffles(&st).is_empty());
+    // Mixed shapes, keys and contexts in one batch (the h_i of the longest list are shared).
+    let (pk2, lists2, proofs2, ctx2) = chain(2, 5, 1, 200);
+    let mut mixed = st.clone();
+    mixed.extend(statements(&pk2, &lists2, &proofs2, &ctx2));
+    verify_shuffles(&mixed).unwrap();
+}
+
+#[test]
+fn a_batch_with_one_bad_proof_fails_and_names_it() {
+    let (pk, lists, proofs, ctx) = chain(4, 10, 1, 300);
+    // A tampered response (one s'_i; its h_i is a base the batch shares).
+    let mut tampered = proofs.clone();
+    tampered[2].s_prime[3] += Scalar::from(1u64);
+    let st = statements(&pk, &lists, &tampered, &ctx);
+    assert_eq!(verify_shuffles(&st), Err(Error::InvalidProof));
+    assert_eq!(invalid_shuffles(&st), vec![2]);
+    // A tampered s_1 (a coefficient of B, shared too) and a tampered sigma commitment.
+    let mut tampered = proofs.clone();
+    tampered[0].s1 += Scalar::from(1u64);
+    tampered[3].t_hat[0] += Point::generator();
+    let st = statements(&pk, &lists, &tampered, &ctx);
+    assert_eq!(verify_shuffles(&st), Err(Error::InvalidProof));
+    assert_eq!(invalid_shuffles(&st), vec![0, 3]);
+    // Two proofs swapped between their statements: both named.
+    let mut swapped = proofs.clone();
+    swapped.swap(1, 2);
+    let st = statements(&pk, &lists, &swapped, &ctx);
+    assert_eq!(verify_shuffles(&st), Err(Error::InvalidProof));
+    assert_eq!(invalid_shuffles(&st), vec![1, 2]);
+    // Two contexts swapped: the proofs are bound to their own.
+    let mut ctx_swapped = ctx.clone();
+    ctx_swapped.swap(0, 3);
+    let st = statements(&pk, &lists, &proofs, &ctx_swapped);
+    assert_eq!(invalid_shuffles(&st), vec![0, 3]);
+    // A valid proof of another list: a second shuffle of the same input, its proof presented
+    // for the first shuffle's output.
+    let (_, other) = shuffle(&pk, &lists[1], &ctx[1], &mut rng(999)).unwrap();
+    let mut wrong = proofs.clone();
+    wrong[1] = other;
+    let st = statements(&pk, &lists, &wrong, &ctx);
+    assert_eq!(verify_shuffles(&st), Err(Error::InvalidProof));
+    assert_eq!(invalid_shuffles(&st), vec![1]);
+}
+
+#[test]
+fn two_bad_proofs_with_opposite_errors_are_both_named() {
+    // Proof 0's t_1 moved by +B and proof 1's by −B: errors that would cancel if the batch
+    // only added the proofs' equations up.
+    let (pk, lists, proofs, ctx) = chain(2, 6, 1, 400);
+    let mut bad = proofs.clone();
+    bad[0].t1 += Point::generator();
+    bad[1].t1 -= Point::generator();
+    let st = statements(&pk, &lists, &bad, &ctx);
+    assert_eq!(verify_shuffles(&st), Err(Error::InvalidProof));
+    assert_eq!(invalid_shuffles(&st), vec![0, 1]);
+}
+
+#[test]
+fn a_batch_with_a_misshapen_statement_is_refused() {
+    let (pk, lists, proofs, ctx) = chain(2, 6, 1, 500);
+    let short: Rows = lists[2][..5].to_vec();
+    let mut st = statements(&pk, &lists, &proofs, &ctx);
+    st[1].output = &short;
+    assert!(matches!(verify_shuffles(&st), Err(Error::LengthMismatch { .. })));
+    assert_eq!(invalid_shuffles(&st), vec![1]);
+}
