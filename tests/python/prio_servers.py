@@ -8,15 +8,12 @@ import json
 import os
 import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from .runtime_server import ROOT, ZEENOT, free_port
+from .runtime_server import ROOT, ZEENOT, free_port, stop, wait_healthy
 
 
 @dataclass
@@ -45,18 +42,7 @@ class Aggregator:
             args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=self.env
         )
         out.close()
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.role} exited {self.proc.returncode}:\n{self.tail()}")
-            try:
-                if httpx.get(self.url + "health", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{self.role} did not answer in time:\n{self.tail()}")
-            time.sleep(0.1)
+        wait_healthy(self.proc, self.url + "health", self.role, self.tail, timeout)
 
     def kill9(self) -> None:
         assert self.proc is not None
@@ -64,13 +50,7 @@ class Aggregator:
         self.proc.wait()
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
 
     def tail(self) -> str:
         return self.log.read_text()[-3000:] if self.log and self.log.exists() else ""

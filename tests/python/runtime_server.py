@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -21,6 +21,40 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def wait_healthy(
+    proc: subprocess.Popen[bytes],
+    health_url: str,
+    name: str,
+    output: Callable[[], str],
+    timeout: float = 60.0,
+) -> None:
+    """Return once `health_url` answers 200; a `RuntimeError` with the process's `output()` if it
+    exits first or does not answer within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{name} exited {proc.returncode}:\n{output()}")
+        try:
+            if httpx.get(health_url, timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{name} did not answer in time:\n{output()}")
+        time.sleep(0.1)
+
+
+def stop(proc: subprocess.Popen[bytes] | None) -> None:
+    """Terminate a test's server process (kill it after 10 s)."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 @contextlib.contextmanager
@@ -37,29 +71,15 @@ def serve(
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout
+
+    def output() -> str:  # what it printed (only read once it has exited)
+        return proc.stdout.read().decode() if proc.stdout and proc.poll() is not None else ""
+
     try:
-        while True:
-            if proc.poll() is not None:
-                out = proc.stdout.read().decode() if proc.stdout else ""
-                raise RuntimeError(f"zeenot serve exited with {proc.returncode}:\n{out}")
-            try:
-                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("zeenot serve did not answer in time")
-            time.sleep(0.1)
+        wait_healthy(proc, f"{url}/api/health", "zeenot serve", output, timeout)
         yield url, proc
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop(proc)
         if proc.stdout:
             proc.stdout.close()
 

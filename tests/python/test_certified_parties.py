@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,7 +34,7 @@ from zeenot.runtime.identity import Key, write_secret
 from zeenot.runtime.store import Store
 
 from .conftest import EXAMPLES
-from .runtime_server import ROOT, ZEENOT, free_port
+from .runtime_server import ROOT, ZEENOT, free_port, stop, wait_healthy
 
 METERING = f"{EXAMPLES / 'metering' / 'certified.py'}:bill_day"
 TOKEN = "operator-token-for-the-certified-tests"
@@ -71,27 +70,10 @@ class Party:
             env=env,
         )
         out.close()
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited {self.proc.returncode}:\n{self.tail()}")
-            try:
-                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{self.name} did not answer in time:\n{self.tail()}")
-            time.sleep(0.1)
+        wait_healthy(self.proc, self.url + "/health", self.name, self.tail, timeout)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
 
     def tail(self) -> str:
         return self.log.read_text()[-3000:] if self.log.exists() else ""
