@@ -35,17 +35,15 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from prio_vdaf import time_per_call as _time  # one timing loop for the Prio benchmarks
 
 from zeenot.prio import Vdaf
 
 VK = bytes([5]) * 16
-SLICES = 5
 
 # name -> (description, measurement); the seed's 6/32/64-bit columns for Sum and the AFEs.
 INSTANCES: dict[str, tuple[dict[str, Any], Any]] = {
@@ -88,19 +86,6 @@ SEED_TABLE_1: dict[str, dict[str, list[float]]] = {
     },
     "broadcast_bytes_per_server": {"3": [32], "5": [64], "10": [144]},
 }
-
-
-def _time(budget: float, f: Callable[[], object]) -> float:
-    """Median over slices of seconds per call, each slice at least `budget` seconds."""
-    f()
-    slices = []
-    for _ in range(SLICES):
-        start, n = time.perf_counter(), 0
-        while time.perf_counter() - start < budget:
-            f()
-            n += 1
-        slices.append((time.perf_counter() - start) / n)
-    return statistics.median(slices)
 
 
 def measure(

@@ -47,7 +47,7 @@ INSTANCES: dict[str, tuple[dict[str, Any], Any]] = {
 }
 
 
-def _time(budget: float, f: Callable[[], object]) -> float:
+def time_per_call(budget: float, f: Callable[[], object]) -> float:
     """Median over slices of seconds per call, each slice at least `budget` seconds."""
     f()
     slices = []
@@ -77,8 +77,8 @@ def wrapper(budget: float) -> dict[str, dict[str, float]]:
             return vdaf.prepare_init(VK, 0, NONCE, public, l_in)
 
         out[name] = {
-            "dap_prepare": _time(budget, dap_prepare),
-            "prepare_init": _time(budget, prepare_init),
+            "dap_prepare": time_per_call(budget, dap_prepare),
+            "prepare_init": time_per_call(budget, prepare_init),
         }
     return out
 
