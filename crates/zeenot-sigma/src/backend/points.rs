@@ -187,20 +187,10 @@ impl Points {
     /// Σ sᵢ·Pᵢ` to the statement once per point. `shown[k]`: the coordinate each output shows
     /// (the prover's value, or the verifier's claim).
     pub(super) fn reveal(&self, lw: &mut Lowering<'_>, coords: &[(usize, bool, Base)]) -> Result<()> {
-        let mut seen: HashMap<usize, [Option<Base>; 2]> = HashMap::new();
-        let mut order = Vec::new();
-        for &(at, y, f) in coords {
-            let entry = seen.entry(at).or_insert_with(|| {
-                order.push(at);
-                [None, None]
-            });
-            match entry[usize::from(y)] {
-                Some(g) if g != f => return Err(Error::InvalidProof), // one coordinate, two values
-                _ => entry[usize::from(y)] = Some(f),
-            }
-        }
-        for at in order {
-            let [Some(x), Some(y)] = seen[&at] else {
+        // one coordinate given two values: no proof
+        let points = by_point(coords).ok_or(Error::InvalidProof)?;
+        for (at, xy) in points {
+            let [Some(x), Some(y)] = xy else {
                 return Err(Error::Unsupported(
                     "an output shows one coordinate of a point computed from private values, not both: \
                      the sigma back end does not support it"
@@ -235,20 +225,11 @@ impl Points {
                 Error::InvalidProof
             }
         };
-        let mut seen: HashMap<usize, [Option<Base>; 2]> = HashMap::new();
-        let mut order = Vec::new();
-        for &(at, y, f) in coords {
-            let entry = seen.entry(at).or_insert_with(|| {
-                order.push(at);
-                [None, None]
-            });
-            match entry[usize::from(y)] {
-                Some(g) if g != f => return Err(fails(lw, "a point's coordinate equal to two values")),
-                _ => entry[usize::from(y)] = Some(f),
-            }
-        }
-        for at in order {
-            let [Some(x), Some(y)] = seen[&at] else {
+        let Some(points) = by_point(coords) else {
+            return Err(fails(lw, "a point's coordinate equal to two values"));
+        };
+        for (at, xy) in points {
+            let [Some(x), Some(y)] = xy else {
                 return Err(Error::Unsupported(
                     "`==` compares one coordinate of a point computed from private values with a public \
                      value: the sigma back end proves whole points equal (compare the points)"
@@ -279,6 +260,24 @@ impl Points {
             v.x()
         }
     }
+}
+
+/// Per point, in first-seen order, the coordinates `coords` give it (`(point, is y, value)`
+/// each); `None` if one coordinate is given two values.
+fn by_point(coords: &[(usize, bool, Base)]) -> Option<Vec<(usize, [Option<Base>; 2])>> {
+    let mut points: Vec<(usize, [Option<Base>; 2])> = Vec::new();
+    let mut slot: HashMap<usize, usize> = HashMap::new();
+    for &(at, y, f) in coords {
+        let k = *slot.entry(at).or_insert_with(|| {
+            points.push((at, [None, None]));
+            points.len() - 1
+        });
+        match points[k].1[usize::from(y)] {
+            Some(g) if g != f => return None,
+            _ => points[k].1[usize::from(y)] = Some(f),
+        }
+    }
+    Some(points)
 }
 
 fn times(lw: &Lowering<'_>, k: Factor, q: &Pt, p: &Program, index: usize) -> Result<Pt> {
