@@ -14,7 +14,12 @@ Measured, per ciphertext or per proof, in this process (the Rust core through Py
   method="bulletproofs")`: a Pedersen commitment, the sigma proof tying it to the ciphertext and
   a Bulletproof): prove, verify one, verify `--n` as one batch (`sigma.batch_verify`), bytes;
 * with `--e2e`: `examples/hospitals/run.py --records 1000` (3 server processes, t = 2, a GROUP
-  BY query with the auditor's re-verification), its stages and total.
+  BY query with the auditor's re-verification), its stages and total;
+* with `--sweep 3,5,10`: the same example for each number of servers m with t = m (every server
+  answers, as in UnLynx, whose Tables 2–3 vary m), at `--sweep-records` records: the stages
+  per m (setup and DKG, the providers' submissions, relaying, the query with the querier's
+  verification, the audit). A provider's proof does not depend on m (one range proof per value
+  under the collective key): the range figures above stand for every m.
 
 Drynx's range proof costs per server (13.7 / 19.6 ms for one, 86.7 / 99.6 ms for 5 servers);
 zeenot's does not depend on the number of servers, so the same figure stands beside both. The
@@ -129,9 +134,9 @@ def range_figures(n: int, repeat: int) -> dict[str, float]:
     }
 
 
-def end_to_end(records: int, port: int) -> dict[str, Any]:
+def end_to_end(records: int, port: int, servers: int = 3, threshold: int = 2) -> dict[str, Any]:
     cmd = [sys.executable, str(ROOT / "examples/hospitals/run.py"), "--records", str(records)]
-    cmd += ["--base-port", str(port)]
+    cmd += ["--base-port", str(port), "--servers", str(servers), "--threshold", str(threshold)]
     t = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t
@@ -144,6 +149,31 @@ def end_to_end(records: int, port: int) -> dict[str, Any]:
         "end_to_end_equal": "equal to the reference" in out.stdout,
         "end_to_end_rc": out.returncode,
     }
+
+
+def sweep(ms: list[int], records: int, port: int) -> dict[str, Any]:
+    """The example for each m (t = m), its stages; ports spaced so that runs never collide."""
+    rows = {}
+    for k, m in enumerate(ms):
+        run = end_to_end(records, port + 20 * k, servers=m, threshold=m)
+        rows[str(m)] = {
+            "stages": run["end_to_end_stages"],
+            "equal": run["end_to_end_equal"],
+            "rc": run["end_to_end_rc"],
+        }
+    return {"sweep": rows, "sweep_records": records}
+
+
+def sweep_table(res: dict[str, Any]) -> str:
+    stages = ("setup+DKG", "submit", "relay", "query+verify", "audit", "total")
+    lines = [
+        f"| m (t = m), {res['sweep_records']} records | " + " | ".join(stages) + " | equal |",
+        "|---" * (len(stages) + 2) + "|",
+    ]
+    for m, row in res["sweep"].items():
+        cells = [fmt(row["stages"][s]) if s in row["stages"] else "—" for s in stages]
+        lines.append(f"| {m} | " + " | ".join(cells) + f" | {'yes' if row['equal'] else 'NO'} |")
+    return "\n".join(lines)
 
 
 def fmt(seconds: float) -> str:
@@ -170,7 +200,7 @@ def table(res: dict[str, Any]) -> str:
         size = res["range_proof_bytes"]
         what = "range proof bytes (16 bits, with the sigma link)"
         lines.append(f"| {what} | — | {size} B | — | 1 KB |")
-    return "\n".join(lines)
+    return "\n".join(lines) if len(lines) > 2 else ""
 
 
 def main() -> int:
@@ -182,6 +212,9 @@ def main() -> int:
     ap.add_argument("--e2e", action="store_true", help="also run examples/hospitals (minutes)")
     ap.add_argument("--records", type=int, default=1000, help="records of the end-to-end run")
     ap.add_argument("--port", type=int, default=8401, help="first port of the end-to-end run")
+    ap.add_argument("--sweep", default=None, help="servers m to sweep, e.g. 3,5,10 (minutes)")
+    ap.add_argument("--sweep-records", type=int, default=200, help="records of each sweep run")
+    ap.add_argument("--skip-micro", action="store_true", help="only the end-to-end runs")
     args = ap.parse_args()
     out = Path(args.output)
     res: dict[str, Any] = {
@@ -192,13 +225,19 @@ def main() -> int:
         },
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    res |= key_switch_figures(args.n, args.repeat)
-    res |= shuffle_figures(args.rows, args.repeat)
-    res |= range_figures(args.n, args.repeat)
+    if not args.skip_micro:
+        res |= key_switch_figures(args.n, args.repeat)
+        res |= shuffle_figures(args.rows, args.repeat)
+        res |= range_figures(args.n, args.repeat)
     if args.e2e:
         res |= end_to_end(args.records, args.port)
+    if args.sweep:
+        ms = [int(m) for m in args.sweep.split(",")]
+        res |= sweep(ms, args.sweep_records, args.port + 100)
     res["machine"]["load_after"] = os.getloadavg()
     res["table"] = table(res)
+    if args.sweep:
+        res["table"] = (res["table"] + "\n\n" + sweep_table(res)).strip()
     out.write_text(json.dumps(res, indent=1) + "\n")
     load = res["machine"]
     print(res["table"])

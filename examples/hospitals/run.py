@@ -3,6 +3,7 @@ diagnosis" over a collective authority of 3 servers (threshold 2), each its own 
 its own SQLite database, on loopback. Compares the answer with a plain-Python reference.
 
     python examples/hospitals/run.py [--records 1000] [--noise EPS] [--kill s3] [--dir D]
+                                     [--servers 3 --threshold 2]
 """
 
 from __future__ import annotations
@@ -51,10 +52,10 @@ def zeenot(*args: str) -> list[str]:
 
 
 def start(
-    d: Path, kill: str | None = None, fault: dict[str, str] | None = None
+    d: Path, kill: str | None = None, fault: dict[str, str] | None = None, servers: int = 3
 ) -> list[subprocess.Popen]:
     procs = []
-    for s in ("s1", "s2", "s3"):
+    for s in (f"s{i + 1}" for i in range(servers)):
         env = dict(os.environ)
         if fault and s in fault:
             env["ZEENOT_COTHORITY_FAULT"] = fault[s]
@@ -96,6 +97,8 @@ def main() -> int:
     ap.add_argument("--kill", default=None, help="a server to kill before the query")
     ap.add_argument("--dir", default=None)
     ap.add_argument("--base-port", type=int, default=8101)
+    ap.add_argument("--servers", type=int, default=3, help="m, the authority's servers")
+    ap.add_argument("--threshold", type=int, default=2, help="t, the servers a query needs")
     args = ap.parse_args()
     d = Path(args.dir or tempfile.mkdtemp(prefix="hospitals-"))
     t0 = time.time()
@@ -107,9 +110,9 @@ def main() -> int:
             "--name",
             "hospitals",
             "--servers",
-            "3",
+            str(args.servers),
             "--threshold",
-            "2",
+            str(args.threshold),
             "--base-port",
             str(args.base_port),
             "--providers",
@@ -122,7 +125,7 @@ def main() -> int:
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    procs = start(d)
+    procs = start(d, servers=args.servers)
     try:
         t1 = time.time()
         data = records(args.records)
@@ -137,7 +140,7 @@ def main() -> int:
                     "--key",
                     str(d / f"{h}.key"),
                     "--server",
-                    f"s{i + 1}",
+                    f"s{i % args.servers + 1}",
                     str(f),
                 ),
                 check=True,
