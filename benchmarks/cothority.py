@@ -142,13 +142,27 @@ def end_to_end(records: int, port: int, servers: int = 3, threshold: int = 2) ->
     wall = time.perf_counter() - t
     line = next((s for s in out.stdout.splitlines() if s.startswith("setup+DKG")), "")
     stages = {k: float(v) for k, v in re.findall(r"([a-zA-Z+ ]+?) ([0-9.]+) s", line)}
+    steps_line = next((s for s in out.stdout.splitlines() if s.startswith("leader steps")), "")
+    steps = json.loads(steps_line.split(":", 1)[1]) if steps_line else {}
     return {
         "end_to_end": stages.get("total", wall),
         "end_to_end_stages": {k.strip(" ,"): v for k, v in stages.items()},
+        "end_to_end_steps": steps,
         "end_to_end_records": records,
         "end_to_end_equal": "equal to the reference" in out.stdout,
         "end_to_end_rc": out.returncode,
     }
+
+
+STEP_ORDER = [
+    "tags",
+    "tags_check",
+    "noise",
+    "noise_check",
+    "aggregate",
+    "keyswitch",
+    "keyswitch_check",
+]
 
 
 def sweep(ms: list[int], records: int, port: int) -> dict[str, Any]:
@@ -158,6 +172,7 @@ def sweep(ms: list[int], records: int, port: int) -> dict[str, Any]:
         run = end_to_end(records, port + 20 * k, servers=m, threshold=m)
         rows[str(m)] = {
             "stages": run["end_to_end_stages"],
+            "steps": run["end_to_end_steps"],
             "equal": run["end_to_end_equal"],
             "rc": run["end_to_end_rc"],
         }
@@ -173,6 +188,12 @@ def sweep_table(res: dict[str, Any]) -> str:
     for m, row in res["sweep"].items():
         cells = [fmt(row["stages"][s]) if s in row["stages"] else "—" for s in stages]
         lines.append(f"| {m} | " + " | ".join(cells) + f" | {'yes' if row['equal'] else 'NO'} |")
+    # the leader's steps within the query (all t servers' work on each, then its check)
+    names = sorted({k for row in res["sweep"].values() for k in row["steps"]}, key=STEP_ORDER.index)
+    lines += ["", "| m | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for m, row in res["sweep"].items():
+        cells = [fmt(row["steps"][k]) if k in row["steps"] else "—" for k in names]
+        lines.append(f"| {m} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

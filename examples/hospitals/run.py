@@ -197,6 +197,8 @@ def main() -> int:
     ref = reference(data)
     print(json.dumps({"answer": answer, "reference": ref}, indent=1))
     print(f"audit: {audit.stdout.strip()}")
+    steps = json.loads((d / "transcript.json").read_text()).get("leader_timings", {})
+    print(f"leader steps (s): {json.dumps(steps)}")
     ok = audit.returncode == 0
     for row in answer["result"]:
         if "diagnosis" not in row:  # a query of another shape: printed, not compared

@@ -83,11 +83,17 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
             "noise": [],
         }
         step, switch = "tag", []
+        # wall seconds per step (the servers' work, then the leader's check of it): reported
+        # beside the transcript for benchmarks (benchmarks/cothority.py); not part of what
+        # anyone verifies
+        lap = _Laps()
         try:
             if query.tag_columns():
                 for s in answering:
                     body["tags"].append(_ask(node, s, "tag", body))
+                lap("tags")
                 transcript.check_tags(dep, keys, query, answering, records, body["tags"])
+                lap("tags_check")
             step = "noise"
             if query.noise is not None:
                 shuffled = query.noise.mechanism == "list"
@@ -106,18 +112,23 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
                         return {"state": "failed"}
                 for s in answering:
                     body["noise"].append(_ask(node, s, "noise", body))
+                    lap("noise")
                     if shuffled:  # each shuffle checked before the next server builds on it
                         k = len(body["noise"])
                         transcript.check_shuffles(
                             dep, keys, query, answering, body["noise"], n, upto=k
                         )
+                        lap("noise_check")
             derived = transcript.derive(
                 dep, keys, query, answering, records, body["tags"], body["noise"]
             )
+            lap("aggregate")
             step = "keyswitch"
             for s in answering:
                 switch.append(_ask(node, s, "keyswitch", body))
+            lap("keyswitch")
             transcript.check_switch(dep, keys, query, answering, derived.released, switch)
+            lap("keyswitch_check")
         except Misbehaviour as exc:
             evidence = _evidence(body, switch, exc.server)
             excluded.append({"server": exc.server, "reason": exc.reason, "evidence": evidence})
@@ -147,9 +158,23 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
             "noise": body["noise"],
             "keyswitch": switch,
             "groups": derived.groups,
+            "leader_timings": lap.seconds,
         }
         node.db.update_query(qid, state="done", transcript=doc)
         return {"state": "done", "at": time.time()}
+
+
+class _Laps:
+    """Wall seconds per named step, each lap from the previous one (summed when repeated)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._clock = time.perf_counter()
+
+    def __call__(self, name: str) -> None:
+        now = time.perf_counter()
+        self.seconds[name] = round(self.seconds.get(name, 0.0) + now - self._clock, 4)
+        self._clock = now
 
 
 def _evidence(body: dict[str, Any], switch: list[Any] | None, server: str) -> Any:
