@@ -7,6 +7,11 @@ cross to the server only as a public output of a `@zk` region run on the client:
 what the server trusts, and what it reveals is what the program's author chose to publish.
 Everything else is a compile error naming file:line and the path the value took.
 
+A peer (`@worker(tier="peer")`, `Private[T, "peer"]` inputs of `main`: ZØ's ClientShare tier)
+is a prover tier like the client, with data of its own: the same rules hold between every two
+tiers. A value private to one tier reaches another tier's worker only as a proved output of a
+region run on its owner's tier (ZN511 to the server, ZN513 between the client and the peer).
+
 The same walk enforces the runtime's rule that the server acts only on values it can check: a
 value a client worker computes outside a region is neither private nor proved, so the server
 refuses to depend on it (ZN505), and a region's public input must be something the server
@@ -19,6 +24,7 @@ import inspect
 from dataclasses import dataclass
 
 from zeenot.application.model import (
+    PROVERS,
     Application,
     Computed,
     Const,
@@ -41,16 +47,16 @@ class Taint:
 
     input: str
     path: tuple[str, ...]
+    owner: str = "client"  # the tier the input is private to
 
 
 def check_flow(app: Application) -> None:
     for step in app.steps:
-        if step.tier == "client":
+        for param, src in step.args.items():
+            _check_argument(app, step, param, src)
+        if step.tier in PROVERS:
             for call in step.calls:
                 _check_region_inputs(app, step, call)
-        else:
-            for param, src in step.args.items():
-                _check_server_argument(app, step, param, src)
 
 
 def _error(app: Application, code: str, message: str, line: int, hint: str) -> CompileError:
@@ -58,22 +64,23 @@ def _error(app: Application, code: str, message: str, line: int, hint: str) -> C
 
 
 def _render(taint: Taint) -> str:
-    return " → ".join((f"`{taint.input}` (Private, client)", *taint.path))
+    return " → ".join((f"`{taint.input}` (Private, {taint.owner})", *taint.path))
 
 
 def source_taint(app: Application, src: Source) -> Taint | None:
-    """Whether a value of `main` is private to the client, and how it got there."""
+    """Whether a value of `main` is private to a tier (the client's, or the peer's), and how
+    it got there."""
     if isinstance(src, Input):
-        return Taint(src.name, ()) if src.private_to else None
+        return Taint(src.name, (), src.private_to) if src.private_to else None
     if isinstance(src, StepOutput):
         step = app.steps[src.step]
-        if step.tier != "client":
+        if step.tier not in PROVERS:
             return None  # the server's own results
         for origin in step.result_origins(src.index):
             taint = _origin_taint(app, step, origin)
             if taint is not None:
                 where = f"returned by `{step.worker}` (line {step.line})"
-                return Taint(taint.input, (*taint.path, where))
+                return Taint(taint.input, (*taint.path, where), taint.owner)
     return None
 
 
@@ -90,7 +97,7 @@ def _origin_taint(app: Application, step: Step, origin: Origin) -> Taint | None:
             hop = f"`{step.worker}({name}=…)` (line {step.line})"
             if isinstance(origin, Computed):
                 hop += f", computed on line {origin.line}"
-            return Taint(taint.input, (*taint.path, hop))
+            return Taint(taint.input, (*taint.path, hop), taint.owner)
     return None
 
 
@@ -105,7 +112,7 @@ def _check_region_inputs(app: Application, step: Step, call: RegionCall) -> None
             raise _error(
                 app,
                 "ZN510",
-                f"a value private to the client becomes the public input `{param}` of "
+                f"a value private to the {taint.owner} becomes the public input `{param}` of "
                 f"`{call.region}`, which the proof reveals: {_render(taint)}",
                 call.line,
                 f"make `{param}` Private in `{call.region}`, or pass a public value",
@@ -114,7 +121,7 @@ def _check_region_inputs(app: Application, step: Step, call: RegionCall) -> None
             raise _error(
                 app,
                 "ZN505",
-                f"the public input `{param}` of `{call.region}` is computed on the client: "
+                f"the public input `{param}` of `{call.region}` is computed on the {step.tier}: "
                 "the server cannot check it against a value of its own",
                 call.line,
                 f"pass `{param}` to `{step.worker}` as an argument from `main`",
@@ -127,26 +134,30 @@ def _server_knows(app: Application, step: Step, origin: Origin) -> bool:
         return False
     if isinstance(origin, Param):
         src = step.args[origin.name]
-        if isinstance(src, StepOutput) and app.steps[src.step].tier == "client":
+        if isinstance(src, StepOutput) and app.steps[src.step].tier in PROVERS:
             producer = app.steps[src.step]
             return all(_server_knows(app, producer, o) for o in producer.result_origins(src.index))
     return True
 
 
-def _check_server_argument(app: Application, step: Step, param: str, src: Source) -> None:
+def _check_argument(app: Application, step: Step, param: str, src: Source) -> None:
+    """A worker's argument from `main`: nothing private to another tier, and a value another
+    prover tier computed only as a region's proved output."""
     taint = source_taint(app, src)
-    if taint is not None:
+    if taint is not None and taint.owner != step.tier:
         raise _error(
             app,
-            "ZN511",
-            f"a value private to the client reaches the server's `{step.worker}` as `{param}`: "
-            f"{_render(taint)} → `{step.worker}({param}=…)` (line {step.line})",
+            "ZN511" if step.tier == "server" else "ZN513",
+            f"a value private to the {taint.owner} reaches the {step.tier}'s `{step.worker}` "
+            f"as `{param}`: {_render(taint)} → `{step.worker}({param}=…)` (line {step.line})",
             step.line,
-            "send the server a public output of a @zk region that the client proves",
+            f"send the {step.tier} a public output of a @zk region that the {taint.owner} proves",
         )
-    if not isinstance(src, StepOutput) or app.steps[src.step].tier != "client":
+    if not isinstance(src, StepOutput):
         return
     producer = app.steps[src.step]
+    if producer.tier not in PROVERS or producer.tier == step.tier:
+        return
     origins = producer.result_origins(src.index)
     if not origins:
         raise _error(
@@ -164,10 +175,11 @@ def _check_server_argument(app: Application, step: Step, param: str, src: Source
             raise _error(
                 app,
                 "ZN505",
-                f"the server's `{step.worker}` would act on a value `{producer.worker}` computes "
-                f"on the client (line {origin.line}) without a proof",
+                f"the {step.tier}'s `{step.worker}` would act on a value `{producer.worker}` "
+                f"computes on the {producer.tier} (line {origin.line}) without a proof",
                 step.line,
-                "compute it in a @zk region the client worker calls; return the region's result",
+                f"compute it in a @zk region the {producer.tier} worker calls; return the "
+                "region's result",
             )
         elif isinstance(origin, Param):
             # Passed through: as trusted as what `main` gave the client worker (checked above
@@ -184,7 +196,7 @@ def _check_public_output(app: Application, producer: Step, out: RegionOut, user:
         raise _error(
             app,
             "ZN506",
-            f"`{call.region}` returns a Committed value; the server's `{user.worker}` cannot "
+            f"`{call.region}` returns a Committed value; the {user.tier}'s `{user.worker}` cannot "
             "read it (the runtime links committed values between regions in a later release)",
             user.line,
             "return the value public, or keep it on the client",

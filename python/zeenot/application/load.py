@@ -40,6 +40,7 @@ from zeenot.application.clients import find_clients
 from zeenot.application.inputs import InputType, input_type
 from zeenot.application.model import (
     AUTO,
+    PROVERS,
     Application,
     Computed,
     Const,
@@ -151,10 +152,11 @@ class _Planner:
         env: dict[str, Source] = {}
         for arg in tree.args.args:
             tier = _private_tier(hints.get(arg.arg))
-            if tier not in (None, "client"):
+            if tier not in (None, "client", "peer"):
                 raise self.err(
                     "ZN502",
-                    f"`{arg.arg}` is private to `{tier}`, but `main`'s inputs come from the client",
+                    f"`{arg.arg}` is private to `{tier}`, but `main`'s inputs come from the "
+                    'client (or, `Private[T, "peer"]`, from the run\'s peer)',
                     arg,
                     'a server\'s own data comes from a @worker(tier="server") function',
                 )
@@ -269,7 +271,7 @@ class _Planner:
             line=node.lineno,
             declared=declared,
         )
-        if step.tier == "client":  # a movable worker's body too: its regions, on either tier
+        if step.tier in PROVERS:  # a movable worker's body too: its regions, on any tier
             _WorkerBody(self, fn, step).analyse()
         self.app.steps.append(step)
         return step

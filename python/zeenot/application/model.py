@@ -13,16 +13,18 @@ from typing import Any, TypeVar
 from zeenot.application.inputs import InputType
 from zeenot.errors import UsageError
 
-TIERS = ("client", "server")
+TIERS = ("client", "server", "peer")
+PROVERS = ("client", "peer")  # tiers that prove their workers' regions for the server to check
 AUTO = "auto"  # @worker(tier="auto"): the planner places the worker (docs/planner.md)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def worker(*, tier: str) -> Callable[[F], F]:
-    """Place a function on a tier: `"client"` (the data owner's device) or `"server"` (the
-    service, ZØ's External tier), or `"auto"`: wherever the information-flow check allows and
-    the planner finds cheapest (`zeenot.application.placement`). The function stays a plain
-    Python function."""
+    """Place a function on a tier: `"client"` (the data owner's device), `"server"` (the
+    service, ZØ's External tier), `"peer"` (another client taking part in the run, holding its
+    own `Private[T, "peer"]` inputs: ZØ's ClientShare tier), or `"auto"`: wherever the
+    information-flow check allows and the planner finds cheapest
+    (`zeenot.application.placement`). The function stays a plain Python function."""
     if tier not in (*TIERS, AUTO):
         raise UsageError(f"@worker(tier=...) is one of {', '.join(TIERS)} or {AUTO}, not {tier!r}")
 
@@ -46,7 +48,8 @@ class Const:
 
 @dataclass(frozen=True)
 class Input:
-    """A parameter of `main`: supplied by the client; `private` unless it is public."""
+    """A parameter of `main`: supplied by the client (`private_to` "client" or None: public),
+    or by the run's peer (`private_to` "peer")."""
 
     name: str
     private_to: str | None
@@ -106,9 +109,9 @@ class Step:
     args: dict[str, Source]  # worker parameter -> source in main
     targets: list[str]  # names main binds to the result
     line: int
-    calls: list[RegionCall] = field(default_factory=list)  # client workers only
-    returns: list[Origin] | None = None  # per result position (client workers only)
-    phase: str = ""  # "parameters", "client" or "server"
+    calls: list[RegionCall] = field(default_factory=list)  # prover-tier workers only
+    returns: list[Origin] | None = None  # per result position (prover-tier workers only)
+    phase: str = ""  # "parameters", "peer", "client" or "server"
     declared: str = ""  # what @worker says: a tier, or "auto" (then `tier` is the placement)
 
     @property
@@ -149,8 +152,22 @@ class Application:
         return [s for s in self.steps if s.phase == phase]
 
     def proved_calls(self) -> list[tuple[Step, RegionCall]]:
-        """The region calls a submission carries a proof of: every call in a client step."""
-        return [(s, c) for s in self.step_phase("client") for c in s.calls]
+        """The region calls a submission carries a proof of: every call in a peer step (the
+        peer proves, the client relays) and in a client step."""
+        return [(s, c) for p in ("peer", "client") for s in self.step_phase(p) for c in s.calls]
+
+    def peer_proved_calls(self) -> list[tuple[Step, RegionCall]]:
+        """The region calls the run's peer proves (workers on the peer tier)."""
+        return [(s, c) for s in self.step_phase("peer") for c in s.calls]
+
+    @property
+    def tiers(self) -> tuple[str, ...]:
+        """The tiers this application has: the client and the server, and a peer where it
+        declares one (a `Private[T, "peer"]` input of `main` or a `@worker(tier="peer")`)."""
+        peers = any(i.private_to == "peer" for i in self.inputs.values()) or any(
+            s.declared == "peer" for s in self.steps
+        )
+        return TIERS if peers else ("client", "server")
 
     def region_calls(self) -> list[tuple[Step, RegionCall]]:
         """Every region call wherever it is placed: the client's, and those of workers the

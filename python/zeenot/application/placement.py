@@ -10,6 +10,13 @@ the client cannot publish one (ZN510). Legality is a property of the whole place
 each worker alone (a worker on the server after the client's steps cannot feed a client
 worker), so `options` enumerates placements whole: applications have few workers.
 
+An application with a peer (a `Private[T, "peer"]` input of `main`, or a
+`@worker(tier="peer")`: ZØ's ClientShare tier) has a third tier: the run's peer proves its
+workers' regions before the client, which relays the proofs to the server (docs/runtime.md,
+"Workers on a peer"). A movable worker may go there too where the flow check allows: a worker
+reading the peer's private data only there (ZN513 elsewhere), one on public data anywhere. A
+peer step runs before the client's and cannot read what the client computes (ZN503).
+
 One more rule is the runtime's: a worker placed on the server proves its regions per run, on
 values from the client's submission. A movable worker whose region would run on the server
 before the client (on published values only) is refused there (ZN512): the server would
@@ -26,16 +33,34 @@ from zeenot.application.flow import check_flow, source_taint
 from zeenot.application.model import TIERS, Application, Input, Source, StepOutput
 from zeenot.errors import CompileError, Diagnostic, UsageError
 
-MAX_MOVABLE = 12  # 2^12 placements, each a flow check of milliseconds
+MAX_MOVABLE = 12  # workers the planner places
+MAX_PLACEMENTS = 4096  # tiers^movable placements tried, each a flow check of under a millisecond
 
 
 def assign_phases(app: Application) -> None:
     """parameters: server steps on constants and other parameters, run before the client
-    (published); client: the client's steps; server: server steps on the client's values.
-    `CompileError` (ZN503) for a client step that reads what the server computed from the
-    client's data (a second round trip)."""
+    (published); peer: the peer's steps, before the client's; client: the client's steps;
+    server: server steps on the run's values. `CompileError` (ZN503) for a client step that
+    reads what the server computed from the run's data, or a peer step that reads what the
+    client or the server computed in the run (a second round trip)."""
     for step in app.steps:
-        if step.tier == "client":
+        if step.tier == "peer":
+            for src in step.args.values():
+                if isinstance(src, StepOutput) and (
+                    app.steps[src.step].tier == "client" or app.steps[src.step].phase == "server"
+                ):
+                    raise _error(
+                        app,
+                        "ZN503",
+                        f"`{step.worker}` runs on the peer, which proves before the client, but "
+                        f"reads what `{app.steps[src.step].worker}` computes in the run: a run "
+                        "is one round trip (peer, client, server)",
+                        step.line,
+                        "give the peer's worker published values, its own data, or the public "
+                        "inputs of `main`",
+                    )
+            step.phase = "peer"
+        elif step.tier == "client":
             for src in step.args.values():
                 if isinstance(src, StepOutput) and app.steps[src.step].phase == "server":
                     raise _error(
@@ -59,7 +84,7 @@ def _from_client(app: Application, src: Source) -> bool:
         return True
     if isinstance(src, StepOutput):
         step = app.steps[src.step]
-        return step.tier == "client" or step.phase == "server"
+        return step.tier in ("client", "peer") or step.phase == "server"
     return False
 
 
@@ -77,10 +102,11 @@ def place(app: Application, assignment: Mapping[str, str]) -> None:
     check the flow. `CompileError` if the placement is illegal (the previous one is kept);
     `UsageError` if `assignment` does not name exactly the movable workers and tiers."""
     movable = movable_workers(app)
-    if set(assignment) != set(movable) or any(t not in TIERS for t in assignment.values()):
+    tiers = app.tiers
+    if set(assignment) != set(movable) or any(t not in tiers for t in assignment.values()):
         raise UsageError(
             f"a placement gives each movable worker ({', '.join(movable) or 'none'}) one of "
-            f"{', '.join(TIERS)}: {dict(assignment)}"
+            f"{', '.join(tiers)}: {dict(assignment)}"
         )
     before = {s.index: (s.tier, s.phase) for s in app.steps}
     try:
@@ -113,24 +139,26 @@ class Options:
 
     legal: list[dict[str, str]]
     refused: dict[str, dict[str, str]] = field(default_factory=dict)  # worker -> tier -> why
+    candidates: tuple[str, ...] = TIERS[:2]  # the application's tiers, in the order tried
 
     def tiers(self, worker: str) -> list[str]:
         """The tiers some legal placement puts `worker` on."""
-        return [t for t in TIERS if any(p[worker] == t for p in self.legal)]
+        return [t for t in self.candidates if any(p[worker] == t for p in self.legal)]
 
 
 def options(app: Application) -> Options:
     """Every legal placement, by trying each (the application is left as it was)."""
     movable = movable_workers(app)
-    if len(movable) > MAX_MOVABLE:
+    candidates = app.tiers
+    if len(movable) > MAX_MOVABLE or len(candidates) ** len(movable) > MAX_PLACEMENTS:
         raise UsageError(
-            f'{len(movable)} workers are @worker(tier="auto"); the planner places at most '
-            f"{MAX_MOVABLE}: declare the tier of some"
+            f'{len(movable)} workers are @worker(tier="auto") over {len(candidates)} tiers; the '
+            f"planner tries at most {MAX_PLACEMENTS} placements: declare the tier of some"
         )
     current = app.placement()
     legal: list[dict[str, str]] = []
     errors: dict[tuple[str, str], CompileError] = {}
-    for tiers in itertools.product(TIERS, repeat=len(movable)):
+    for tiers in itertools.product(candidates, repeat=len(movable)):
         assignment = dict(zip(movable, tiers, strict=True))
         try:
             place(app, assignment)
@@ -143,35 +171,35 @@ def options(app: Application) -> Options:
         place(app, current)
     refused: dict[str, dict[str, str]] = {}
     for w in movable:
-        for t in TIERS:
+        for t in candidates:
             if not any(p[w] == t for p in legal):
                 refused.setdefault(w, {})[t] = reason(app, w, t, errors[(w, t)])
-    return Options(legal, refused)
+    return Options(legal, refused, candidates)
 
 
 def reason(app: Application, worker: str, tier: str, error: CompileError) -> str:
-    """Why `worker` cannot be on `tier`, short: the client's private inputs it reads, else
+    """Why `worker` cannot be on `tier`, short: another tier's private inputs it reads, else
     the flow check's diagnostic."""
-    if tier == "server":
-        private = sorted(
-            {
-                taint.input
-                for step in app.steps
-                if step.worker == worker
-                for src in step.args.values()
-                if (taint := source_taint(app, src)) is not None
-            }
-        )
-        if private:
-            names = ", ".join(f"`{n}`" for n in private)
-            return f"private inputs of the client ({names}; ZN511 on the server)"
+    private: dict[str, set[str]] = {}  # owner -> the inputs of main it reads
+    for step in app.steps:
+        if step.worker == worker:
+            for src in step.args.values():
+                taint = source_taint(app, src)
+                if taint is not None and taint.owner != tier:
+                    private.setdefault(taint.owner, set()).add(taint.input)
+    if private:
+        code = "ZN511" if tier == "server" else "ZN513"
+        owner, names = sorted(private.items())[0]
+        listed = ", ".join(f"`{n}`" for n in sorted(names))
+        return f"private inputs of the {owner} ({listed}; {code} on the {tier})"
     d = error.diagnostic
     return f"{d.code}: {d.message}"
 
 
 def settle(app: Application) -> None:
     """At load: put the movable workers on the first legal placement (the client where it
-    can be), or raise the flow check's error for the all-client one."""
+    can be), or raise the flow check's error for the all-client one. (Before the flow check
+    the tiers a worker may take are not known: `movable` steps start on the client.)"""
     movable = movable_workers(app)
     if not movable:
         assign_phases(app)

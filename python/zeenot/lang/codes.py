@@ -68,4 +68,5 @@ CODES: dict[str, str] = {
     "ZN507": "a public input of `main` without a type the server can check",
     "ZN510": "a value private to the client becomes a region's public input",
     "ZN511": "a value private to the client reaches the server",
+    "ZN513": "a value private to the client reaches the peer, or the peer's the client",
 }

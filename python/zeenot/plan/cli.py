@@ -28,9 +28,15 @@ def fmt_bytes(n: float) -> str:
 
 def render(p: Plan) -> str:
     w = p.weights
+    peer = any(
+        c.region.placement is not None and "peer" in c.region.placement.options.candidates
+        for c in p.choices
+    )
     lines = [
         f"profile: {p.profile.machine or 'unknown machine'} ({p.profile.measured_at[:10]})",
-        f"weights: client {w.client:g}/s, server {w.server:g}/s, {w.byte:g}/byte; "
+        f"weights: client {w.client:g}/s, server {w.server:g}/s, "
+        + (f"peer {w.peer:g}/s, " if peer else "")
+        + f"{w.byte:g}/byte; "
         f"{w.proofs_per_setup:g} proofs per groth16 setup",
         "",
         "| region | tier | size | back end | prove | verify | proof | setup/K | memory "
@@ -221,9 +227,9 @@ def add_parsers(sub: Any) -> None:
     )
     s.add_argument(
         "--weights",
-        metavar="client=X,server=X,byte=X",
+        metavar="client=X,server=X,peer=X,byte=X",
         help="the objective's weights (default: the application's PLAN_WEIGHTS, else "
-        "client=1,server=1,byte=1e-6)",
+        "client=1,server=1,peer=1,byte=1e-6)",
     )
     s.add_argument("--profile", metavar="PROFILE.json", help="a profile from `zeenot calibrate`")
     s.add_argument("--json", action="store_true", help="print the plan as JSON")

@@ -9,8 +9,10 @@ one (`@worker(tier="auto")`, `zeenot.application.placement`):
         w[tier]       · prove_s                            (the prover's tier)
       + w[verifier]   · verify_s                           (the other tier checks the proof)
       + w["server"]   · setup_s / K                        (the server sets Groth16 up)
-      + w_byte        · (proof_bytes + key_bytes / K)      (sent once per proof; the proving
-                                                            key once per K, to a client prover)
+      + w_byte        · (hops · proof_bytes + key_bytes / K)  (the proof crosses `hops` links:
+                                                            2 from a peer, relayed by the
+                                                            client; the proving key once per
+                                                            K, to a client or peer prover)
 
 K is the number of proofs made per Groth16 setup (and per proving-key download). Given the
 tiers, regions are independent (the runtime's regions share no commitments), so each region's
@@ -72,18 +74,19 @@ class Weights:
     server: float = 1.0
     byte: float = 1e-6
     proofs_per_setup: float = 1000.0
+    peer: float = 1.0  # a peer's seconds (applications with a peer tier)
 
     @classmethod
     def parse(cls, text: str | None, proofs_per_setup: float | None = None) -> Weights:
-        """`client=1,server=10,byte=1e-7` (any subset)."""
+        """`client=1,server=10,peer=2,byte=1e-7` (any subset)."""
         values: dict[str, float] = {}
         for part in (text or "").split(","):
             if not part.strip():
                 continue
             key, sep, value = part.partition("=")
             key = key.strip()
-            if not sep or key not in ("client", "server", "byte"):
-                raise UsageError(f"--weights: `{part}` is not client=X, server=X or byte=X")
+            if not sep or key not in ("client", "server", "peer", "byte"):
+                raise UsageError(f"--weights: `{part}` is not client=X, server=X, peer=X or byte=X")
             try:
                 values[key] = float(value)
             except ValueError:
@@ -104,15 +107,17 @@ class Weights:
 
     def objective(self, cost: Cost, prover: str = "client") -> float:
         """One proof's cost: proved on `prover`'s tier, verified on the other (a client's
-        proof by the server, a server's by the client, which gets it with its answer)."""
+        or a peer's proof by the server, a server's by the client, which gets it with its
+        answer). A peer's proof crosses twice: to the client, which relays it to the server."""
         k = self.proofs_per_setup
         verifier = "client" if prover == "server" else "server"
         key_bytes = 0.0 if prover == "server" else cost.key_bytes  # a server keeps its own key
+        hops = 2 if prover == "peer" else 1
         return (
             getattr(self, prover) * cost.prove_s
             + getattr(self, verifier) * cost.verify_s
             + self.server * cost.setup_s / k
-            + self.byte * (cost.proof_bytes + key_bytes / k)
+            + self.byte * (hops * cost.proof_bytes + key_bytes / k)
         )
 
 
@@ -364,14 +369,14 @@ def _tier_why(
         return f'declared @worker(tier="{"/".join(declared)}")', {}
     worker = movable[0]
     tiers: dict[str, float | str] = {}
-    for t in TIERS:
+    for t in placement.options.candidates:
         at = [totals[i] for i, a in enumerate(legal) if a[worker] == t]
         tiers[t] = min(at) if at else placement.options.refused[worker][t]
     mine = best[worker]
     others = {t: v for t, v in tiers.items() if t != mine}
     costs = {t: v for t, v in others.items() if isinstance(v, float)}
     if not costs:
-        return f"only {mine}: " + "; ".join(str(v) for v in others.values()), tiers
+        return f"only {mine}: " + _merged([str(v) for v in others.values()]), tiers
     other, theirs = min(costs.items(), key=lambda kv: kv[1])
     ours = tiers[mine]
     assert isinstance(ours, float)
@@ -381,6 +386,19 @@ def _tier_why(
         f"cheaper on the {mine}: {ours:.4g} vs {theirs:.4g} on the {other} (plan objective)",
         tiers,
     )
+
+
+def _merged(reasons: list[str]) -> str:
+    """Refusals joined, those naming the same private inputs once: `private inputs of the
+    peer (`x`; ZN513 on the client, ZN511 on the server)`."""
+    heads: dict[str, list[str]] = {}
+    for r in reasons:
+        head, sep, code = r.rpartition("; ")
+        if sep and r.startswith("private inputs of") and code.endswith(")"):
+            heads.setdefault(head, []).append(code[:-1])
+        else:
+            heads.setdefault(r, [])
+    return "; ".join(f"{h}; {', '.join(c)})" if c else h for h, c in heads.items())
 
 
 def inlined_region(target: str, inputs: dict[str, Any] | None = None) -> Region | None:
