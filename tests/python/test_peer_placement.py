@@ -19,14 +19,22 @@ from typing import Any
 
 import pytest
 
+from zeenot.api import Proof
 from zeenot.application import load_application
 from zeenot.application.placement import options, place
-from zeenot.errors import CompileError
+from zeenot.errors import CompileError, MalformedInput
 from zeenot.plan import Profile, Weights, plan, regions_of
 from zeenot.plan.profile import DEFAULT
+from zeenot.runtime.client import RunError, Runner
+from zeenot.runtime.identity import Key
+from zeenot.runtime.peer_prover import PeerProver
+from zeenot.runtime.service import Rejected, Service
+from zeenot.runtime.store import Store
+from zeenot.simulate import simulate
 
 from .conftest import EXAMPLES
 from .test_cli import zeenot
+from .test_runtime_service import _Local
 
 SOLAR = EXAMPLES / "solar_share"
 SOURCE = (SOLAR / "app.py").read_text()
@@ -227,3 +235,161 @@ def test_plan_command_shows_the_peer_in_the_tier_column() -> None:
     doc = json.loads(zeenot("plan", str(SOLAR), "--json", "--weights", "peer=10").stdout)
     assert doc["placement"] == {"exported": "peer", "price": "server"}
     assert doc["weights"]["peer"] == 10
+
+
+# -- the runtime follows the plan: the peer proves, the client relays, the server verifies ------
+
+PANEL = [0] * 7 + [900, 2100, 3400, 4800, 5600, 6000, 5700, 4900, 3600, 2200, 800] + [0] * 6
+HOME = [300] * 7 + [500, 700, 400, 300, 200, 900, 1200, 800, 400, 600, 1500] + [700] * 6
+RUN = {"account": "H-17", "home": HOME}
+
+
+def _expected() -> dict[str, Any]:
+    app = load_application(SOLAR / "app.py")
+    bounds = [10 * (i + 1) * (i + 1) for i in range(8)]
+    cents = [max(12 - 2 * i, 3) for i in range(8)]
+    kwh = simulate(app.regions["panel_export"], {"wh": PANEL})
+    used = simulate(app.regions["home_use"], {"wh": HOME})
+    credit, capped = simulate(
+        app.regions["credit"], {"kwh": kwh, "bounds": bounds, "cents": cents, "cap_cents": 1500}
+    )
+    return {
+        "account": "H-17",
+        "used_kwh": used,
+        "from_panel_kwh": min(used, kwh),
+        "credit_cents": credit,
+        "capped": capped,
+    }
+
+
+@pytest.fixture(scope="module")
+def deployed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Service, Key, Store]:
+    store = Store(str(tmp_path_factory.mktemp("solar") / "server.db"))
+    service = Service(load_application(SOLAR / "app.py"), store)
+    panel = Key.generate("panel-7")
+    store.register_client(service.app.name, panel.name, panel.public_key)
+    return service, panel, store
+
+
+def _runner(service: Service, peer: Any = None) -> Runner:
+    runner = Runner(load_application(SOLAR / "app.py"), "http://unused", peer=peer)
+    runner.http = _Local(service)  # type: ignore[assignment]
+    return runner
+
+
+def _peer(service: Service, key: Key, panel: list[int] = PANEL) -> PeerProver:
+    return PeerProver(_runner(service), key, {"panel": panel})
+
+
+def test_the_peer_proves_its_regions_and_the_server_accepts(
+    deployed: tuple[Service, Key, Store],
+) -> None:
+    """Placed by the example's weights: the panel proves its export and the credit, the
+    household its use; the submission relays the peer's proofs with its signature, the server
+    verifies every proof bound to the run and answers the bill. The panel's log never reaches
+    the household: the request it answers holds only the run's public values."""
+    service, panel, _ = deployed
+    assert service.placement == {"exported": "peer", "price": "peer"}
+    doc = service.descriptor()
+    assert doc["peer_proofs"] == ["exported.0", "price.0"]
+    assert sorted(doc["proofs"]) == ["exported.0", "price.0", "used.0"]
+    asked: list[dict[str, Any]] = []
+    prover = _peer(service, panel)
+
+    def peer(request: dict[str, Any]) -> dict[str, Any]:
+        asked.append(request)
+        return prover(request)
+
+    runner = _runner(service, peer)
+    body = runner.prepare(RUN, submission_id="day-1")
+    submission = json.loads(body)
+    assert asked == [
+        {"app": "solar_share", "id": "day-1", "inputs": {"account": "H-17"}, "client": None}
+    ]
+    assert sorted(submission["proofs"]) == ["exported.0", "price.0", "used.0"]
+    assert submission["peer"]["name"] == "panel-7"
+    assert str(PANEL[9]) not in json.dumps(submission["peer"])
+    status, answer = service.submit(body)
+    assert status == 201 and answer["result"] == _expected()
+    assert "proofs" not in answer  # the server proved nothing: the plan put nothing there
+
+
+def _refused(service: Service, body: bytes | dict[str, Any], status: int, match: str) -> None:
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    with pytest.raises(Rejected) as info:
+        service.submit(data)
+    assert info.value.status == status and re.search(match, info.value.reason), info.value.reason
+
+
+def test_forged_and_replayed_peer_proofs_are_refused(
+    deployed: tuple[Service, Key, Store], tmp_path: Path
+) -> None:
+    """The household cannot stand in for the panel (its own proofs of the panel's regions,
+    signed by a key the server does not know as the panel's, or naming the panel), take the
+    panel's proofs to another run, tamper with them, or leave the peer out."""
+    service, panel, store = deployed
+    good = json.loads(_runner(service, _peer(service, panel)).prepare(RUN, submission_id="day-2"))
+
+    # a key that is not the registered panel's, proving a panel log of the household's choice
+    impostor = Key.generate("panel-7")
+    inflated = [20_000] * 24
+    forged = json.loads(
+        _runner(service, _peer(service, impostor, inflated)).prepare(RUN, submission_id="day-3")
+    )
+    _refused(service, forged, 422, "signature does not cover")
+    unknown = Key.generate("panel-9")
+    forged = json.loads(
+        _runner(service, _peer(service, unknown, inflated)).prepare(RUN, submission_id="day-4")
+    )
+    _refused(service, forged, 422, "`panel-9` is not a registered client")
+
+    # the panel's proofs, signed for day-2, relayed in another run
+    moved = json.loads(json.dumps(good))
+    moved["id"] = "day-5"
+    _refused(service, moved, 422, "signature does not cover")
+    # ... with a signature the household made itself over the new run
+    household = Key.generate("household")
+    store.register_client(service.app.name, household.name, household.public_key)
+    from zeenot.runtime.binding import peer_statement
+    from zeenot.runtime.peer_runs import proof_digests
+
+    raw = {k: Proof.from_json(json.dumps(p)).proof for k, p in moved["proofs"].items()}
+    statement = peer_statement(
+        service.app.name,
+        service.app.source_sha256,
+        service.epoch,
+        "day-5",
+        moved["inputs"],
+        None,
+        household.name,
+        proof_digests(service.app, raw),
+    )
+    moved["peer"] = {"name": household.name, "signature": household.private.sign(statement).hex()}
+    _refused(service, moved, 422, "belongs to another run")
+
+    # a tampered output, a missing or malformed peer part
+    tampered = json.loads(json.dumps(good))
+    tampered["proofs"]["exported.0"]["outputs"] = 999
+    _refused(service, tampered, 422, "exported.0")
+    missing = {k: v for k, v in good.items() if k != "peer"}
+    _refused(service, missing, 400, "exactly the fields")
+    _refused(service, {**good, "peer": {"name": "panel-7"}}, 400, "`peer` is")
+
+    # the real one still goes through, once; a second time under a new id is a replay
+    status, answer = service.submit(json.dumps(good).encode())
+    assert status == 201 and answer["result"] == _expected()
+    again = json.loads(json.dumps(good))
+    again["id"] = "day-6"
+    _refused(service, again, 422, "signature does not cover")
+
+
+def test_a_run_without_its_peer_is_refused_before_anything_is_proved(
+    deployed: tuple[Service, Key, Store],
+) -> None:
+    service, panel, _ = deployed
+    with pytest.raises(RunError, match="needs its peer"):
+        _runner(service).prepare(RUN, submission_id="day-7")
+    with pytest.raises(MalformedInput, match="unknown `panel`"):
+        _runner(service).prepare({**RUN, "panel": PANEL}, submission_id="day-7")
+    with pytest.raises(MalformedInput, match="the peer's inputs"):
+        PeerProver(_runner(service), panel, {"home": HOME})

@@ -10,7 +10,8 @@ public `Field` input that no instruction reads, and sets it to a digest of
 * a client's run: the application, its source version, the server's epoch (a random value
   each deployment draws once and publishes), the submission id, the region call (`worker.k`),
   every public input of `main`, used by a region or not, and the client's registered name
-  where the application knows its clients;
+  where the application knows its clients; for a region a peer proves in the run (a worker on
+  the peer tier, docs/runtime.md "Workers on a peer"), the peer's registered name as well;
 * a peer's share or partial sum: the application, its source version, the epoch, the round,
   its attempt, the step, the sender and the attempt's roster (the peers present in it, with the
   keys they use in it, in position order): a proof made in one attempt is refused in the next.
@@ -95,10 +96,12 @@ def run_context(
     call: str,
     inputs: dict[str, Any],
     client: str | None = None,
+    peer: str | None = None,
 ) -> str:
     """The context of the proof of region call `call` in run `sid` with `main`'s public
     `inputs` (JSON values as submitted), by `client` where the application knows its clients
-    (runtime/identity.py: then another client cannot submit the proof as its own)."""
+    (runtime/identity.py: then another client cannot submit the proof as its own), proved by
+    the run's `peer` for a call on the peer tier."""
     fields = {
         "kind": "run",
         "app": app,
@@ -110,7 +113,38 @@ def run_context(
     }
     if client is not None:
         fields["client"] = client
+    if peer is not None:
+        fields["peer"] = peer
     return digest(fields)
+
+
+def peer_statement(
+    app: str,
+    source_sha256: str,
+    epoch: str,
+    sid: str,
+    inputs: dict[str, Any],
+    client: str | None,
+    peer: str,
+    proofs: dict[str, str],
+) -> bytes:
+    """What a run's peer signs (Ed25519, its registered key): the run, and the SHA-256 of each
+    proof it made (`proofs`: call -> hex digest). The proofs' contexts bind them to the run;
+    the signature says the peer made them, so a client cannot prove the peer's regions on
+    data of its own choosing."""
+    fields = {
+        "kind": "peer-proofs",
+        "app": app,
+        "source": source_sha256,
+        "epoch": epoch,
+        "id": sid,
+        "inputs": inputs,
+        "client": client,
+        "peer": peer,
+        "proofs": proofs,
+    }
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(b"zeenot/peer-proofs/v1\x00" + text.encode()).digest()
 
 
 def round_context(

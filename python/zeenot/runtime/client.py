@@ -12,6 +12,11 @@ stored but whose answer was lost is not stored twice (the server answers 200 wit
 With a client key (`key`, `zeenot run --client-key`), every submission is signed for the
 server's name (`runtime/identity.py`; each attempt signed afresh), so the server knows which
 registered client ran it and nobody else can submit, or read, in its name.
+
+An application with workers on the peer tier needs its run's peer (`peer`: a callable taking
+the run's request and answering with the peer's signed proofs, `runtime/peer_prover.py`): the
+client asks it first, relays its proofs in the submission, and reads the peer's results from
+their proofs' outputs (it never sees the peer's private inputs).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import json
 import time
 import types
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -32,6 +38,7 @@ from zeenot.application.model import (
     Const,
     Input,
     Param,
+    RegionOut,
     Source,
     Step,
     StepOutput,
@@ -70,9 +77,11 @@ class Runner:
         retries: int = 3,
         key: Key | None = None,
         audience: str | None = None,
+        peer: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     ):
         self.app = app
         self.key, self.audience = key, audience
+        self.peer = peer  # the run's peer, for workers on the peer tier
         self.http = httpx.Client(base_url=server.rstrip("/"), timeout=timeout)
         self.retries = retries
         self.regions = bound_regions(app)
@@ -244,32 +253,69 @@ class Runner:
                     )
 
     def prepare(self, inputs: dict[str, Any], *, submission_id: str | None = None) -> bytes:
-        """Run the client's steps and return the submission's bytes (not yet sent)."""
-        missing = sorted(set(self.app.inputs) - set(inputs))
-        extra = sorted(set(inputs) - set(self.app.inputs))
+        """Run the client's steps and return the submission's bytes (not yet sent); the
+        peer's first, by the run's peer, where the application has any."""
+        mine = [n for n, i in self.app.inputs.items() if i.private_to != "peer"]
+        missing = sorted(set(mine) - set(inputs))
+        extra = sorted(set(inputs) - set(mine))
         if missing or extra:
             raise MalformedInput(
                 f"inputs: {'missing' if missing else 'unknown'} `{(missing or extra)[0]}` "
-                f"(`main` takes {', '.join(self.app.inputs)})"
+                f"(`main` takes {', '.join(mine)} from the client)"
             )
         params = {int(k): v for k, v in self.descriptor()["parameters"].items()}
         values: dict[int, Any] = dict(params)
         proofs: dict[str, Any] = {}
         sid = submission_id or uuid.uuid4().hex
         public = {n: inputs[n] for n, i in self.app.inputs.items() if i.private_to is None}
-        for step in self.app.steps:
-            if step.phase == "client":
-                args = {p: _value(src, values, inputs) for p, src in step.args.items()}
-                values[step.index] = self._run_worker(step, args, proofs, (sid, public))
-        self._values = values
-        doc = {
+        client = self.key.name if self.key is not None else None
+        doc: dict[str, Any] = {
             "zeenot_submission": SUBMISSION_FORMAT,
             "app": self.app.name,
             "id": sid,
             "inputs": public,
             "proofs": proofs,
         }
+        if self.app.peer_proved_calls():
+            doc["peer"] = self._ask_peer(sid, public, client, values, proofs)
+        for step in self.app.steps:
+            if step.phase == "client":
+                args = {p: _value(src, values, inputs) for p, src in step.args.items()}
+                values[step.index] = self._run_worker(step, args, proofs, (sid, public, client))
+        self._values = values
         return json.dumps(doc, separators=(",", ":")).encode()
+
+    def _ask_peer(
+        self,
+        sid: str,
+        public: dict[str, Any],
+        client: str | None,
+        values: dict[int, Any],
+        proofs: dict[str, Any],
+    ) -> dict[str, str]:
+        """The run's peer proves its workers' regions for this run: its proofs go into
+        `proofs`, its steps' results (from their proofs' outputs) into `values`; what the
+        submission's `peer` says (the peer's name and signature)."""
+        if self.peer is None:
+            raise RunError(
+                "this application has workers on the peer tier ("
+                + ", ".join(f"`{proof_key(s, c)}`" for s, c in self.app.peer_proved_calls())
+                + "): a run needs its peer"
+            )
+        request = {"app": self.app.name, "id": sid, "inputs": public, "client": client}
+        answer = self.peer(request)
+        expected = [proof_key(s, c) for s, c in self.app.peer_proved_calls()]
+        given = answer.get("proofs") if isinstance(answer, dict) else None
+        if not (isinstance(given, dict) and sorted(given) == sorted(expected)):
+            raise RunError(f"the peer's answer carries not the proofs {expected}")
+        name, signature = answer.get("name"), answer.get("signature")
+        if not (isinstance(name, str) and isinstance(signature, str)):
+            raise RunError("the peer's answer has no `name` and `signature`")
+        proofs.update(given)
+        for step in self.app.step_phase("peer"):
+            parts = [_peer_value(step, o, values, public, given) for o in step.returns or []]
+            values[step.index] = parts[0] if len(parts) == 1 else parts
+        return {"name": name, "signature": signature}
 
     def submit(self, body: bytes) -> dict[str, Any]:
         url = f"/api/apps/{self.app.name}/submissions"
@@ -303,10 +349,12 @@ class Runner:
         step: Step,
         args: dict[str, Any],
         proofs: dict[str, Any],
-        run: tuple[str, dict[str, Any]],
+        run: tuple[str, dict[str, Any], str | None],
+        peer: str | None = None,
     ) -> Any:
         """Run a client worker with its region calls proved (in the order the plan expects),
-        each proof bound to the run (`run`: the submission id and `main`'s public inputs)."""
+        each proof bound to the run (`run`: the submission id, `main`'s public inputs and the
+        submitting client); `peer`: this process is the run's peer, proving a peer worker."""
         fn = self.app.workers[step.worker]
         calls = iter(step.calls)
 
@@ -318,7 +366,6 @@ class Runner:
                 inputs = {p: to_json(v) for p, v in zip(params, call_args, strict=True)}
                 key = proof_key(step, planned)
                 doc = self.descriptor()
-                client = self.key.name if self.key is not None else None
                 inputs[CONTEXT] = run_context(
                     self.app.name,
                     self.app.source_sha256,
@@ -326,7 +373,8 @@ class Runner:
                     run[0],
                     key,
                     run[1],
-                    client,
+                    run[2],
+                    peer,
                 )
                 circuit = self.regions[region]
                 if self.descriptor()["regions"][region]["backend"] == "sigma":
@@ -364,6 +412,24 @@ def _value(src: Source, values: dict[int, Any], inputs: dict[str, Any]) -> Any:
     assert isinstance(src, StepOutput)
     value = values[src.step]
     return value if src.index is None else value[src.index]
+
+
+def _peer_value(
+    step: Step, origin: Any, values: dict[int, Any], public: dict[str, Any], proofs: dict[str, Any]
+) -> Any:
+    """What the client knows of a peer worker's result: its proofs' outputs, the values it
+    passed through where the client has them, constants; never the peer's private data."""
+    if isinstance(origin, Const):
+        return origin.value
+    if isinstance(origin, RegionOut):
+        out = proofs[proof_key(step, step.calls[origin.call])].get("outputs")
+        return out if origin.index is None or not isinstance(out, list) else out[origin.index]
+    if isinstance(origin, Param):
+        src = step.args[origin.name]
+        if isinstance(src, Input) and src.name not in public:
+            return None
+        return _value(src, values, public)
+    return None  # computed on the peer, unproved: no other tier may read it (ZN505)
 
 
 def _json(response: httpx.Response, url: str) -> Any:

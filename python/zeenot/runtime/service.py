@@ -58,6 +58,7 @@ from zeenot.plan.profile import DEFAULT
 from zeenot.runtime import metrics
 from zeenot.runtime.batching import BatchingVerifier
 from zeenot.runtime.binding import CONTEXT, bound_regions, run_context
+from zeenot.runtime.peer_runs import PeerRefused, check_peer
 from zeenot.runtime.placed import run_proving
 from zeenot.runtime.store import Conflict, Fold, Store, now
 from zeenot.verifier import SigmaChecks, Verifier
@@ -248,6 +249,7 @@ class Service:
             "inputs": sorted(n for n, i in self.app.inputs.items() if i.private_to is None),
             "proofs": [proof_key(s, c) for s, c in self.app.proved_calls()],
             **self._placement_doc(),
+            **self._peer_doc(),
             "max_body": self.max_body,
             **({"clients": self.app.clients.describe()} if self.app.clients else {}),
         }
@@ -259,6 +261,12 @@ class Service:
             return {}
         made = [proof_key(s, c) for s, c in self.app.server_proved_calls()]
         return {"placement": dict(self.placement), "server_proofs": made}
+
+    def _peer_doc(self) -> dict[str, Any]:
+        """The proofs the run's peer makes (relayed by the client, signed by the peer):
+        nothing for an application without workers on the peer tier."""
+        made = [proof_key(s, c) for s, c in self.app.peer_proved_calls()]
+        return {"peer_proofs": made} if made else {}
 
     # submissions -----------------------------------------------------------------------------
 
@@ -273,9 +281,10 @@ class Service:
             inputs = self._inputs(doc["inputs"])  # typed, before any proof is looked at
             with metrics.VERIFY_SECONDS.time(app=self.app.name):
                 proofs = self._proofs(doc["proofs"])
+            peer = self._peer(doc, sid, inputs, client, proofs)
             digest = statement_digest(sid, inputs, proofs)
             made: dict[str, Any] = {}  # the server's proofs (movable workers placed here)
-            result = self._run(sid, proofs, inputs, client, made)
+            result = self._run(sid, proofs, inputs, client, made, peer)
             digests = [hashlib.sha256(p.proof).hexdigest() for p in proofs.values()]
             # Optimistic: one transaction on the common path; the unique keys on the id and on
             # the proofs' digests catch retries and replays, which are told apart afterwards.
@@ -355,10 +364,11 @@ class Service:
             raise Rejected(
                 400, f"not a zeenot submission (`zeenot_submission: {SUBMISSION_FORMAT}`)"
             )
-        if set(doc) != _FIELDS:
-            extra = sorted(set(doc) ^ _FIELDS)
+        fields = _FIELDS | {"peer"} if self.app.peer_proved_calls() else _FIELDS
+        if set(doc) != fields:
+            extra = sorted(set(doc) ^ fields)
             raise Rejected(
-                400, f"a submission has exactly the fields {sorted(_FIELDS)}: `{extra[0]}`"
+                400, f"a submission has exactly the fields {sorted(fields)}: `{extra[0]}`"
             )
         sid = doc["id"]
         if not (isinstance(sid, str) and _ID.fullmatch(sid)):
@@ -388,6 +398,25 @@ class Service:
             proofs[key] = proof
         return proofs
 
+    def _peer(
+        self,
+        doc: dict[str, Any],
+        sid: str,
+        inputs: dict[str, Any],
+        client: str | None,
+        proofs: dict[str, api.Proof],
+    ) -> str | None:
+        """The run's peer (a registered client, not the submitting one) whose signature
+        covers the proofs it made, for an application with workers on the peer tier."""
+        if not self.app.peer_proved_calls():
+            return None
+        try:
+            return check_peer(
+                self.app, self.store, (self.epoch, sid, inputs, client), doc["peer"], proofs
+            )
+        except PeerRefused as exc:
+            raise Rejected(exc.status, exc.reason) from None
+
     def _inputs(self, given: dict[str, Any]) -> dict[str, Any]:
         """`main`'s public inputs, each checked against its annotation (400 naming it)."""
         public = {n: i for n, i in self.app.inputs.items() if i.private_to is None}
@@ -412,21 +441,24 @@ class Service:
         inputs: dict[str, Any],
         client: str | None = None,
         made: dict[str, Any] | None = None,
+        peer: str | None = None,
     ) -> Any:
         """Check every proof's public inputs against the server's values, then run the server
         steps on the verified values (a movable worker placed here proves its regions into
-        `made`)."""
+        `made`). `peer`: the run's peer, whose name the contexts of its proofs carry."""
         values: dict[int, Any] = dict(self.parameters)
-        for step in self.app.step_phase("client"):  # each client worker's result as `main`
-            parts = [  # sees it (first: a later region's public input may be one of them)
+        provers = [*self.app.step_phase("peer"), *self.app.step_phase("client")]
+        for step in provers:  # each prover-tier worker's result as `main` sees it (first: a
+            parts = [  # later region's public input may be one of them)
                 self._origin_value(step, o, values, inputs, proofs) for o in step.returns or []
             ]
             values[step.index] = parts[0] if len(parts) == 1 else parts
         for step, call in self.app.proved_calls():
             key = proof_key(step, call)
             proof = proofs[key]
+            by_peer = peer if step.phase == "peer" else None
             context = run_context(
-                self.app.name, self.app.source_sha256, self.epoch, sid, key, inputs, client
+                self.app.name, self.app.source_sha256, self.epoch, sid, key, inputs, client, by_peer
             )
             if normal(proof.public_inputs.get(CONTEXT)) != normal(context):
                 raise Rejected(
