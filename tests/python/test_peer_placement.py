@@ -33,6 +33,7 @@ from zeenot.runtime.store import Store
 from zeenot.simulate import simulate
 
 from .conftest import EXAMPLES
+from .runtime_server import serve
 from .test_cli import zeenot
 from .test_runtime_service import _Local
 
@@ -393,3 +394,42 @@ def test_a_run_without_its_peer_is_refused_before_anything_is_proved(
         _runner(service).prepare({**RUN, "panel": PANEL}, submission_id="day-7")
     with pytest.raises(MalformedInput, match="the peer's inputs"):
         PeerProver(_runner(service), panel, {"home": HOME})
+
+
+def test_zeenot_run_with_a_peer_over_a_served_application(tmp_path: Path) -> None:
+    """The three commands of docs/runtime.md against `zeenot serve`: the household writes the
+    request, the panel answers it (its log stays in its own file), the household runs with the
+    answer; an answer for another request is refused before anything is sent."""
+    db = tmp_path / "server.db"
+    panel = Key.generate("panel-7")
+    Store(str(db)).register_client("solar_share", panel.name, panel.public_key)
+    panel.save(tmp_path / "panel.key")
+    (tmp_path / "home.json").write_text(json.dumps(RUN))
+    (tmp_path / "panel.json").write_text(json.dumps({"panel": PANEL}))
+    app = str(SOLAR / "app.py")
+    with serve([SOLAR / "app.py"], str(db), timeout=300) as (url, _):
+        home = ("run", app, "--server", url, "--inputs", str(tmp_path / "home.json"))
+        req, answer = str(tmp_path / "req.json"), str(tmp_path / "answer.json")
+        zeenot(*home, "--id", "day-1", "--peer-request", req)
+        assert json.loads(Path(req).read_text()) == {
+            "app": "solar_share",
+            "id": "day-1",
+            "inputs": {"account": "H-17"},
+            "client": None,
+        }
+        peer = ("run", app, "--server", url, "--tier", "peer", "--request", req)
+        out = zeenot(
+            *peer,
+            "--inputs",
+            str(tmp_path / "panel.json"),
+            "--client-key",
+            str(tmp_path / "panel.key"),
+            "--save",
+            answer,
+        ).stdout
+        assert json.loads(out)["proofs"] == ["exported.0", "price.0"]
+        assert str(PANEL[9]) not in Path(answer).read_text()
+        done = zeenot(*home, "--peer-answer", answer)
+        assert json.loads(done.stdout)["result"] == _expected()
+        other = zeenot(*home, "--peer-answer", answer, "--id", "day-2", check=2)
+        assert "for another request" in other.stderr

@@ -65,7 +65,13 @@ def add_parsers(sub: Any) -> None:
 
     s = sub.add_parser("run", help="run an application's client tier against a server")
     s.add_argument("app", metavar="APP.py")
-    s.add_argument("--tier", choices=["client"], default="client")
+    s.add_argument(
+        "--tier",
+        choices=["client", "peer"],
+        default="client",
+        help="client (default), or peer: prove the run's peer workers for the request given "
+        "with --request, signed with --client-key (the peer's registered key)",
+    )
     s.add_argument("--server", required=True, metavar="URL")
     s.add_argument("--inputs", required=True, metavar="IN.json")
     s.add_argument("--id", default=None, help="the submission id (default: random)")
@@ -80,6 +86,17 @@ def add_parsers(sub: Any) -> None:
         "sending it: to test a server, or to send later (the server is still asked for its "
         "application's parameters)",
     )
+    s.add_argument(
+        "--peer-request",
+        metavar="FILE",
+        help="an application with workers on the peer tier: write what the run's peer is "
+        "asked (id, public inputs, client) to FILE and stop; the peer answers it with "
+        "`--tier peer --request FILE`",
+    )
+    s.add_argument(
+        "--peer-answer", metavar="FILE", help="the peer's answer to this run's --peer-request"
+    )
+    s.add_argument("--request", metavar="FILE", help="--tier peer: the client's request")
     s.set_defaults(run=run)
 
     s = sub.add_parser("keys", help="make and show Ed25519 keys and operator tokens")
@@ -274,7 +291,17 @@ def run(args: argparse.Namespace) -> int:
         key = Key.load(args.client_key)
     if args.save is not None:
         check_output_file(args.save)  # before proving
-    client = Runner(load_application(args.app), args.server, key=key, audience=args.audience)
+    peer = None
+    if args.tier == "peer" or args.peer_request or args.peer_answer:
+        from zeenot.runtime.peer_cli import peer_step
+
+        step = peer_step(args, inputs, key)
+        if isinstance(step, int):
+            return step
+        peer, args.id = step
+    client = Runner(
+        load_application(args.app), args.server, key=key, audience=args.audience, peer=peer
+    )
     try:
         if args.save is not None:
             body = client.prepare(inputs, submission_id=args.id)

@@ -302,8 +302,7 @@ class Runner:
                 + ", ".join(f"`{proof_key(s, c)}`" for s, c in self.app.peer_proved_calls())
                 + "): a run needs its peer"
             )
-        request = {"app": self.app.name, "id": sid, "inputs": public, "client": client}
-        answer = self.peer(request)
+        answer = self.peer(self.peer_request(public, sid))
         expected = [proof_key(s, c) for s, c in self.app.peer_proved_calls()]
         given = answer.get("proofs") if isinstance(answer, dict) else None
         if not (isinstance(given, dict) and sorted(given) == sorted(expected)):
@@ -316,6 +315,9 @@ class Runner:
             parts = [_peer_value(step, o, values, public, given) for o in step.returns or []]
             values[step.index] = parts[0] if len(parts) == 1 else parts
         return {"name": name, "signature": signature}
+
+    def peer_request(self, public: dict[str, Any], submission_id: str) -> dict[str, Any]:
+        return peer_request(self.app, public, submission_id, self.key)
 
     def submit(self, body: bytes) -> dict[str, Any]:
         url = f"/api/apps/{self.app.name}/submissions"
@@ -412,6 +414,15 @@ def _value(src: Source, values: dict[int, Any], inputs: dict[str, Any]) -> Any:
     assert isinstance(src, StepOutput)
     value = values[src.step]
     return value if src.index is None else value[src.index]
+
+
+def peer_request(
+    app: Application, public: dict[str, Any], submission_id: str, key: Key | None
+) -> dict[str, Any]:
+    """What a client asks its peer for a run: the application, the submission id, `main`'s
+    public inputs and the client's registered name (null when unsigned)."""
+    client = key.name if key is not None else None
+    return {"app": app.name, "id": submission_id, "inputs": public, "client": client}
 
 
 def _peer_value(
