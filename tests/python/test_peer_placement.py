@@ -267,7 +267,7 @@ def _expected() -> dict[str, Any]:
 def deployed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Service, Key, Store]:
     store = Store(str(tmp_path_factory.mktemp("solar") / "server.db"))
     service = Service(load_application(SOLAR / "app.py"), store)
-    panel = Key.generate("panel-7")
+    panel = Key.generate("peer.panel-7")
     store.register_client(service.app.name, panel.name, panel.public_key)
     return service, panel, store
 
@@ -308,7 +308,7 @@ def test_the_peer_proves_its_regions_and_the_server_accepts(
         {"app": "solar_share", "id": "day-1", "inputs": {"account": "H-17"}, "client": None}
     ]
     assert sorted(submission["proofs"]) == ["exported.0", "price.0", "used.0"]
-    assert submission["peer"]["name"] == "panel-7"
+    assert submission["peer"]["name"] == "peer.panel-7"
     assert str(PANEL[9]) not in json.dumps(submission["peer"])
     status, answer = service.submit(body)
     assert status == 201 and answer["result"] == _expected()
@@ -332,41 +332,47 @@ def test_forged_and_replayed_peer_proofs_are_refused(
     good = json.loads(_runner(service, _peer(service, panel)).prepare(RUN, submission_id="day-2"))
 
     # a key that is not the registered panel's, proving a panel log of the household's choice
-    impostor = Key.generate("panel-7")
+    impostor = Key.generate("peer.panel-7")
     inflated = [20_000] * 24
     forged = json.loads(
         _runner(service, _peer(service, impostor, inflated)).prepare(RUN, submission_id="day-3")
     )
     _refused(service, forged, 422, "signature does not cover")
-    unknown = Key.generate("panel-9")
+    unknown = Key.generate("peer.panel-9")
     forged = json.loads(
         _runner(service, _peer(service, unknown, inflated)).prepare(RUN, submission_id="day-4")
     )
-    _refused(service, forged, 422, "`panel-9` is not a registered client")
+    _refused(service, forged, 422, "`peer.panel-9` is not a registered client")
 
     # the panel's proofs, signed for day-2, relayed in another run
     moved = json.loads(json.dumps(good))
     moved["id"] = "day-5"
     _refused(service, moved, 422, "signature does not cover")
-    # ... with a signature the household made itself over the new run
-    household = Key.generate("household")
-    store.register_client(service.app.name, household.name, household.public_key)
+    # ... signed over the new run by another party: the household (a client, not a peer), or
+    # another registered peer (the proofs' contexts name the panel)
     from zeenot.runtime.binding import peer_statement
     from zeenot.runtime.peer_runs import proof_digests
 
     raw = {k: Proof.from_json(json.dumps(p)).proof for k, p in moved["proofs"].items()}
-    statement = peer_statement(
-        service.app.name,
-        service.app.source_sha256,
-        service.epoch,
-        "day-5",
-        moved["inputs"],
-        None,
-        household.name,
-        proof_digests(service.app, raw),
-    )
-    moved["peer"] = {"name": household.name, "signature": household.private.sign(statement).hex()}
-    _refused(service, moved, 422, "belongs to another run")
+    for signer, why in (("household", "`household` is not a peer"), ("peer.other", "another run")):
+        key = Key.generate(signer)
+        store.register_client(service.app.name, key.name, key.public_key)
+        statement = peer_statement(
+            service.app.name,
+            service.app.source_sha256,
+            service.epoch,
+            "day-5",
+            moved["inputs"],
+            None,
+            key.name,
+            proof_digests(service.app, raw),
+        )
+        moved["peer"] = {"name": key.name, "signature": key.private.sign(statement).hex()}
+        _refused(service, moved, 422, why)
+    # a peer does not submit runs (its role is in its registered name)
+    with pytest.raises(Rejected) as info:
+        service.submit(json.dumps(good).encode(), client="peer.panel-7")
+    assert info.value.status == 403 and "registered as a peer" in info.value.reason
 
     # a tampered output, a missing or malformed peer part
     tampered = json.loads(json.dumps(good))
@@ -401,7 +407,7 @@ def test_zeenot_run_with_a_peer_over_a_served_application(tmp_path: Path) -> Non
     request, the panel answers it (its log stays in its own file), the household runs with the
     answer; an answer for another request is refused before anything is sent."""
     db = tmp_path / "server.db"
-    panel = Key.generate("panel-7")
+    panel = Key.generate("peer.panel-7")
     Store(str(db)).register_client("solar_share", panel.name, panel.public_key)
     panel.save(tmp_path / "panel.key")
     (tmp_path / "home.json").write_text(json.dumps(RUN))

@@ -5,8 +5,14 @@ is proved by the run's peer: another registered client of the application, holdi
 `Private[T, "peer"]` inputs. The peer proves before the client (`runtime/peer_prover.py`),
 each proof bound to the run like a client's (`runtime/binding.py`, with the peer's name in
 the context), and signs the run with the SHA-256 of every proof it made; the client relays the
-proofs in its submission, with `peer: {name, signature}`. The server checks here that the
-peer is a registered client other than the one submitting and that its signature covers
+proofs in its submission, with `peer: {name, signature}`.
+
+A peer's role is in its registered name: `peer.` and a name (`peer.panel-7`), registered by an
+operator like any client (`zeenot clients add`). Only such a client signs as a run's peer, and
+none submits runs of an application with a peer tier: a household registered to be billed
+cannot vouch for a panel's readings, nor a panel submit the household's run.
+
+The server checks here that the peer is a registered peer and that its signature covers
 exactly these proofs of this run: a client cannot prove the peer's regions on data of its own
 choosing (it has no peer key), nor take a peer's proofs to another run (their contexts and
 the signature name the run), nor swap in a re-randomised copy (the digests differ).
@@ -28,6 +34,7 @@ from zeenot.runtime.identity import check_name, public_key
 from zeenot.runtime.store import Store
 
 PEER_FIELDS = {"name", "signature"}
+PEER_PREFIX = "peer."  # a registered client acting as a run's peer is named `peer.NAME`
 _SIGNATURE = re.compile(r"[0-9a-f]{128}", re.ASCII)
 
 
@@ -73,8 +80,12 @@ def check_peer(
         name = check_name(given["name"], "`peer.name`")
     except MalformedInput as exc:
         raise PeerRefused(400, str(exc)) from None
-    if name == client:
-        raise PeerRefused(422, f"`{name}` is the run's client: its peer is another party")
+    if client is not None and client.startswith(PEER_PREFIX):
+        raise PeerRefused(403, f"`{client}` is registered as a peer: it does not submit runs")
+    if not name.startswith(PEER_PREFIX):
+        raise PeerRefused(
+            422, f"`{name}` is not a peer: a run's peer is a client registered as `peer.NAME`"
+        )
     known = store.client_key(app.name, name)
     if known is None:
         raise PeerRefused(422, f"peer `{name}` is not a registered client of `{app.name}`")
