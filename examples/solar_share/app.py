@@ -14,7 +14,7 @@ so only the peer may run it ("only peer: private inputs of the peer").
     zeenot plan examples/solar_share --weights peer=10        # a busy panel: elsewhere
 """
 
-from zeenot import Client, MaxSize, Private, Public, check, u32, u64, worker, zk
+from zeenot import Client, MaxSize, Peer, Private, Public, check, u32, u64, worker, zk
 
 HOURS = 24
 Day = tuple[(u32,) * HOURS]  # hourly readings in Wh
@@ -77,7 +77,7 @@ def tariff() -> tuple[list, list, u32]:
 
 
 @worker(tier="auto")
-def exported(panel: Private[Day, "peer"]):  # noqa: F821 - the peer tier, as a string
+def exported(panel: Private[Day, Peer]):
     """On the panel (its private log pins it there): the day's exported kWh, proved."""
     return panel_export(panel)
 
@@ -105,7 +105,7 @@ def bill(account: str, used_kwh: u32, exported_kwh: u32, credit_cents: u64, capp
     }
 
 
-def main(account: str, home: Private[Day, Client], panel: Private[Day, "peer"]):  # noqa: F821
+def main(account: str, home: Private[Day, Client], panel: Private[Day, Peer]):
     bounds, cents, cap = tariff()
     kwh = exported(panel)
     used_kwh = used(home)

@@ -513,6 +513,13 @@ class Client(Tier):
     name = "client"
 
 
+class Peer(Tier):
+    """Another party taking part in a run, with data of its own (ZØ's ClientShare tier:
+    docs/runtime.md, "Workers on a peer")."""
+
+    name = "peer"
+
+
 class Server(Tier):
     """The service that verifies and acts on proved results (ZØ's External tier)."""
 
