@@ -14,9 +14,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from zeenot.babyjub import BASE8, keygen, random_scalar
-from zeenot.cashlib import ecash
+from zeenot.cashlib import ecash, keyproof
 from zeenot.cashlib.bank import BankStore
 from zeenot.cashlib.exchange import (
+    FOR_BUYER,
     Arbiter,
     BuyerExchange,
     Contract,
@@ -25,6 +26,7 @@ from zeenot.cashlib.exchange import (
     SellerExchange,
     decrypt_file,
     encrypt_file,
+    exchange_id,
 )
 from zeenot.cashlib.group import frame, pack
 from zeenot.runtime.store import Store
@@ -100,7 +102,7 @@ def test_honest_exchange_never_involves_the_arbiter(world):
     assert buyer.file == FILE
     result = seller.finish(x)
     assert result.accepted and seller.paid is not None
-    assert arbiter.decision(offer) is None and arbiter.key_for(offer) is None
+    assert arbiter.decision(offer) is None and buyer.key_from_arbiter(arbiter) is None
     # the coin is spent: the same offer does not verify at the seller again
     with pytest.raises(ExchangeError, match="does not verify"):
         seller.accept(offer)
@@ -118,9 +120,18 @@ def test_buyer_withholds_the_endorsement_the_arbiter_endorses_for_the_seller(wor
     assert seller.resolve(arbiter).accepted
     assert arbiter.decision(offer) == "endorsed"
     # the buyer gets the key from the arbiter (had it not received it from the seller)
-    late = BuyerExchange(buyer.wallet, FILE_SHA, arbiter.public_key, deadline=buyer.deadline)
-    late.offer, late.ciphertext = offer, seller.ciphertext
-    assert late.key_from_arbiter(arbiter) == FILE
+    buyer.file = None
+    assert buyer.key_from_arbiter(arbiter) == FILE
+    # ... and only the buyer: whoever else holds the offer (the seller, a stranger) gets nothing
+    eid = exchange_id(offer).encode()
+    for proof in (
+        keyproof.prove_key(random_scalar(), FOR_BUYER, eid, arbiter.public_key),
+        keyproof.prove_key(buyer._x, FOR_BUYER, b"another exchange", arbiter.public_key),
+        keyproof.prove_key(buyer._x, b"another purpose", eid, arbiter.public_key),
+        bytes(72),
+    ):
+        with pytest.raises(ExchangeError, match="not the buyer"):
+            arbiter.key_for(offer, proof)
     # a second resolution of this exchange is refused, by this arbiter or another process
     with pytest.raises(ExchangeError, match="already resolved"):
         arbiter.resolve(offer, seller.ciphertext, key)
@@ -214,7 +225,7 @@ def test_seller_stops_before_the_key_the_buyer_waits_out_the_deadline(world):
     assert buyer.key_from_arbiter(arbiter) is None  # nothing resolved: the buyer keeps x
     with pytest.raises(ExchangeError, match="deadline"):
         seller.resolve(arbiter, at=seller.deadline + 1)  # too late for the seller
-    assert arbiter.key_for(offer) is None
+    assert arbiter.decision(offer) is None
     assert key  # the seller holds a key it can no longer be paid for
     honest = SellerExchange(FILE, "cafe", bank, arbiter.public_key, deadline=_deadline())
     b2 = BuyerExchange(buyer.wallet, FILE_SHA, arbiter.public_key, deadline=honest.deadline)
@@ -294,4 +305,4 @@ def test_concurrent_resolutions_of_one_exchange_exactly_one_wins(world):
         outcomes = list(pool.map(attempt, arbiters))
     assert outcomes.count("resolved") == 1
     assert all("already resolved" in o for o in outcomes if o != "resolved")
-    assert arbiter.key_for(offer) == key
+    assert arbiter.key_for(offer, buyer.proof(arbiter.public_key)) == key

@@ -38,8 +38,8 @@ sending the key, the buyer waits out the deadline (after it the arbiter endorses
 may spend the same coin again (`BuyerExchange.coin_index`). A buyer that endorses one coin for
 two sellers is a double spender, identified by the bank at the second deposit.
 
-Not here: barter (a file for a file), and the four parties as network services (the bank's
-server is `zeenot.cashlib.bank`; the buyer, seller and arbiter are library objects).
+Barter (a file for a file) is `zeenot.cashlib.barter`; the four parties as network services
+are `zeenot.cashlib.market`.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Point
-from zeenot.cashlib import ecash, endorsed, escrow, group
+from zeenot.cashlib import ecash, endorsed, escrow, group, keyproof
 from zeenot.cashlib.endorsed import EndorsedCoin, UnendorsedCoin
 from zeenot.errors import ZeenotError
 from zeenot.runtime.store import Store, now
@@ -81,6 +81,7 @@ NONCE_BYTES = 12
 MAX_FILE_BYTES = 1 << 30
 MAX_ID_BYTES = 1024
 MAX_OFFER_BYTES = 1 << 16
+FOR_BUYER = b"buy/key-for-buyer"
 
 
 class ExchangeError(ZeenotError, ValueError):
@@ -384,12 +385,19 @@ class BuyerExchange:
         self.file = data
         return self._x
 
+    def proof(self, arbiter_pk: Point, *, at: float | None = None) -> keyproof.KeyProof:
+        """The buyer's proof, for this exchange, that it holds the endorsement `x`."""
+        if self.offer is None or self._x is None:
+            raise ExchangeError("no offer made")
+        eid = exchange_id(self.offer).encode()
+        return keyproof.prove_key(self._x, FOR_BUYER, eid, arbiter_pk, at=at)
+
     def key_from_arbiter(self, arbiter: Arbiter) -> bytes | None:
         """After a resolution: the key the arbiter kept for this exchange, the file if it
         decrypts (it does: the arbiter checked), else `None` (not resolved)."""
         if self.offer is None or self.ciphertext is None:
             raise ExchangeError("no offer made")
-        key = arbiter.key_for(self.offer)
+        key = arbiter.key_for(self.offer, self.proof(arbiter.public_key))
         if key is None:
             return None
         self.file = decrypt_file(key, self.ciphertext, self.file_sha256)
@@ -468,8 +476,20 @@ class Arbiter:
             raise ExchangeError("this exchange is already resolved") from None
         return Resolution(dec)
 
-    def key_for(self, offer: Offer) -> bytes | None:
-        """The buyer's request: the key of a resolved exchange, or `None`."""
+    def key_for(
+        self, offer: Offer, proof: keyproof.KeyProof | bytes, *, at: float | None = None
+    ) -> bytes | None:
+        """The buyer's request, with its proof of `x` (`BuyerExchange.proof`): the key of a
+        resolved exchange, or `None`. `ExchangeError` for anyone else's proof."""
+        if not keyproof.verify_key(
+            offer.coin.endorsement_key,
+            proof,
+            FOR_BUYER,
+            exchange_id(offer).encode(),
+            self.public_key,
+            at=at,
+        ):
+            raise ExchangeError("not the buyer: the key proof does not verify")
         with self.store.engine.connect() as conn:
             row = conn.execute(
                 sa.select(decisions.c.file_key).where(decisions.c.exchange == exchange_id(offer))
