@@ -1,0 +1,217 @@
+"""The market over real HTTP: the bank, the arbiter and three sellers (honest, one that sends a
+wrong file, one that stops before the key) as processes, the buyer a client in the test. Honest
+buy and barter end to end without the arbiter; each cheating or stopping party resolved as the
+protocols say, with nothing lost at the bank (an unpaid coin stays unspent and spends again; a
+paid one is deposited once; a double spender is named)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from tests.python.runtime_server import ROOT, free_port, stop, wait_healthy
+
+from zeenot.cashlib import keyproof
+from zeenot.cashlib.exchange import FOR_BUYER, ExchangeError, exchange_id
+from zeenot.cashlib.market import MarketBuyer
+
+F1 = b"file one: " + bytes(range(256)) * 8
+F2 = b"file two: " + bytes(range(255, -1, -1)) * 4
+MINE = b"the buyer's own file, offered in barter"
+SHA = {k: hashlib.sha256(v).digest() for k, v in (("f1", F1), ("f2", F2), ("mine", MINE))}
+PATIENCE = "2"
+
+
+def _start(cmd: list[str], health: str, name: str, log) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python"), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    wait_healthy(proc, health, name, lambda: open(log.name).read(), timeout=90)
+    return proc
+
+
+@pytest.fixture(scope="module")
+def market(tmp_path_factory) -> Iterator[dict[str, str]]:
+    d = tmp_path_factory.mktemp("market")
+    (d / "f1").write_bytes(F1)
+    (d / "f2").write_bytes(F2)
+    py = [sys.executable, "-m"]
+    procs: list[subprocess.Popen[bytes]] = []
+    urls: dict[str, str] = {}
+    log = open(d / "log.txt", "wb")  # noqa: SIM115 (closed below)
+    try:
+
+        def server(name: str, cmd: list[str], health: str = "/key") -> None:
+            port = free_port()
+            url = f"http://127.0.0.1:{port}"
+            procs.append(_start([*cmd, "--port", str(port)], url + health, name, log))
+            urls[name] = url
+
+        server(
+            "bank",
+            [*py, "zeenot.cashlib.bank", "--db", str(d / "bank.db"), "--level", "3"],
+            "/params",
+        )
+        server(
+            "arbiter",
+            [
+                *py,
+                "zeenot.cashlib.arbiter_server",
+                "--db",
+                str(d / "arb.db"),
+                "--secret",
+                str(d / "arbiter.key"),
+            ],
+        )
+        seller = [*py, "zeenot.cashlib.seller_server", "--bank", urls["bank"], "--arbiter",
+                  urls["arbiter"], "--file", str(d / "f1"), "--file", str(d / "f2"),
+                  "--patience", PATIENCE, "--deadline", "60"]  # fmt: skip
+        server("honest", [*seller, "--merchant", "shop", "--want", SHA["mine"].hex()], "/catalog")
+        server("wrong", [*seller, "--merchant", "crook", "--cheat", "wrong-file"], "/catalog")
+        server("stops", [*seller[:-1], "8", "--merchant", "sleepy", "--cheat", "stop"], "/catalog")
+        yield urls
+    finally:
+        for p in procs:
+            stop(p)
+        log.close()
+
+
+_names = iter(range(10**6))
+
+
+@pytest.fixture
+def buyer(market) -> MarketBuyer:
+    return MarketBuyer(market["bank"], market["arbiter"], f"b{os.getpid()}-{next(_names)}")
+
+
+def _session(url: str, sid: str) -> dict[str, str]:
+    return httpx.get(f"{url}/session/{sid}", timeout=30).json()
+
+
+def _wait_state(url: str, sid: str, want: str, timeout: float = 90) -> dict[str, str]:
+    end = time.monotonic() + timeout
+    while True:
+        got = _session(url, sid)
+        if got["state"] == want or time.monotonic() > end:
+            assert got["state"] == want, got
+            return got
+        time.sleep(0.2)
+
+
+def _unspent(buyer: MarketBuyer, p, merchant: str) -> bool:
+    """Whether the coin `p` offered is still unspent at the bank (not deposited)."""
+    coin = p.party.offer.coin
+    info = p.party.offer.contract.info
+    return buyer.bank.check_unendorsed(coin.spend, merchant, info, coin.endorsement_key)
+
+
+def test_honest_buy_end_to_end(market, buyer):
+    p = buyer.buy(market["honest"], SHA["f1"])
+    assert (p.state, p.deposit, p.file) == ("done", "accepted", F1)
+    assert _session(market["honest"], p.session)["state"] == "paid"
+    assert buyer.arbiter.decision(p.party.offer) is None  # the arbiter never saw it
+    # the coin is spent: offered again, the bank refuses it and the seller sends no key
+    again = buyer.buy(market["honest"], SHA["f2"], index=p.coin_index)
+    assert again.state == "no-key" and again.file is None
+
+
+def test_honest_barter_end_to_end(market, buyer):
+    p = buyer.barter(market["honest"], MINE, SHA["f2"], window=30)
+    assert (p.state, p.file) == ("done", F2)
+    assert _session(market["honest"], p.session)["state"] == "swapped"
+    assert buyer.arbiter.dispute_state(p.party.offer) is None
+    assert _unspent(buyer, p, "shop")  # the warranty was never deposited
+
+
+def test_seller_sends_a_wrong_file(market, buyer):
+    p = buyer.buy(market["wrong"], SHA["f1"])
+    assert p.state == "refused" and p.file is None  # x never left the buyer
+    _wait_state(market["wrong"], p.session, "resolve-refused")  # the arbiter refused it
+    assert buyer.arbiter.decision(p.party.offer) is None
+    assert _unspent(buyer, p, "crook")
+    # nothing lost: the same coin buys the file from an honest seller
+    again = buyer.buy(market["honest"], SHA["f1"], index=p.coin_index)
+    assert (again.state, again.deposit) == ("done", "accepted")
+
+
+def test_buyer_withholds_the_endorsement(market, buyer):
+    p = buyer.buy(market["honest"], SHA["f1"], withhold=True)
+    assert p.state == "withheld" and p.file == F1
+    _wait_state(market["honest"], p.session, "resolved-paid")  # the arbiter paid the seller
+    assert buyer.arbiter.decision(p.party.offer) == "endorsed"
+    assert not _unspent(buyer, p, "shop")
+    assert p.party.key_from_arbiter(buyer.arbiter) == F1  # the buyer's authenticated fetch
+    eid = exchange_id(p.party.offer).encode()
+    stranger = keyproof.prove_key(12345, FOR_BUYER, eid, buyer.arbiter.public_key)
+    with pytest.raises(ExchangeError, match="403"):
+        buyer.arbiter.key_for(p.party.offer, stranger)
+
+
+def test_buyer_double_spends_and_is_named(market, buyer):
+    honest = market["honest"]
+    starts = [
+        httpx.post(f"{honest}/buy/start", json={"file": SHA["f1"].hex()}, timeout=30).json()
+        for _ in range(2)
+    ]
+    from zeenot.cashlib.exchange import BuyerExchange
+
+    keys, parties = [], []
+    for doc in starts:  # the same coin offered in two sessions before either is paid
+        party = BuyerExchange(buyer.wallet, SHA["f1"], buyer.arbiter.public_key,
+                              deadline=doc["deadline"])  # fmt: skip
+        offer = party.pay(b"shop", bytes.fromhex(doc["info"]), bytes.fromhex(doc["ciphertext"]),
+                          index=0)  # fmt: skip
+        body = {"session": doc["session"], "offer": offer.to_bytes().hex()}
+        keys.append(httpx.post(f"{honest}/buy/offer", json=body, timeout=30).json()["key"])
+        parties.append(party)
+    results = []
+    for doc, party, key in zip(starts, parties, keys, strict=True):
+        x = party.receive_key(bytes.fromhex(key))
+        body = {"session": doc["session"], "endorsement": x.to_bytes(32, "little").hex()}
+        results.append(httpx.post(f"{honest}/buy/endorse", json=body, timeout=30).json())
+    assert results == [{"status": "accepted"}, {"status": "double-spend"}]
+    assert _session(honest, starts[1]["session"]) == {
+        "kind": "buy",
+        "state": "refused-double-spend",
+        "detail": buyer.account,
+    }
+
+
+def test_seller_stops_before_the_key(market, buyer):
+    p = buyer.buy(market["stops"], SHA["f1"])
+    assert p.state == "no-key" and p.file is None
+    assert _unspent(buyer, p, "sleepy")
+    assert _session(market["stops"], p.session)["state"] == "stopped"
+    # the buyer waits out the deadline (after it the arbiter resolves nothing), then re-spends
+    time.sleep(max(0.0, p.party.deadline - time.time() + 1))
+    again = buyer.buy(market["honest"], SHA["f1"], index=p.coin_index)
+    assert (again.state, again.deposit) == ("done", "accepted")
+
+
+def test_barter_alice_withholds_and_is_away_bob_is_paid(market, buyer):
+    p = buyer.barter(market["honest"], MINE, SHA["f2"], window=2, withhold=True)
+    assert p.state == "withheld" and p.file == F2
+    _wait_state(market["honest"], p.session, "resolved-paid")
+    assert buyer.arbiter.dispute_state(p.party.offer) == "endorsed"
+    assert not _unspent(buyer, p, "shop")  # the warranty paid Bob, once
+    assert p.party.key_from_arbiter(buyer.arbiter) == F2
+
+
+def test_barter_alice_withholds_then_answers_the_arbiter(market, buyer):
+    p = buyer.barter(market["honest"], MINE, SHA["f2"], window=30, withhold=True)
+    assert buyer.watch(p, until=time.time() + 60) == "swapped"
+    _wait_state(market["honest"], p.session, "resolved-swapped")
+    assert _unspent(buyer, p, "shop")
+
+
+def test_barter_bob_sends_a_wrong_file(market, buyer):
+    p = buyer.barter(market["wrong"], MINE, SHA["f2"], window=30)
+    assert p.state == "refused" and p.file is None
+    _wait_state(market["wrong"], p.session, "complaint-refused")
+    assert buyer.arbiter.dispute_state(p.party.offer) is None
+    assert _unspent(buyer, p, "crook")
