@@ -215,3 +215,28 @@ def test_barter_bob_sends_a_wrong_file(market, buyer):
     _wait_state(market["wrong"], p.session, "complaint-refused")
     assert buyer.arbiter.dispute_state(p.party.offer) is None
     assert _unspent(buyer, p, "crook")
+
+
+def test_the_market_example_runs_end_to_end(tmp_path):
+    """`examples/market/run.py`: one command, four kinds of process, every case as it says."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "market" / "run.py"), "--dir", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    for line in (
+        "1. alice buys the song from the shop: done, bank: accepted",
+        "2. alice barters her poem for the map: done, got the map: True",
+        "3. alice buys the song from the crook: refused",
+        "the crook goes to the arbiter: resolve-refused",
+        "the same coin, spent at the shop: done, bank: accepted",
+        "the shop goes to the arbiter: resolved-paid",
+        "bob answers the arbiter: swapped",
+        "the shop settles: resolved-swapped",
+    ):
+        assert line in out.stdout, out.stdout
