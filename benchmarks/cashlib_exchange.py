@@ -1,4 +1,4 @@
-"""The fair-exchange BUY protocol (`zeenot.cashlib.exchange`), step by step.
+"""The fair-exchange BUY and BARTER protocols (`zeenot.cashlib.exchange`, `.barter`), step by step.
 
     python benchmarks/cashlib_exchange.py [--reps 10] [--size 1048576] [--json OUT]
 
@@ -8,7 +8,13 @@ ChaCha20-Poly1305), the buyer's `pay` (an unendorsed coin and the escrow of its 
 the seller's `accept` (the contract, the escrow and the bank's check), the buyer's
 `receive_key` (decrypt and hash), the seller's `finish` (the endorsed deposit); the whole
 honest exchange; and a resolution (the arbiter's `resolve` — decrypt the file, check and decrypt
-the escrow, record — with the seller's check and deposit).
+the escrow, record — with the seller's check and deposit). Then the barter (two files of `size`
+bytes): Alice's `offer_to` (coin and escrow), Bob's `accept`, Alice's `receive_key`, Bob's
+`receive_key`, the honest barter end to end; a dispute answered (Bob's complaint, Alice's
+answer) and one paid out (the complaint, the arbiter's decryption once the window closed, Bob's
+check and deposit). The bytes of each message, and the seed's Table 2 (Cashlib, 80-bit
+security) beside the buy protocol's four stages in the protocol's order — the seed gives each
+stage's time and bytes but not its content, so that pairing is by order only.
 
 Each figure is the median of `reps` runs in milliseconds, the fastest beside it (`_min_ms`).
 The machine's load (`os.getloadavg`) is printed with the results: timings on a shared machine,
@@ -31,10 +37,14 @@ from typing import Any
 from zeenot.babyjub import BASE8, keygen, random_scalar
 from zeenot.cashlib import ecash
 from zeenot.cashlib.bank import BankStore
+from zeenot.cashlib.barter import AliceBarter, BarterArbiter, BobBarter
 from zeenot.cashlib.exchange import Arbiter, BuyerExchange, SellerExchange
 from zeenot.runtime.store import Store
 
 LEVEL = 10
+# Cashlib's Table 2 (the seed): stage, ms, bytes
+TABLE_2 = [(1, 881.32, 20093), (2, 276.98, 1167), (3, 18.28, 22526), (4, 1.18, 47286)]
+BUY_STAGES = ["buyer_pay", "seller_accept", "buyer_receive_key", "seller_finish"]
 
 
 def main() -> None:
@@ -85,7 +95,49 @@ def main() -> None:
                 seller.accept(buyer.pay(seller.merchant_id, seller.info, seller.ciphertext))
             )
             assert timed("resolution", seller.resolve, arbiter).accepted
-        sizes = {"file_bytes": args.size, "ciphertext_bytes": len(seller.ciphertext)}
+        sizes = {
+            "file_bytes": args.size,
+            "ciphertext_bytes": len(seller.ciphertext),
+            "buy_offer_bytes": len(offer.to_bytes()),
+            "key_bytes": len(key),
+            "endorsement_bytes": 32,
+        }
+        barter_arbiter = BarterArbiter(store, sk)
+        other = secrets.token_bytes(args.size)
+        other_sha = hashlib.sha256(other).digest()
+
+        def pair() -> tuple[AliceBarter, BobBarter]:
+            a = AliceBarter(wallet, data, other_sha, sk * BASE8, deadline=deadline, window=60)
+            b = BobBarter(other, file_sha, "bob", bank, sk * BASE8, deadline=deadline, window=60)
+            return a, b
+
+        for _ in range(args.reps):
+            start = time.perf_counter()
+            alice, bob = timed("barter_setup", pair)
+            boffer = timed(
+                "alice_offer", alice.offer_to, bob.merchant_id, bob.info, bob.bob_pk,
+                bob.ciphertext,
+            )  # fmt: skip
+            kb = timed("bob_accept", bob.accept, boffer, alice.ciphertext)
+            ka = timed("alice_receive_key", alice.receive_key, kb)
+            timed("bob_receive_key", bob.receive_key, ka)
+            steps.setdefault("honest_barter", []).append(time.perf_counter() - start)
+            # Alice withholds k_A and answers the complaint
+            alice, bob = pair()
+            boffer = alice.offer_to(bob.merchant_id, bob.info, bob.bob_pk, bob.ciphertext)
+            alice.receive_key(bob.accept(boffer, alice.ciphertext))
+            timed("bob_complain", bob.complain, barter_arbiter)
+            timed("alice_answer", alice.answer, barter_arbiter)
+            # Alice withholds k_A and is away: Bob is paid after the window
+            alice, bob = pair()
+            boffer = alice.offer_to(bob.merchant_id, bob.info, bob.bob_pk, bob.ciphertext)
+            alice.receive_key(bob.accept(boffer, alice.ciphertext))
+            t = time.time()
+            bob.complain(barter_arbiter, at=t)
+            assert timed("bob_paid_out", bob.resolve, barter_arbiter, at=t + 60) == "endorsed"
+            assert bob.paid is not None and bob.paid.accepted
+        sizes["barter_offer_bytes"] = len(boffer.to_bytes())
+        sizes["key_proof_bytes"] = len(bob.proof(sk * BASE8).to_bytes())
     out: dict[str, float] = {}
     for name, times in steps.items():
         out[f"{name}_ms"] = 1000 * statistics.median(times)
@@ -94,6 +146,12 @@ def main() -> None:
     out["load_1m"] = load[0]
     for k, v in out.items():
         print(f"{k:28} {v:12.1f}")
+    print("\nbuy, beside Cashlib's Table 2 (80-bit; stages paired by order):")
+    for (stage, ms, nbytes), name in zip(TABLE_2, BUY_STAGES, strict=True):
+        print(
+            f"  stage {stage}: {ms:8.2f} ms {nbytes:6d} B | {name:18} "
+            f"{out[name + '_ms']:8.1f} ms (min {out[name + '_min_ms']:.1f})"
+        )
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
 
