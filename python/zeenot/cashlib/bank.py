@@ -164,26 +164,60 @@ class BankStore:
     ) -> ecash.DepositResult:
         """Verify, then store the serial in one transaction (see the module's docstring). An
         unendorsed coin is deposited only with its `endorsement` `x`."""
-        mid = merchant.encode()
-        if endorsement is not None and (
-            isinstance(endorsement, bool)
-            or not isinstance(endorsement, int)
-            or endorsement % group.L == 0
-        ):
-            return ecash.DepositResult(False, "invalid")
-        x_key = None if endorsement is None else (endorsement % group.L) * BASE8
-        sp = ecash.verify_spend(self._key, spend, mid, info, self.level, endorsement_key=x_key)
-        if sp is None:
-            return ecash.DepositResult(False, "invalid")
-        r = ecash.spend_r(mid, info, x_key)
-        row = {
-            "serial": _hex(sp.serial),
-            "r": r.to_bytes(32, "little").hex(),
-            "tag": _hex(sp.tag),
-            "merchant": merchant[:128],
-            "info_sha256": hashlib.sha256(info).hexdigest(),
-            "created_at": now(),
-        }
+        return self.deposit_many([(spend, merchant, info, endorsement)])[0]
+
+    def deposit_many(
+        self, items: list[tuple[bytes | ecash.Spend, str, bytes, int | None]]
+    ) -> list[ecash.DepositResult]:
+        """`deposit` for many `(spend, merchant, info, endorsement)` at once, each answer as
+        `deposit` would give it: the spends verified in batches (`ecash.verify_spends`), then
+        the valid ones' serials inserted in one transaction. If that transaction meets a serial
+        already stored (another process, or a duplicate within the batch), it is rolled back
+        and each row inserted in its own — the serial's primary key decides, as for one
+        deposit. Every answer is given after its row's commit."""
+        parsed: list[tuple[bytes | ecash.Spend, bytes, bytes, Point | None] | None] = []
+        for spend, merchant, info, endorsement in items:
+            if endorsement is not None and (
+                isinstance(endorsement, bool)
+                or not isinstance(endorsement, int)
+                or endorsement % group.L == 0
+            ):
+                parsed.append(None)
+                continue
+            x_key = None if endorsement is None else (endorsement % group.L) * BASE8
+            parsed.append((spend, merchant.encode(), info, x_key))
+        live = [k for k, p in enumerate(parsed) if p is not None]
+        verdicts = ecash.verify_spends(self._key, [parsed[k] for k in live], self.level)  # type: ignore[misc]
+        results = [ecash.DepositResult(False, "invalid")] * len(items)
+        rows: dict[int, dict[str, Any]] = {}
+        for k, sp in zip(live, verdicts, strict=True):
+            if sp is None:
+                continue
+            _, mid, info, x_key = parsed[k]  # type: ignore[misc]
+            merchant = items[k][1]
+            rows[k] = {
+                "serial": _hex(sp.serial),
+                "r": ecash.spend_r(mid, info, x_key).to_bytes(32, "little").hex(),
+                "tag": _hex(sp.tag),
+                "merchant": merchant[:128],
+                "info_sha256": hashlib.sha256(info).hexdigest(),
+                "created_at": now(),
+            }
+        serials = [row["serial"] for row in rows.values()]
+        if rows and len(set(serials)) == len(serials):
+            try:
+                with self.store.engine.begin() as conn:
+                    conn.execute(deposits.insert(), list(rows.values()))
+                for k in rows:
+                    results[k] = ecash.DepositResult(True)
+                return results
+            except sa.exc.IntegrityError:
+                pass  # rolled back: one row at a time below
+        for k, row in rows.items():
+            results[k] = self._store_one(row)
+        return results
+
+    def _store_one(self, row: dict[str, Any]) -> ecash.DepositResult:
         try:
             with self.store.engine.begin() as conn:
                 conn.execute(deposits.insert().values(**row))
@@ -192,10 +226,12 @@ class BankStore:
             pass
         with self.store.engine.connect() as conn:
             seen = conn.execute(sa.select(deposits).where(deposits.c.serial == row["serial"])).one()
-        r_seen = int.from_bytes(bytes.fromhex(seen.r), "little")
-        if r_seen == r:
+        if seen.r == row["r"]:
             return ecash.DepositResult(False, "replay")
-        pk = ecash.identify((r_seen, group.unpack(bytes.fromhex(seen.tag))), (r, sp.tag))
+        r = int.from_bytes(bytes.fromhex(row["r"]), "little")
+        r_seen = int.from_bytes(bytes.fromhex(seen.r), "little")
+        tag = group.unpack(bytes.fromhex(row["tag"]))
+        pk = ecash.identify((r_seen, group.unpack(bytes.fromhex(seen.tag))), (r, tag))
         return ecash.DepositResult(False, "double-spend", self.account_of(pk) or _hex(pk))
 
 

@@ -27,6 +27,7 @@ the bank deposits it only with `x`.
 from __future__ import annotations
 
 import secrets as _secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +44,7 @@ from zeenot.cashlib.kvac import (
     Presentation,
 )
 from zeenot.errors import ZeenotError
-from zeenot.sigma import And, DLRep, Element, Secret, WitnessError
+from zeenot.sigma import And, DLRep, Element, Secret, WitnessError, batch_verify
 
 __all__ = [
     "Bank",
@@ -57,6 +58,7 @@ __all__ = [
     "merchant_info",
     "spend_r",
     "verify_spend",
+    "verify_spends",
     "withdrawal_request",
 ]
 
@@ -324,6 +326,32 @@ def make_spend(
 _EMPTY = Presentation(BASE8, BASE8, (), (), (), b"")
 
 
+def _prepare_spend(
+    key: IssuerKey,
+    spend: Spend | bytes,
+    merchant_id: bytes,
+    info: bytes,
+    level: int,
+    endorsement_key: Point | None,
+) -> tuple[Spend, And, bytes] | None:
+    """The parsed spend, its sigma statement and context once its shape and the issuer's MAC
+    check (`kvac.check_presentation`) pass; the Bulletproof and the sigma proof are left to the
+    caller (one by one in `verify_spend`, in batches in `verify_spends`). `None` otherwise;
+    `CredentialError`/`ValueError` for malformed bytes."""
+    sp = spend if isinstance(spend, Spend) else Spend.from_bytes(spend)
+    if sp.serial == IDENTITY or sp.c_omega == IDENTITY or endorsement_key == IDENTITY:
+        return None
+    step = _SPEND if endorsement_key is None else _ENDORSED_SPEND
+    extra = _context_parts(info, sp, level, endorsement_key)
+    ctx = kvac.show_context(key.params, sp.presentation, Policy(), merchant_id, extra, step)
+    show = kvac.check_presentation(key, sp.presentation, Policy(), ctx)
+    if show is None:
+        return None
+    r = spend_r(merchant_id, info, endorsement_key)
+    st, _ = _spend_parts(show, sp, level, r, endorsement_key)
+    return sp, st, ctx
+
+
 def verify_spend(
     key: IssuerKey,
     spend: Spend | bytes,
@@ -338,22 +366,57 @@ def verify_spend(
     `endorsement_key` `X`: whether it is an unendorsed coin bound to `X` (a plain spend and an
     unendorsed coin never verify as each other: their proofs hash different steps)."""
     try:
-        sp = spend if isinstance(spend, Spend) else Spend.from_bytes(spend)
-        if sp.serial == IDENTITY or sp.c_omega == IDENTITY or endorsement_key == IDENTITY:
+        prepared = _prepare_spend(key, spend, merchant_id, info, level, endorsement_key)
+        if prepared is None:
             return None
-        step = _SPEND if endorsement_key is None else _ENDORSED_SPEND
-        extra = _context_parts(info, sp, level, endorsement_key)
-        ctx = kvac.show_context(key.params, sp.presentation, Policy(), merchant_id, extra, step)
-        show = kvac.check_presentation(key, sp.presentation, Policy(), ctx)
-        if show is None:
-            return None
+        sp, st, ctx = prepared
         if not group.range_verify((sp.index_low, sp.index_high), sp.range_proof, _bits(level), ctx):
             return None
-        r = spend_r(merchant_id, info, endorsement_key)
-        st, _ = _spend_parts(show, sp, level, r, endorsement_key)
         return sp if st.verify(sp.presentation.proof, context=ctx) else None
     except (CredentialError, ValueError):
         return None
+
+
+def verify_spends(
+    key: IssuerKey,
+    items: Sequence[tuple[Spend | bytes, bytes, bytes, Point | None]],
+    level: int,
+) -> list[Spend | None]:
+    """`verify_spend` for many `(spend, merchant_id, info, endorsement_key)` at once, each
+    verdict as `verify_spend` would give it: the Bulletproofs checked in one batch and the
+    sigma proofs in another (random weights, one multi-exponentiation each: a batch of invalid
+    proofs passes with probability about 2^-128); if a batch fails, its proofs are checked one
+    by one, so one bad spend costs the others nothing but time."""
+    prepared: list[tuple[Spend, And, bytes] | None] = []
+    for spend, merchant_id, info, endorsement_key in items:
+        try:
+            prepared.append(_prepare_spend(key, spend, merchant_id, info, level, endorsement_key))
+        except (CredentialError, ValueError):
+            prepared.append(None)
+    live = [k for k, p in enumerate(prepared) if p is not None]
+    bits = _bits(level)
+    ranges = []
+    for k in live:
+        sp, _, ctx = prepared[k]  # type: ignore[misc]
+        packed = [group.pack(sp.index_low), group.pack(sp.index_high)]
+        ranges.append((packed, sp.range_proof, bits, ctx))
+    verdicts = group.range_verify_batch(ranges) if ranges else []
+    live = [k for k, ok in zip(live, verdicts, strict=True) if ok]
+    sigma = []
+    for k in live:
+        sp, st, ctx = prepared[k]  # type: ignore[misc]
+        sigma.append((st, sp.presentation.proof, ctx))
+    if sigma and not batch_verify(sigma):
+        live = [k for k, item in zip(live, sigma, strict=True) if _verify_one(*item)]
+    ok = set(live)
+    return [p[0] if k in ok and p is not None else None for k, p in enumerate(prepared)]
+
+
+def _verify_one(st: And, proof: bytes, ctx: bytes) -> bool:
+    try:
+        return bool(st.verify(proof, context=ctx))
+    except ValueError:
+        return False
 
 
 def identify(serial_r_tag_1: tuple[int, Point], serial_r_tag_2: tuple[int, Point]) -> Point:

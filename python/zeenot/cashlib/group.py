@@ -145,6 +145,12 @@ def range_verify(commitments: Sequence[Point], proof: bytes, bits: int, context:
     return bool(_native().bp_range_verify([pack(c) for c in commitments], proof, bits, context))
 
 
+def range_verify_batch(items: Sequence[tuple[list[bytes], bytes, int, bytes]]) -> list[bool]:
+    """Each `(packed commitments, proof, bits, context)` Bulletproof's verdict, in order: one
+    batch with random weights, one by one only if the batch fails (`bp_range_verify_batch`)."""
+    return [bool(v) for v in _native().bp_range_verify_batch(list(items))]
+
+
 class Writer:
     """Builds a message: packed points, canonical scalars, small counts, length-prefixed blobs."""
 
