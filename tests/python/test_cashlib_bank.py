@@ -260,3 +260,63 @@ def test_verify_spends_in_a_batch_matches_one_by_one():
     assert [b is not None for b in batch] == [s is not None for s in single]
     assert [b is not None for b in batch] == [True, False, True, True, False, True]
     assert ecash.verify_spends(bank._key, [], LEVEL) == []
+
+
+def test_concurrent_http_deposits_are_batched_and_one_coin_is_accepted_once(tmp_path):
+    """Deposits posted at once to a bank process (its `DepositBatcher` verifies what arrives
+    together in one batch): every distinct coin accepted, of six deposits of one coin exactly
+    one, the others named double spends, and each acknowledged deposit stored."""
+    db = str(tmp_path / "bank.db")
+    bank = BankStore(Store(db), level=5)
+    wallet = _wallet(bank, "frank")
+    bodies = []
+    for _ in range(18):
+        info = ecash.merchant_info()
+        spend = wallet.spend(b"shop", info).to_bytes().hex()
+        bodies.append({"merchant": "shop", "info": info.hex(), "spend": spend})
+    reused = wallet.next_index
+    for k in range(6):
+        info = ecash.merchant_info()
+        spend = wallet.spend(f"m{k}".encode(), info, index=reused).to_bytes().hex()
+        bodies.append({"merchant": f"m{k}", "info": info.hex(), "spend": spend})
+    port = free_port()
+    cmd = [sys.executable, "-m", "zeenot.cashlib.bank", "--db", db, "--port", str(port)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{url}/params", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        barrier = threading.Barrier(len(bodies))
+
+        def post(body: dict[str, str]) -> tuple[int, dict[str, str]]:
+            barrier.wait()
+            r = httpx.post(f"{url}/deposit", json=body, timeout=60)
+            return r.status_code, r.json()
+
+        with ThreadPoolExecutor(len(bodies)) as pool:
+            answers = list(pool.map(post, bodies))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert all(a == (200, {"status": "accepted"}) for a in answers[:18])
+    last = answers[18:]
+    assert sum(a == (200, {"status": "accepted"}) for a in last) == 1
+    assert (
+        sorted(a for a in last if a[0] != 200)
+        == [(409, {"status": "double-spend", "account": "frank"})] * 5
+    )
+    again = BankStore(Store(db))
+    for body, (status, _) in zip(bodies, answers, strict=True):
+        if status == 200:
+            raw = bytes.fromhex(body["spend"])
+            assert again.deposit(raw, body["merchant"], bytes.fromhex(body["info"])).reason == (
+                "replay"
+            )

@@ -1,8 +1,9 @@
 """The e-cash bank as a server: `zeenot.cashlib.ecash`'s bank over the runtime's `Store` (SQLite
 or PostgreSQL, migration 0010's tables) and Starlette.
 
-A deposit is verified first (no transaction held while the proof is checked), then its serial
-is inserted in one transaction; the answer comes after the commit, so an accepted deposit is
+A deposit is verified first (no transaction held while the proof is checked; deposits arriving
+together are verified in one batch, `DepositBatcher` and `BankStore.deposit_many`), then its
+serial is inserted in one transaction; the answer comes after the commit, so an accepted deposit is
 stored. The serial is the table's primary key: of concurrent deposits of one coin, in any
 number of processes, exactly one insert succeeds; each other one reads the stored row and is a
 replay (same `R`) or a double spend (another `R`: the spender's key is recovered from the two
@@ -235,8 +236,69 @@ class BankStore:
         return ecash.DepositResult(False, "double-spend", self.account_of(pk) or _hex(pk))
 
 
-def build_app(bank: BankStore) -> Any:
-    """The bank's Starlette application."""
+class DepositBatcher:
+    """Deposits that arrive together verified together: each request waits in a queue; a worker
+    takes what is queued (up to `max_batch`, after waiting `linger` seconds for company) to
+    `BankStore.deposit_many` in a thread, then answers each request with its own result, after
+    the commit. Under load the queue fills while a batch is verified, so batches grow with the
+    load; alone, a deposit waits `linger` more."""
+
+    def __init__(
+        self, bank: BankStore, *, max_batch: int = 64, linger: float = 0.002, workers: int = 2
+    ):
+        self.bank = bank
+        self.max_batch = max_batch
+        self.linger = linger
+        self.workers = workers
+        self._queue: Any = None
+        self._tasks: list[Any] = []
+
+    async def start(self) -> None:
+        import asyncio
+
+        self._queue = asyncio.Queue()
+        self._tasks = [asyncio.create_task(self._work()) for _ in range(self.workers)]
+
+    async def stop(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+
+    async def deposit(
+        self, spend: bytes, merchant: str, info: bytes, endorsement: int | None
+    ) -> ecash.DepositResult:
+        import asyncio
+
+        fut = asyncio.get_running_loop().create_future()
+        await self._queue.put(((spend, merchant, info, endorsement), fut))
+        return await fut
+
+    async def _work(self) -> None:
+        import asyncio
+
+        from starlette.concurrency import run_in_threadpool
+
+        while True:
+            batch = [await self._queue.get()]
+            await asyncio.sleep(self.linger)
+            while len(batch) < self.max_batch and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                results = await run_in_threadpool(self.bank.deposit_many, [i for i, _ in batch])
+            except Exception as e:  # the database failed: every request of the batch hears it
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(e)
+                continue
+            for (_, fut), result in zip(batch, results, strict=True):
+                if not fut.done():
+                    fut.set_result(result)
+
+
+def build_app(bank: BankStore, *, batcher: DepositBatcher | None = None) -> Any:
+    """The bank's Starlette application; deposits go through `batcher` (a `DepositBatcher` of
+    this bank by default)."""
+    from contextlib import asynccontextmanager
+
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
@@ -303,7 +365,7 @@ def build_app(bank: BankStore) -> Any:
         except ValueError as e:
             return JSONResponse({"status": "invalid", "error": str(e)}, status_code=400)
         endorsement = int.from_bytes(x, "little") if x else None
-        result = await run_in_threadpool(bank.deposit, *args, endorsement=endorsement)
+        result = await deposits_.deposit(*args, endorsement)
         if result.accepted:
             return JSONResponse({"status": "accepted"})
         if result.reason == "invalid":
@@ -323,14 +385,25 @@ def build_app(bank: BankStore) -> Any:
         valid = await run_in_threadpool(bank.check_unendorsed, *args, key)
         return JSONResponse({"status": "valid" if valid else "invalid"})
 
+    deposits_ = batcher or DepositBatcher(bank)
+
+    @asynccontextmanager
+    async def lifespan(_: Any) -> Any:
+        await deposits_.start()
+        try:
+            yield
+        finally:
+            await deposits_.stop()
+
     return Starlette(
+        lifespan=lifespan,
         routes=[
             Route("/params", params, methods=["GET"]),
             Route("/accounts", open_account, methods=["POST"]),
             Route("/withdraw", withdraw, methods=["POST"]),
             Route("/deposit", deposit, methods=["POST"]),
             Route("/check", check, methods=["POST"]),
-        ]
+        ],
     )
 
 
