@@ -1,0 +1,97 @@
+"""The bank's deposit path, one by one against in batches (`zeenot.cashlib.bank`).
+
+    python benchmarks/cashlib_deposits.py [--spends 256] [--batch 1 16 64] [--json OUT]
+
+Makes `spends` spends of one wallet (`2^10` coins), then deposits them into a fresh `BankStore`
+over SQLite in a temporary directory: one `deposit` at a time (`--batch 1`), and through
+`deposit_many` in batches of each size given. For each: CPU milliseconds per deposit
+(`time.process_time`, this process's CPU: the honest proxy for throughput on a shared machine),
+wall milliseconds per deposit, and the deposits per second that the CPU figure implies for one
+and for two cores. Then the verification alone (no database): `verify_spend` one by one against
+`verify_spends` in batches. The machine's load is printed: timings on a shared machine, not a
+test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from zeenot.babyjub import BASE8, random_scalar
+from zeenot.cashlib import ecash
+from zeenot.cashlib.bank import BankStore
+from zeenot.runtime.store import Store
+
+LEVEL = 10
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--spends", type=int, default=256)
+    ap.add_argument("--batch", type=int, nargs="+", default=[1, 16, 64])
+    ap.add_argument("--json", help="write the results here too")
+    args = ap.parse_args()
+    load_before = os.getloadavg()
+    key_bank = ecash.Bank(level=LEVEL)
+    u = random_scalar()
+    key_bank.open_account("alice", u * BASE8)
+    req, state = ecash.withdrawal_request(key_bank.params, u)
+    wallet = ecash.finish_withdrawal(state, key_bank.withdraw("alice", u * BASE8, req), LEVEL)
+    spends = []
+    for _ in range(args.spends):
+        info = ecash.merchant_info()
+        spends.append((wallet.spend(b"shop", info).to_bytes(), "shop", info, None))
+    out: dict[str, Any] = {"spends": args.spends, "level": LEVEL, "load_before": load_before}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in args.batch:
+            bank = BankStore(Store(str(Path(tmp) / f"bank{size}.db")), level=LEVEL)
+            bank._key, bank.params = key_bank._key, key_bank.params  # the wallet's issuer
+            cpu, wall = time.process_time(), time.perf_counter()
+            for at in range(0, len(spends), size):
+                chunk = spends[at : at + size]
+                if size == 1:
+                    s, m, i, e = chunk[0]
+                    results = [bank.deposit(s, m, i, endorsement=e)]
+                else:
+                    results = bank.deposit_many(chunk)
+                assert all(r.accepted for r in results)
+            cpu_ms = 1000 * (time.process_time() - cpu) / len(spends)
+            wall_ms = 1000 * (time.perf_counter() - wall) / len(spends)
+            out[f"store_batch_{size}"] = {
+                "cpu_ms_per_deposit": cpu_ms,
+                "wall_ms_per_deposit": wall_ms,
+                "per_s_one_core_by_cpu": 1000 / cpu_ms,
+                "per_s_two_cores_by_cpu": 2000 / cpu_ms,
+            }
+    items = [(s, m.encode(), i, None) for s, m, i, _ in spends]
+    for size in args.batch:
+        cpu = time.process_time()
+        for at in range(0, len(items), size):
+            chunk = items[at : at + size]
+            if size == 1:
+                s, m, i, _ = chunk[0]
+                assert ecash.verify_spend(key_bank._key, s, m, i, LEVEL) is not None
+            else:
+                assert all(ecash.verify_spends(key_bank._key, chunk, LEVEL))
+        out[f"verify_batch_{size}_cpu_ms"] = 1000 * (time.process_time() - cpu) / len(items)
+    out["load_after"] = os.getloadavg()
+    print(json.dumps(out, indent=1))
+    for size in args.batch:
+        r = out[f"store_batch_{size}"]
+        print(
+            f"batch {size:3}: {r['cpu_ms_per_deposit']:6.2f} CPU ms/deposit "
+            f"({r['wall_ms_per_deposit']:6.2f} wall), {r['per_s_two_cores_by_cpu']:6.0f}/s "
+            f"on two cores by CPU; verification alone {out[f'verify_batch_{size}_cpu_ms']:.2f} ms"
+        )
+    print(f"load average before/after: {load_before[0]:.2f} / {out['load_after'][0]:.2f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
