@@ -240,3 +240,27 @@ def test_the_market_example_runs_end_to_end(tmp_path):
         "the shop settles: resolved-swapped",
     ):
         assert line in out.stdout, out.stdout
+
+
+def test_the_arbiter_server_refuses_malformed_and_oversized_requests(tmp_path):
+    from starlette.testclient import TestClient
+
+    from zeenot.babyjub import keygen
+    from zeenot.cashlib.arbiter_server import build_app, load_secret
+    from zeenot.cashlib.barter import BarterArbiter
+    from zeenot.cashlib.exchange import Arbiter
+    from zeenot.runtime.store import Store
+
+    secret = tmp_path / "arbiter.key"
+    sk = load_secret(secret)
+    assert load_secret(secret) == sk and (secret.stat().st_mode & 0o777) == 0o600
+    store = Store(str(tmp_path / "arb.db"))
+    with TestClient(build_app(Arbiter(store, sk), BarterArbiter(store, sk))) as client:
+        assert client.get("/key").status_code == 200
+        for path in ("/buy/resolve", "/buy/key", "/barter/complain", "/barter/outcome"):
+            assert client.post(path, content=b"[1]").status_code == 400
+            assert client.post(path, json={"offer": "zz"}).status_code == 400
+            assert client.post(path, json={"offer": "00" * 64}).status_code == 409  # malformed
+            assert client.post(path, content=b"x" * (9 << 20)).status_code == 400
+    with pytest.raises(ValueError):
+        build_app(Arbiter(store, sk), BarterArbiter(store, keygen()[0]))

@@ -26,7 +26,7 @@ from typing import Any
 from zeenot.babyjub import SUBGROUP_ORDER, random_scalar
 from zeenot.cashlib import group
 from zeenot.cashlib.barter import BarterArbiter, BarterOffer
-from zeenot.cashlib.clients import decryption_to_json, field_hex, parse_body
+from zeenot.cashlib.clients import decryption_to_json, field_hex, read_body
 from zeenot.cashlib.exchange import Arbiter, ExchangeError, Offer
 from zeenot.runtime.store import Store
 
@@ -61,7 +61,7 @@ def build_app(buy: Arbiter, barter: BarterArbiter) -> Any:
     def route(fn: Any) -> Any:
         async def handler(request: Request) -> Response:
             try:
-                doc = parse_body(await request.body())
+                doc = await read_body(request)
                 return JSONResponse(await run_in_threadpool(fn, doc))
             except PermissionError as e:
                 return refused(e, 403)

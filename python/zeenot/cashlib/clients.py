@@ -27,6 +27,7 @@ __all__ = [
     "decryption_to_json",
     "field_hex",
     "parse_body",
+    "read_body",
 ]
 
 MAX_BODY = 1 << 23  # 8 MiB of JSON: a file of up to ~4 MiB as hex, with an offer
@@ -41,6 +42,20 @@ def parse_body(raw: bytes, limit: int = MAX_BODY) -> dict[str, Any]:
     if not isinstance(doc, dict):
         raise ValueError("the body is a JSON object")
     return doc
+
+
+async def read_body(request: Any, limit: int = MAX_BODY) -> dict[str, Any]:
+    """A server's request body as a JSON object, refused (`ValueError`) as soon as it passes
+    `limit` bytes: the body is read in pieces, never whole before the check."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ValueError("the body is too large")
+    raw = bytearray()
+    async for piece in request.stream():
+        raw += piece
+        if len(raw) > limit:
+            raise ValueError("the body is too large")
+    return parse_body(bytes(raw), limit)
 
 
 def field_hex(doc: dict[str, Any], name: str, size: int | None = None) -> bytes:

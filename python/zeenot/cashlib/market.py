@@ -65,7 +65,10 @@ class MarketBuyer:
 
     def _post(self, url: str, body: dict[str, Any]) -> dict[str, Any]:
         r = self.http.post(url, json=body)
-        doc = r.json()
+        try:
+            doc = r.json()
+        except ValueError:
+            raise ExchangeError(f"{url}: {r.status_code} (not JSON)") from None
         if r.status_code != 200:
             raise ExchangeError(f"{url}: {r.status_code} {doc.get('error')}")
         return doc

@@ -33,12 +33,13 @@ from typing import Any
 
 from zeenot.cashlib import group
 from zeenot.cashlib.barter import BarterOffer, BobBarter
-from zeenot.cashlib.clients import ArbiterClient, BankClient, field_hex, parse_body
+from zeenot.cashlib.clients import ArbiterClient, BankClient, field_hex, read_body
 from zeenot.cashlib.exchange import ExchangeError, Offer, SellerExchange, encrypt_file
 
 __all__ = ["Seller", "build_app", "main"]
 
 CHEATS = ("none", "wrong-file", "stop")
+MAX_SESSIONS = 10_000
 
 
 @dataclass
@@ -89,8 +90,21 @@ class Seller:
     def _new(self, kind: str, party: Any) -> str:
         sid = secrets.token_hex(16)
         with self._lock:
+            if len(self.sessions) >= MAX_SESSIONS:
+                self._forget_finished()
+            if len(self.sessions) >= MAX_SESSIONS:
+                raise ExchangeError("too many open sessions: try later")
             self.sessions[sid] = Session(kind, party)
         return sid
+
+    def _forget_finished(self) -> None:
+        """Drop the sessions that need nothing more (settled, refused, or never offered past
+        their deadline)."""
+        now = time.time()
+        for sid, s in list(self.sessions.items()):
+            waiting = s.state in ("key-sent", "disputed", "resolving")
+            if not waiting and (s.state != "started" or s.party.deadline < now):
+                del self.sessions[sid]
 
     def session(self, sid: Any, kind: str) -> Session:
         s = self.sessions.get(sid) if isinstance(sid, str) else None
@@ -251,7 +265,7 @@ def build_app(seller: Seller) -> Any:
     def route(fn: Any) -> Any:
         async def handler(request: Request) -> Response:
             try:
-                doc = parse_body(await request.body())
+                doc = await read_body(request)
                 return JSONResponse(await run_in_threadpool(fn, doc))
             except ExchangeError as e:
                 return JSONResponse({"error": str(e)}, status_code=409)
