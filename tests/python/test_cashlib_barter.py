@@ -286,3 +286,26 @@ def test_a_coin_warranting_two_barters_both_paid_is_a_double_spend(world):
         "double-spend",
         name,
     )
+
+
+def test_a_barter_offer_with_a_flipped_bit_is_malformed_or_refused_by_bob(world):
+    bank, arbiter, _ = world
+    alice, bob, offer, _ = _start(bank, arbiter)
+    wire = offer.to_bytes()
+    malformed = refused = 0
+    step = max(1, len(wire) // 24)
+    for pos in range(0, len(wire), step):
+        flipped = bytearray(wire)
+        flipped[pos] ^= 1 << (pos % 8)
+        try:
+            bad = BarterOffer.from_bytes(bytes(flipped))
+        except ExchangeError:
+            malformed += 1
+            continue
+        with pytest.raises(ExchangeError):
+            bob.accept(bad, alice.ciphertext)
+        refused += 1
+    assert malformed + refused >= 24 and bob.offer is None
+    # the untouched offer still goes through
+    k_b = bob.accept(offer, alice.ciphertext)
+    assert alice.receive_key(k_b) and bob.receive_key(alice._key) == A_FILE

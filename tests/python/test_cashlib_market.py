@@ -264,3 +264,26 @@ def test_the_arbiter_server_refuses_malformed_and_oversized_requests(tmp_path):
             assert client.post(path, content=b"x" * (9 << 20)).status_code == 400
     with pytest.raises(ValueError):
         build_app(Arbiter(store, sk), BarterArbiter(store, keygen()[0]))
+
+
+def test_the_buyer_cli_buys_and_barters(market, tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    give = tmp_path / "mine"
+    give.write_bytes(MINE)
+    base = [sys.executable, "-m", "zeenot.cashlib.market"]
+    urls = ["--bank", market["bank"], "--arbiter", market["arbiter"], "--seller"]
+    for mode, want, extra in (("buy", "f1", []), ("barter", "f2", ["--give", str(give)])):
+        out = tmp_path / f"{mode}.out"
+        cmd = [*base, mode, *urls, market["honest"], "--file", SHA[want].hex(), "--out", str(out)]
+        run = subprocess.run(
+            [*cmd, *extra], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert out.read_bytes() == {"f1": F1, "f2": F2}[want]
+    run = subprocess.run(
+        [*base, "buy", *urls, market["wrong"], "--file", SHA["f1"].hex(), "--out",
+         str(tmp_path / "no")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 1 and "buy: refused" in run.stdout
+    assert not (tmp_path / "no").exists()

@@ -212,6 +212,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--file", required=True, help="SHA-256 (hex) of the seller's file wanted")
     ap.add_argument("--give", type=Path, help="barter: the file given in exchange")
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument(
+        "--watch",
+        action="store_true",
+        help="barter: stay until the deadline plus the window, answering a complaint",
+    )
+    ap.add_argument("--window", type=int, default=60, help="barter: the answer window, seconds")
     args = ap.parse_args(argv)
     account = args.account or f"buyer-{random_scalar() % 10**12}"
     buyer = MarketBuyer(args.bank, args.arbiter, account)
@@ -221,7 +227,16 @@ def main(argv: list[str] | None = None) -> None:
     else:
         if args.give is None:
             ap.error("barter needs --give")
-        p = buyer.barter(args.seller, args.give.read_bytes(), want)
+        p = buyer.barter(args.seller, args.give.read_bytes(), want, window=args.window)
+        if args.watch and p.state == "done":
+            until = p.party.deadline + p.party.window
+            print(f"barter: done; watching the arbiter until {until} (Unix time)", flush=True)
+            print(f"barter: dispute {buyer.watch(p, until=until) or 'none'}")
+        elif p.state == "done":
+            print(
+                "barter: done; until the deadline plus the window the seller may still complain"
+                " to the arbiter (answer with --watch)"
+            )
     if p.file is not None and hashlib.sha256(p.file).digest() == want:
         args.out.write_bytes(p.file)
     print(f"{args.mode}: {p.state}" + (f" (bank: {p.deposit})" if p.deposit else ""))
