@@ -303,9 +303,13 @@ def test_concurrent_http_deposits_are_batched_and_one_coin_is_accepted_once(tmp_
 
         with ThreadPoolExecutor(len(bodies)) as pool:
             answers = list(pool.map(post, bodies))
+        stats = httpx.get(f"{url}/stats", timeout=10).json()
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+    # the deposits went through in batches (24 requests at once: fewer batches than requests)
+    assert stats["deposits"] == len(bodies) and stats["batches"] < len(bodies)
+    assert stats["largest_batch"] > 1
     assert all(a == (200, {"status": "accepted"}) for a in answers[:18])
     last = answers[18:]
     assert sum(a == (200, {"status": "accepted"}) for a in last) == 1

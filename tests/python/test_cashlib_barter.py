@@ -12,6 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from tests.python import postgres
 
 from zeenot.babyjub import BASE8, keygen, random_scalar
 from zeenot.cashlib import ecash, keyproof
@@ -232,8 +233,22 @@ def test_only_the_entitled_party_gets_a_key(world):
     assert arbiter.key_for_alice(offer, alice.proof(pk)) == bob._key
 
 
-def test_an_answer_and_a_payout_racing_exactly_one_wins(world):
-    bank, arbiter, store = world
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db(request, tmp_path):
+    """A bank and a barter arbiter over one fresh database of each kind."""
+    if request.param == "sqlite":
+        url = str(tmp_path / "cash.db")
+        yield BankStore(Store(url), level=LEVEL), BarterArbiter(Store(url), keygen()[0]), Store(url)
+        return
+    if not postgres.available():
+        pytest.skip("PostgreSQL 15 is not installed (scripts/system_deps.sh)")
+    with postgres.postgres_server() as url:
+        store = Store(url)
+        yield BankStore(store, level=LEVEL), BarterArbiter(store, keygen()[0]), store
+
+
+def test_an_answer_and_a_payout_racing_exactly_one_wins(any_db):
+    bank, arbiter, store = any_db
     alice, bob, offer, _ = _start(bank, arbiter)
     alice.receive_key(bob.accept(offer, alice.ciphertext))
     t = time.time()

@@ -10,7 +10,9 @@ replay (same `R`) or a double spend (another `R`: the spender's key is recovered
 tags and named by its account).
 
 Routes (JSON bodies, bytes as hex, at most 64 KiB):
-`GET /params` → `{"params", "level"}`; `POST /accounts` `{"account", "public_key"}` → 201;
+`GET /params` → `{"params", "level"}`; `GET /stats` → `{"batches", "deposits",
+"largest_batch"}` (the deposit batcher's counts since start);
+`POST /accounts` `{"account", "public_key"}` → 201;
 `POST /withdraw` `{"account", "public_key", "request", "context"}` → `{"response"}`;
 `POST /deposit` `{"merchant", "info", "spend"[, "endorsement"]}` (an endorsed coin's `x`,
 32 bytes little-endian; `zeenot.cashlib.endorsed`) → 200 `{"status": "accepted"}`, 409
@@ -252,6 +254,9 @@ class DepositBatcher:
         self.workers = workers
         self._queue: Any = None
         self._tasks: list[Any] = []
+        self.batches = 0  # batches verified, deposits in them, the largest (`GET /stats`)
+        self.deposits = 0
+        self.largest = 0
 
     async def start(self) -> None:
         import asyncio
@@ -282,6 +287,9 @@ class DepositBatcher:
             await asyncio.sleep(self.linger)
             while len(batch) < self.max_batch and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
+            self.batches += 1
+            self.deposits += len(batch)
+            self.largest = max(self.largest, len(batch))
             try:
                 results = await run_in_threadpool(self.bank.deposit_many, [i for i, _ in batch])
             except Exception as e:  # the database failed: every request of the batch hears it
@@ -325,6 +333,12 @@ def build_app(bank: BankStore, *, batcher: DepositBatcher | None = None) -> Any:
         if not isinstance(v, str) or not 1 <= len(v) <= 128:
             raise ValueError(f"{name} is a string of 1 to 128 characters")
         return v
+
+    async def stats(_: Request) -> Response:
+        b = deposits_
+        return JSONResponse(
+            {"batches": b.batches, "deposits": b.deposits, "largest_batch": b.largest}
+        )
 
     async def params(_: Request) -> Response:
         return JSONResponse({"params": bank.params.to_bytes().hex(), "level": bank.level})
@@ -399,6 +413,7 @@ def build_app(bank: BankStore, *, batcher: DepositBatcher | None = None) -> Any:
         lifespan=lifespan,
         routes=[
             Route("/params", params, methods=["GET"]),
+            Route("/stats", stats, methods=["GET"]),
             Route("/accounts", open_account, methods=["POST"]),
             Route("/withdraw", withdraw, methods=["POST"]),
             Route("/deposit", deposit, methods=["POST"]),
