@@ -25,8 +25,9 @@ brings the contract, the coin, the escrow, the ciphertext and the key before the
 arbiter checks the escrow under the label the contract gives, that the ciphertext is the one
 the contract names, and that the key decrypts it to a file whose SHA-256 is the contract's; only
 then it records its decision (one row per exchange, keyed by the SHA-256 of the label, in the
-runtime `Store`'s `cash_arbiter_decisions`, migration 0011; the primary key refuses a second
-resolution of one exchange, whatever the number of arbiter processes), decrypts the escrow and
+runtime `Store`'s `cash_arbiter_decisions`, migration 0011; the primary key keeps one decision
+per exchange, whatever the number of arbiter processes: a repeated request — a seller whose
+answer was lost — records nothing and gets the recorded decision again), decrypts the escrow and
 gives the seller `x` with its proof of correct decryption, and keeps the key for the buyer
 (`Arbiter.key_for`). A wrong file, a wrong key, another ciphertext or a late request is refused
 and nothing is recorded: the buyer's coin stays unendorsed, worthless to the seller.
@@ -406,9 +407,11 @@ class BuyerExchange:
 
 @dataclass(frozen=True)
 class Resolution:
-    """The arbiter's answer to a seller: the escrow's decryption with its proof."""
+    """The arbiter's answer to a seller: the escrow's decryption with its proof; `first` is
+    `False` when the decision was recorded by an earlier request (the same answer again)."""
 
     decryption: escrow.Decryption
+    first: bool = True
 
 
 metadata = sa.MetaData()
@@ -473,7 +476,15 @@ class Arbiter:
             with self.store.engine.begin() as conn:
                 conn.execute(decisions.insert().values(**row))
         except sa.exc.IntegrityError:
-            raise ExchangeError("this exchange is already resolved") from None
+            # decided before (this request repeated, or racing another process): the recorded
+            # decision stands, and this request, which passed every check, hears it again
+            with self.store.engine.connect() as conn:
+                seen = conn.execute(
+                    sa.select(decisions).where(decisions.c.exchange == row["exchange"])
+                ).one()
+            if seen.decision != "endorsed" or bytes(seen.file_key) != row["file_key"]:
+                raise ExchangeError("this exchange is already resolved otherwise") from None
+            return Resolution(dec, first=False)
         return Resolution(dec)
 
     def key_for(

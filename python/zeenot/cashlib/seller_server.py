@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from zeenot.cashlib import group
 from zeenot.cashlib.barter import BarterOffer, BobBarter
 from zeenot.cashlib.clients import ArbiterClient, BankClient, field_hex, read_body
@@ -216,8 +218,8 @@ class Seller:
                 continue
             try:
                 self._settle(s)
-            except (ExchangeError, OSError) as e:  # OSError: the arbiter is unreachable
-                s.detail = str(e)
+            except (ExchangeError, OSError, httpx.TransportError) as e:
+                s.detail = str(e)  # unreachable: tried again at the next sweep
             finally:
                 s.lock.release()
 
@@ -228,6 +230,9 @@ class Seller:
                 result = s.party.resolve(self.arbiter)
             except ExchangeError:
                 s.state = "resolve-refused"
+                raise
+            except (OSError, httpx.TransportError):
+                s.state = "key-sent"  # the arbiter did not answer: again at the next sweep
                 raise
             s.state = "resolved-paid" if result.accepted else f"resolved-{result.reason}"
         elif s.kind == "barter" and s.state in ("key-sent", "disputed"):
