@@ -287,3 +287,11 @@ def test_the_buyer_cli_buys_and_barters(market, tmp_path):
     )  # fmt: skip
     assert run.returncode == 1 and "buy: refused" in run.stdout
     assert not (tmp_path / "no").exists()
+
+
+def test_barter_bob_stops_before_his_key(market, buyer):
+    p = buyer.barter(market["stops"], MINE, SHA["f2"], window=2, deadline_s=12)
+    assert p.state == "no-key" and p.file is None  # k_A never left Alice
+    assert _session(market["stops"], p.session)["state"] == "stopped"
+    assert buyer.arbiter.dispute_state(p.party.offer) is None
+    assert _unspent(buyer, p, "sleepy")  # the warranty is Alice's again after the deadline
