@@ -235,6 +235,7 @@ class Seller:
                 s.state = "key-sent"  # the arbiter did not answer: again at the next sweep
                 raise
             s.state = "resolved-paid" if result.accepted else f"resolved-{result.reason}"
+            s.detail = str(result.double_spender or "")
         elif s.kind == "barter" and s.state in ("key-sent", "disputed"):
             if s.state == "key-sent":
                 try:
