@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -27,6 +28,19 @@ def _ask(node: Node, server: str, step: str, body: dict[str, Any]) -> Any:
     if server == node.name:
         return node.step(step, body)
     return node.call(server, f"/cothority/steps/{step}", body)
+
+
+def _ask_each(
+    node: Node, servers: list[str], step: str, body: dict[str, Any], done: list[Any]
+) -> None:
+    """A step that no server builds on another's output for (the key switch, per-server
+    noise), asked of every server at once; the outputs appended to `done` in the servers'
+    order, the first failure raised after the outputs before it (so `_culprit`, counting
+    `done`, names the server that failed)."""
+    asked = {k: list(v) if isinstance(v, list) else v for k, v in body.items()}  # `done` grows
+    with ThreadPoolExecutor(max_workers=len(servers)) as pool:
+        for f in [pool.submit(_ask, node, s, step, asked) for s in servers]:
+            done.append(f.result())
 
 
 def _alive(node: Node, server: str) -> bool:
@@ -110,22 +124,22 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
                         )
                         node.db.update_query(qid, state="failed", error=error)
                         return {"state": "failed"}
-                for s in answering:
+                if not shuffled:  # each server's own draw: none builds on another's
+                    _ask_each(node, answering, "noise", body, body["noise"])
+                    lap("noise")
+                for s in answering if shuffled else ():
                     body["noise"].append(_ask(node, s, "noise", body))
                     lap("noise")
-                    if shuffled:  # each shuffle checked before the next server builds on it
-                        k = len(body["noise"])
-                        transcript.check_shuffles(
-                            dep, keys, query, answering, body["noise"], n, upto=k
-                        )
-                        lap("noise_check")
+                    # each shuffle checked before the next server builds on it
+                    k = len(body["noise"])
+                    transcript.check_shuffles(dep, keys, query, answering, body["noise"], n, upto=k)
+                    lap("noise_check")
             derived = transcript.derive(
                 dep, keys, query, answering, records, body["tags"], body["noise"]
             )
             lap("aggregate")
             step = "keyswitch"
-            for s in answering:
-                switch.append(_ask(node, s, "keyswitch", body))
+            _ask_each(node, answering, "keyswitch", body, switch)
             lap("keyswitch")
             transcript.check_switch(dep, keys, query, answering, derived.released, switch)
             lap("keyswitch_check")
