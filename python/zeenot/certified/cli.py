@@ -4,9 +4,11 @@ zeenot certified source keygen --name meter-1001 --id 1001 -o source.json
 zeenot certified source serve --key source.json --db URL --operator-token-file F --port P
 zeenot certified user keygen -o user.json                  (prints her public key)
 zeenot certified service serve --circuit DIR --source URL --db URL --port P
+    [--weights W.json]                   (path (b): DIR in regions, the weights private)
 zeenot certified prove --circuit DIR --source URL --identity KEY --user-key user.json
-    --period N --blocks blocks.json -o proof.json
-zeenot certified submit --service URL proof.json
+    --period N --blocks blocks.json -o proof.json       (path (b): a bundle of ciphertexts)
+zeenot certified submit --service URL proof.json [--user-key user.json]
+    (path (b): submits the bundle, decrypts the service's sums with proofs, submits those)
 """
 
 from __future__ import annotations
@@ -50,6 +52,12 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--db", required=True, metavar="URL")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8001)
+    s.add_argument(
+        "--weights",
+        metavar="W.json",
+        help="path (b): the service's private weights (DIR then holds a program in regions "
+        "whose output is the user's ciphertexts)",
+    )
     s.set_defaults(run=_service_serve)
 
     s = cmds.add_parser("prove", help="fetch a signed block from the source and prove on it")
@@ -65,6 +73,11 @@ def add_parsers(sub: Any) -> None:
     s = cmds.add_parser("submit", help="send a proof to a service; exit 0 if it stored it")
     s.add_argument("proof", metavar="PROOF.json")
     s.add_argument("--service", required=True, metavar="URL")
+    s.add_argument(
+        "--user-key",
+        metavar="USER.json",
+        help="path (b): her key, to decrypt the service's sums and prove the decryptions",
+    )
     s.set_defaults(run=_submit)
 
 
@@ -94,6 +107,12 @@ def _user_keygen(args: argparse.Namespace) -> int:
 
 
 def _service_serve(args: argparse.Namespace) -> int:
+    if args.weights:
+        from zeenot.certified import encrypted_server
+
+        return encrypted_server.serve(
+            args.circuit, args.weights, args.source, args.db, args.host, args.port
+        )
     from zeenot.certified.service_server import serve
 
     return serve(args.circuit, args.source, args.db, args.host, args.port)
@@ -115,6 +134,15 @@ def _prove(args: argparse.Namespace) -> int:
         kept = load_blocks(args.blocks) if Path(args.blocks).exists() else []
         if block not in kept:
             save_blocks(args.blocks, [*kept, block])
+    from zeenot.artifacts import REGIONS_FILE
+
+    if (Path(args.circuit) / REGIONS_FILE).exists():  # path (b): her ciphertexts, proved
+        from zeenot.certified.encrypted_client import prove_encrypted
+
+        proved = prove_encrypted(args.circuit, block, user)
+        write_atomic(args.output, proved.to_json() + "\n", secret=False)
+        print(json.dumps({"period": args.period, "ciphertexts": len(proved.outputs)}))
+        return 0
     proof = prove_block(args.circuit, block, user)
     write_atomic(args.output, proof.to_json() + "\n", secret=False)
     print(json.dumps({"period": args.period, "outputs": proof.outputs}))
@@ -126,7 +154,18 @@ def _submit(args: argparse.Namespace) -> int:
     from zeenot.certified.client import submit
     from zeenot.files import read_text
 
-    answer = submit(args.service, Proof.from_json(read_text(args.proof, "proof")))
+    text = read_text(args.proof, "proof")
+    if args.user_key:  # path (b): the bundle, then the proved decryptions
+        from zeenot.bundle import Bundle
+        from zeenot.certified.blocks import MAX_SOURCE_ID, _int
+        from zeenot.certified.encrypted_client import exchange
+        from zeenot.certified.keys import UserKey
+
+        proved = Bundle.from_json(text)
+        period = _int(proved.public_inputs.get("period"), "period", MAX_SOURCE_ID)
+        answer = exchange(args.service, proved, UserKey.load(args.user_key), period)
+    else:
+        answer = submit(args.service, Proof.from_json(text))
     print(json.dumps({"status": answer.status, **answer.body}))
     if answer.status != 201:
         print(f"refused ({answer.status}): {answer.body.get('error')}", file=sys.stderr)
