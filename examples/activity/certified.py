@@ -23,7 +23,11 @@ speed at most `MAX_SPEED_CM_S` (10 m/s); its length is then below 30 m.
     zeenot verify   out/activity out/activity/proof.json
 
 `distance_256` and `distance` (CRISP's 2,048 fixes) are the same at larger sizes
-(`data.py --fixes N`).
+(`data.py --fixes N`). The unrolled body grows by ~120 IR instructions a fix, so `distance`
+(~247,000) needs the front end's limit raised past its default 200,000:
+
+    zeenot compile  examples/activity/certified.py:distance -o out/activity-2048 \
+        --max-instructions 300000
 """
 
 from dataclasses import dataclass
