@@ -7,6 +7,8 @@ zeenot certified service serve --circuit DIR --source URL --db URL --port P
     [--weights W.json]                   (path (b): DIR in regions, the weights private)
 zeenot certified prove --circuit DIR --source URL --identity KEY --user-key user.json
     --period N --blocks blocks.json -o proof.json       (path (b): a bundle of ciphertexts)
+zeenot certified plan --a APP.py:FN --b APP.py:FN --results N [--private-weights]
+    [--compile-to DIR]                   (path (a) or (b), costed; DIR for the chosen one)
 zeenot certified submit --service URL proof.json [--user-key user.json]
     (path (b): submits the bundle, decrypts the service's sums with proofs, submits those)
 """
@@ -69,6 +71,31 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--blocks", metavar="BLOCKS.json", help="keep the block here (appended)")
     s.add_argument("-o", "--output", required=True, metavar="PROOF.json")
     s.set_defaults(run=_prove)
+
+    s = cmds.add_parser("plan", help="cost paths (a) and (b) with the planner and pick one")
+    s.add_argument("--a", required=True, metavar="APP.py:FN", help="path (a): the result proved")
+    s.add_argument(
+        "--b", required=True, metavar="APP.py:FN", help="path (b): the ciphertexts proved"
+    )
+    s.add_argument("--results", required=True, type=int, help="path (b): sums decrypted")
+    s.add_argument("--inputs-a", metavar="IN.json", help="path (a)'s inputs (public values)")
+    s.add_argument("--inputs-b", metavar="IN.json", help="path (b)'s inputs (public values)")
+    s.add_argument(
+        "--private-weights",
+        action="store_true",
+        help="the service's weights are private: path (a), which puts them in the circuit, "
+        "does not apply",
+    )
+    s.add_argument("--plan-weights", metavar="W", help="the planner's weights (`zeenot plan`)")
+    s.add_argument("--profile", metavar="PROFILE.json", help="default: the shipped profile")
+    s.add_argument("--json", action="store_true")
+    s.add_argument(
+        "--compile-to",
+        metavar="DIR",
+        help="compile and set up the chosen path here (for `certified prove` and `service "
+        "serve`, which follow the directory: a program in regions is path (b))",
+    )
+    s.set_defaults(run=_plan)
 
     s = cmds.add_parser("submit", help="send a proof to a service; exit 0 if it stored it")
     s.add_argument("proof", metavar="PROOF.json")
@@ -146,6 +173,48 @@ def _prove(args: argparse.Namespace) -> int:
     proof = prove_block(args.circuit, block, user)
     write_atomic(args.output, proof.to_json() + "\n", secret=False)
     print(json.dumps({"period": args.period, "outputs": proof.outputs}))
+    return 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    from zeenot import api, bundle
+    from zeenot.certified.paths import choose_path
+    from zeenot.errors import MalformedInput, UsageError
+    from zeenot.files import check_output_dir, read_json
+    from zeenot.plan import Profile, Weights
+
+    def inputs(path: str | None) -> dict[str, Any] | None:
+        if path is None:
+            return None
+        doc = read_json(path, "inputs")
+        if not isinstance(doc, dict):
+            raise MalformedInput(f"inputs `{path}` must be a JSON object")
+        return doc
+
+    if not 1 <= args.results <= 64:
+        raise UsageError("--results: 1 to 64 sums")
+    if args.compile_to:
+        check_output_dir(args.compile_to)
+    chosen = choose_path(
+        args.a,
+        args.b,
+        args.results,
+        inputs_a=inputs(args.inputs_a),
+        inputs_b=inputs(args.inputs_b),
+        private_weights=args.private_weights,
+        profile=Profile.load(args.profile),
+        weights=Weights.parse(args.plan_weights),
+    )
+    print(json.dumps(chosen.to_json(), indent=2) if args.json else chosen.render())
+    if args.compile_to:
+        compiled = api.compile(args.a if chosen.chosen == "a" else args.b)
+        compiled.save(args.compile_to)
+        if isinstance(compiled, bundle.Regions):  # Groth16 keys for the main region only
+            main = compiled.circuits[compiled.name]
+            api.setup(main).save(bundle.region_dir(args.compile_to, compiled.name))
+        else:
+            api.setup(compiled).save(args.compile_to)
+        print(f"path ({chosen.chosen}) compiled and set up -> {args.compile_to}", file=sys.stderr)
     return 0
 
 
