@@ -43,6 +43,9 @@ TARGETS = {
     ("activity", 32): "activity/certified.py:distance_32",
     ("activity", 256): "activity/certified.py:distance_256",
     ("activity", 2_048): "activity/certified.py:distance",
+    ("activity-hinted", 32): "activity/certified.py:distance_hinted_32",
+    ("activity-hinted", 256): "activity/certified.py:distance_hinted_256",
+    ("activity-hinted", 2_048): "activity/certified.py:distance_hinted",
 }
 
 
@@ -56,7 +59,7 @@ def case_inputs(case: str, size: int) -> tuple[dict, object]:
         doc = d.inputs(size)
         return doc, d.reference(doc, [w[:size] for w in d.weights()])
     d = load_module(str(EX / "activity" / "data.py"))
-    doc = d.inputs(size)
+    doc = d.inputs(size, hinted=case == "activity-hinted")
     return doc, d.reference(doc)
 
 

@@ -184,6 +184,8 @@ def test_genome_over_http_with_the_cli(world: World) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"period": G1, "ciphertexts": 32}
+    unkeyed = cli("submit", str(out), "--service", world.genome.url)
+    assert unkeyed.returncode != 0 and "--user-key" in unkeyed.stderr
     sent = cli("submit", str(out), "--service", world.genome.url, "--user-key", str(world.user_key))
     assert sent.returncode == 0, sent.stderr
     answer = json.loads(sent.stdout)
@@ -288,3 +290,40 @@ def test_a_wrong_decryption_is_refused_and_the_right_one_stored_once(world: Worl
     assert done.status == 201 and done.body["results"] == scores(world, G3)
     again = submit_decryptions(world.genome.url, user, G3, values, proofs)
     assert again.status == 409
+
+
+# ---- the store alone, on SQLite and PostgreSQL ----------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def cstore(request: pytest.FixtureRequest, tmp_path: Path) -> CertifiedStore:
+    if request.param == "sqlite":
+        return CertifiedStore(Store(str(tmp_path / "certified.db")))
+    from .test_runtime_store import _fresh_postgres
+
+    return CertifiedStore(Store(_fresh_postgres(request.getfixturevalue("postgres_url"))))
+
+
+def test_encrypted_rows_and_results_are_written_once_under_concurrency(
+    cstore: CertifiedStore,
+) -> None:
+    """Of eight services racing to store one user's period, one stores its sums; of eight
+    racing to record the decrypted results, one records them (the others: nothing written)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from zeenot.certified.store import Encrypted
+
+    rows = [Encrypted(7, "1,2", 3, "r" * 64, f"{k:064x}", [{"k": k}]) for k in range(8)]
+    with ThreadPoolExecutor(8) as pool:
+        stored = list(pool.map(cstore.put_encrypted, rows))
+    assert stored.count(True) == 1
+    kept = cstore.encrypted_row(7, "1,2", 3)
+    assert kept == rows[stored.index(True)]  # whole, its result still empty
+    assert cstore.encrypted_row(7, "1,2", 4) is None
+
+    with ThreadPoolExecutor(8) as pool:
+        done = list(pool.map(lambda k: cstore.put_decrypted(7, "1,2", 3, [k]), range(8)))
+    assert done.count(True) == 1
+    final = cstore.encrypted_row(7, "1,2", 3)
+    assert final is not None and final.result == [done.index(True)]
+    assert not cstore.put_decrypted(7, "1,2", 4, [1])  # no row: nothing written

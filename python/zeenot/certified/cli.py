@@ -234,6 +234,13 @@ def _submit(args: argparse.Namespace) -> int:
         period = _int(proved.public_inputs.get("period"), "period", MAX_SOURCE_ID)
         answer = exchange(args.service, proved, UserKey.load(args.user_key), period)
     else:
+        from zeenot.errors import UsageError
+
+        if '"zeenot_bundle"' in text[:200]:
+            raise UsageError(
+                f"`{args.proof}` is a bundle of ciphertexts (path (b)): pass --user-key, to "
+                "decrypt the service's sums and prove the decryptions"
+            )
         answer = submit(args.service, Proof.from_json(text))
     print(json.dumps({"status": answer.status, **answer.body}))
     if answer.status != 201:
