@@ -112,6 +112,9 @@ def build(directory: str, weights: Weights, source: Published, store: Store) -> 
             raise Refused(422, f"proved for another source id than {source.source_id}")
         user = _point(inputs["user"], "user")
         period = _int(inputs["period"], "period", MAX_SOURCE_ID)
+        if cstore.encrypted_row(source.source_id, point_key(user), period) is not None:
+            # refused before the costly verification; the insert below stays the authority
+            raise Refused(409, f"a submission is stored for this user and period {period} already")
         try:
             verifier.verify(proved)
         except ProofRejected as exc:
