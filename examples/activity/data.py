@@ -125,8 +125,9 @@ def main() -> None:
     ap.add_argument("--fixes", type=int, default=32, choices=(32, 256, 2048))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--output", type=Path, default=HERE / "inputs.json")
+    ap.add_argument("--hinted", action="store_true", help="for distance_hinted_N: add `lengths`")
     args = ap.parse_args()
-    doc = inputs(args.fixes, args.seed)
+    doc = inputs(args.fixes, args.seed, hinted=args.hinted)
     args.output.write_text(format_inputs(doc))
     print(f"wrote {args.output}: {args.fixes} signed fixes, {reference(doc)} [cm, steps]")
 

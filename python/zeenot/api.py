@@ -89,9 +89,7 @@ def compile(  # noqa: A001 - the CLI verb
         raise UsageError(f"compile takes a @zk function or `FILE.py:FUNCTION`, not {_kind(target)}")
     if type(regions) is not bool:
         raise UsageError(f"`regions` is True or False, not {regions!r}")
-    if max_instructions is not None and (
-        type(max_instructions) is not int or max_instructions < 1
-    ):
+    if max_instructions is not None and (type(max_instructions) is not int or max_instructions < 1):
         raise UsageError("`max_instructions` is a positive integer")
     limit = {} if max_instructions is None else {"max_instructions": max_instructions}
     template = _template(fn)
