@@ -3,7 +3,7 @@
 step timed, the results checked against the plain-Python reference.
 
     PYTHONPATH=python python benchmarks/crisp_exchange.py --case genome --size 2048
-    PYTHONPATH=python python benchmarks/crisp_exchange.py --case metering --size 48
+    PYTHONPATH=python python benchmarks/crisp_exchange.py --case metering --size 1440   # or 48
 
 Steps: compile the program in regions and set up its Groth16 region (the service's, once);
 the user fetches her signed block and proves her ciphertexts (`prove_s`: Groth16 for the
@@ -82,14 +82,15 @@ def case(name: str, size: int) -> tuple[str, dict, list[int], int, list[int]]:
         doc = {"zeenot_certified_weights": 1, "names": list(g.DISEASES), "rows": rows}
         target = f"{EX / 'genome' / 'certified_encrypted.py'}:encrypted_sigma_{size}"
         return target, doc, values, 8, want
-    if name == "metering" and size == 48:
+    if name == "metering" and size in (48, 1_440):
         m = load_module(str(EX / "metering" / "certified_data.py"))
         enc = load_module(str(EX / "metering" / "certified_encrypted.py"))
-        values = m.readings(1, 1)
-        want = [m.reference(m.inputs(days=1, seed=1))]
-        target = f"{EX / 'metering' / 'certified_encrypted.py'}:encrypted_bill_48"
-        return target, enc.tariff_weights(), values, 16, want
-    raise SystemExit("cases: genome 32|256|2048, metering 48")
+        days = size // 48
+        values = m.readings(days, 1)
+        want = [m.reference(m.inputs(days=days, seed=1))]
+        target = f"{EX / 'metering' / 'certified_encrypted.py'}:encrypted_bill_{size}"
+        return target, enc.tariff_weights(size), values, 16, want
+    raise SystemExit("cases: genome 32|256|2048, metering 48|1440")
 
 
 def run(name: str, size: int) -> dict:

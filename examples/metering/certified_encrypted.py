@@ -28,6 +28,7 @@ from zeenot.certified.commit import block_digest
 
 HALF_HOURS = 48
 DAY = HALF_HOURS
+MONTH = 30 * HALF_HOURS  # CRISP's billing period: 1,440 half-hours
 BITS = 16
 TIER1_WH = 100_000  # per 30 days, as certified.py
 TIER2_WH = 300_000
@@ -62,6 +63,18 @@ def encrypt_usage_48(
     return [encrypt(usage_at(wh, t, k), user, rs[k]) for k in range(DAY + 3)]
 
 
+def signed_tiers(source, source_id, user, period, user_sk, wh, signature, n: int):  # noqa: ANN001, ANN201
+    """The Groth16 region's checks (her key, the meter's signature on the `n` readings) and the
+    period's energy per tier under the public boundaries."""
+    check(user_sk * BASE8 == user, "not the household's key")
+    digest = block_digest(source_id, user, period, lambda k: wh[k], n, BITS)
+    check(eddsa_verify(source, digest, signature), "not signed by the meter")
+    total = u64(0)
+    for k in range(n):
+        total += u64(wh[k])
+    return tiers(total, n // HALF_HOURS)
+
+
 @zk
 def encrypted_bill_48(
     source: Public[Point],
@@ -74,14 +87,35 @@ def encrypted_bill_48(
     rs: Private[tuple[(Field,) * (DAY + 3)]],
 ) -> MaxSize[list[Ciphertext], DAY + 3]:
     """Ciphertexts of one signed day's readings and of its energy per tier."""
-    check(user_sk * BASE8 == user, "not the household's key")
-    digest = block_digest(source_id, user, period, lambda k: wh[k], DAY, BITS)
-    check(eddsa_verify(source, digest, signature), "not signed by the meter")
-    total = u64(0)
-    for k in range(DAY):
-        total += u64(wh[k])
-    t1, t2, t3 = tiers(total, DAY // HALF_HOURS)
+    t1, t2, t3 = signed_tiers(source, source_id, user, period, user_sk, wh, signature, DAY)
     return encrypt_usage_48(wh, (t1, t2, t3), rs, user)
+
+
+@zk
+def encrypt_usage_1440(
+    wh: Private[tuple[(u16,) * MONTH]],
+    t: Private[tuple[u64, u64, u64]],
+    rs: Private[tuple[(Field,) * (MONTH + 3)]],
+    user: Public[Point],
+) -> MaxSize[list[Ciphertext], MONTH + 3]:
+    """A month's readings, then its three tier energies, each encrypted under the user's key."""
+    return [encrypt(usage_at(wh, t, k), user, rs[k]) for k in range(MONTH + 3)]
+
+
+@zk
+def encrypted_bill_1440(
+    source: Public[Point],
+    source_id: Public[u32],
+    user: Public[Point],
+    period: Public[u32],
+    user_sk: Private[Field],
+    wh: Private[tuple[(u16,) * MONTH]],
+    signature: Private[Signature],
+    rs: Private[tuple[(Field,) * (MONTH + 3)]],
+) -> MaxSize[list[Ciphertext], MONTH + 3]:
+    """Ciphertexts of a signed 30-day period's readings (CRISP's 1,440) and of its tiers."""
+    t1, t2, t3 = signed_tiers(source, source_id, user, period, user_sk, wh, signature, MONTH)
+    return encrypt_usage_1440(wh, (t1, t2, t3), rs, user)
 
 
 def tariff_weights(n: int = DAY) -> dict:
