@@ -4,11 +4,12 @@ verify and sizes per use case and size, on this machine.
     PYTHONPATH=python python benchmarks/crisp.py                      # the tests' sizes
     PYTHONPATH=python python benchmarks/crisp.py --crisp              # CRISP's sizes
     PYTHONPATH=python python benchmarks/crisp.py --only activity:256  # one case
-    PYTHONPATH=python python benchmarks/crisp.py --only activity:2048 --max-instructions 5000000
+    PYTHONPATH=python python benchmarks/crisp.py --only activity:2048 --max-instructions 300000
 
 Each result line records the machine's load (`uptime`'s 1-minute average) before and after.
 Path (b) (ciphertexts, the encryptions on the sigma back end) is measured by
-`examples/genome/certified_encrypted.py --snps N`.
+`examples/genome/certified_encrypted.py --snps N` in one process, and as processes over HTTP by
+`benchmarks/crisp_exchange.py`.
 
 CRISP (USENIX Security 2021, Table 1 and §6) for comparison: disease susceptibility over 2,048
 SNPs proves in 26 s and verifies in 13 s (proofs of tens of MB); activity tracking over 2,048
@@ -42,6 +43,9 @@ TARGETS = {
     ("activity", 32): "activity/certified.py:distance_32",
     ("activity", 256): "activity/certified.py:distance_256",
     ("activity", 2_048): "activity/certified.py:distance",
+    ("activity-hinted", 32): "activity/certified.py:distance_hinted_32",
+    ("activity-hinted", 256): "activity/certified.py:distance_hinted_256",
+    ("activity-hinted", 2_048): "activity/certified.py:distance_hinted",
 }
 
 
@@ -55,22 +59,14 @@ def case_inputs(case: str, size: int) -> tuple[dict, object]:
         doc = d.inputs(size)
         return doc, d.reference(doc, [w[:size] for w in d.weights()])
     d = load_module(str(EX / "activity" / "data.py"))
-    doc = d.inputs(size)
+    doc = d.inputs(size, hinted=case == "activity-hinted")
     return doc, d.reference(doc)
 
 
 def compile_target(target: str, max_instructions: int | None) -> api.Circuit:
-    """`api.compile`, or with a larger front-end instruction limit than the default."""
-    if max_instructions is None:
-        circuit = api.compile(target)
-        assert isinstance(circuit, api.Circuit)
-        return circuit
-    from zeenot.ir import Program
-    from zeenot.lang.compiler import compile_program
-
-    doc = compile_program(api.load_target(target), max_instructions=max_instructions)
-    circuit = api.Circuit(Program(doc))
-    circuit.stats  # noqa: B018 - synthesize now, as api.compile does
+    """`api.compile`, with the front end's instruction limit raised where given."""
+    circuit = api.compile(target, max_instructions=max_instructions)
+    assert isinstance(circuit, api.Circuit)
     return circuit
 
 

@@ -62,13 +62,33 @@ def flat(trace: list[tuple[int, int, int]]) -> list[int]:
     return [v for f in trace for v in f]
 
 
-def inputs(n: int = 32, seed: int = 1, period: int = ACTIVITY) -> dict:
-    """The inputs of `distance_N`: the signed block's values as `Fix` records."""
+def inputs(n: int = 32, seed: int = 1, period: int = ACTIVITY, hinted: bool = False) -> dict:
+    """The inputs of `distance_N` (`distance_hinted_N` with `hinted`: each step's length added,
+    computed by the user as `step_lengths` does): the signed block's values as `Fix` records."""
     block = provider().sign(user_key(), period, flat(fixes(n, seed)), 32)
     doc = circuit_inputs(block, USER_SK, "trace")
     v = doc["trace"]
     doc["trace"] = [{"t": v[k], "e": v[k + 1], "n": v[k + 2]} for k in range(0, len(v), 3)]
+    if hinted:
+        doc["lengths"] = step_lengths(doc["trace"])
     return doc
+
+
+def rounded_length(d2: int) -> int:
+    """round(√d2): above r + ½ iff d2 > r² + r (r = ⌊√d2⌋)."""
+    r = math.isqrt(d2)
+    return r + 1 if d2 - r * r > r else r
+
+
+def step_lengths(trace: list[dict]) -> list[int]:
+    """Each step's rounded length in centimetres where the step counts, else 0 (the hinted
+    circuits' `lengths`)."""
+    out = []
+    for a, b in zip(trace, trace[1:], strict=False):
+        dt, d2 = b["t"] - a["t"], (b["e"] - a["e"]) ** 2 + (b["n"] - a["n"]) ** 2
+        ok = 0 < dt <= MAX_DT_S and d2 <= (MAX_SPEED_CM_S * dt) ** 2
+        out.append(rounded_length(d2) if ok else 0)
+    return out
 
 
 def reference(doc: dict) -> list[int] | None:
@@ -95,8 +115,7 @@ def reference(doc: dict) -> list[int] | None:
             return None
         d2 = (e1 - e0) ** 2 + (n1 - n0) ** 2
         if t1 - t0 <= MAX_DT_S and d2 <= (MAX_SPEED_CM_S * (t1 - t0)) ** 2:
-            r = math.isqrt(d2)
-            cm += r + 1 if d2 - r * r > r else r  # √d2 rounded: above r + ½ iff d2 > r² + r
+            cm += rounded_length(d2)
             counted += 1
     return [cm, counted]
 
@@ -106,8 +125,9 @@ def main() -> None:
     ap.add_argument("--fixes", type=int, default=32, choices=(32, 256, 2048))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--output", type=Path, default=HERE / "inputs.json")
+    ap.add_argument("--hinted", action="store_true", help="for distance_hinted_N: add `lengths`")
     args = ap.parse_args()
-    doc = inputs(args.fixes, args.seed)
+    doc = inputs(args.fixes, args.seed, hinted=args.hinted)
     args.output.write_text(format_inputs(doc))
     print(f"wrote {args.output}: {args.fixes} signed fixes, {reference(doc)} [cm, steps]")
 

@@ -68,14 +68,19 @@ from zeenot.proofs import (  # noqa: F401 - the API re-exports making and checki
 
 
 def compile(  # noqa: A001 - the CLI verb
-    target: str | Callable[..., Any], *, regions: bool = True
+    target: str | Callable[..., Any],
+    *,
+    regions: bool = True,
+    max_instructions: int | None = None,
 ) -> Circuit | Template | Regions:
     """Compile a `@zk` function, given as the function itself or as `"path/app.py:name"`.
 
     A function with unbounded list parameters gives a `Template` (compiled here at length 1,
     so that errors in its body are reported now); one that calls other `@zk` functions gives
     `Regions`, one circuit per region (zeenot.bundle; the calls' values cross as commitments),
-    unless `regions=False`, which inlines them into one circuit (the runtime's regions)."""
+    unless `regions=False`, which inlines them into one circuit (the runtime's regions).
+    `max_instructions` raises (or lowers) the front end's limit on the unrolled program
+    (ZN114 past it; default `zeenot.lang.emit.MAX_INSTRUCTIONS`)."""
     if isinstance(target, str):
         fn = load_target(target)
     elif inspect.isfunction(inspect.unwrap(target)):
@@ -84,11 +89,14 @@ def compile(  # noqa: A001 - the CLI verb
         raise UsageError(f"compile takes a @zk function or `FILE.py:FUNCTION`, not {_kind(target)}")
     if type(regions) is not bool:
         raise UsageError(f"`regions` is True or False, not {regions!r}")
+    if max_instructions is not None and (type(max_instructions) is not int or max_instructions < 1):
+        raise UsageError("`max_instructions` is a positive integer")
+    limit = {} if max_instructions is None else {"max_instructions": max_instructions}
     template = _template(fn)
     if template is not None:
-        template.at(dict.fromkeys(template.unbounded, 1))
+        template.at(dict.fromkeys(template.unbounded, 1), max_instructions=max_instructions)
         return template
-    doc = compile_program(fn, regions=regions)
+    doc = compile_program(fn, regions=regions, **limit)
     if "zeenot_regions" in doc:  # it calls other @zk functions: one circuit per region
         regions = Regions.from_document(doc)
         for circuit in regions.circuits.values():

@@ -98,7 +98,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_compile(args: argparse.Namespace) -> int:
     check_output_dir(args.output)
-    circuit = api.compile(args.target)
+    circuit = api.compile(args.target, max_instructions=args.max_instructions)
     circuit.save(args.output)
     if isinstance(circuit, bundle.Regions):
         if args.json:
@@ -512,6 +512,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("target", metavar="APP.py:FN")
     s.add_argument("-o", "--output", required=True, metavar="DIR")
     s.add_argument("--json", action="store_true", help="print statistics as JSON")
+    s.add_argument(
+        "--max-instructions",
+        type=_positive_int,
+        metavar="N",
+        help="the most IR instructions the unrolled program may have (default 200,000; "
+        "e.g. examples/activity/certified.py:distance needs 5,000,000)",
+    )
     s.set_defaults(run=cmd_compile)
 
     s = sub.add_parser("setup", help="generate Groth16 proving and verifying keys")

@@ -256,3 +256,50 @@ def test_use_case_proved_and_verified(target, example):
     proof = api.prove(circuit, keys, doc)
     assert proof.outputs == want
     api.verify(circuit, keys.verifying_key, proof)
+
+
+ACTIVITY_HINTED = f"{EXAMPLES / 'activity' / 'certified.py'}:distance_hinted_32"
+
+
+def test_activity_with_given_step_lengths_is_the_same_statement():
+    """`distance_hinted_32` takes each step's rounded length from the prover and checks it
+    (r² − r < d2 ≤ r² + r): the same results as `distance_32`, on fewer constraints; a length
+    off by one either way has no proof."""
+    a = data("activity")
+    for seed in (1, 2, 3):
+        doc = a.inputs(32, seed, hinted=True)
+        assert simulate(api.load_target(ACTIVITY_HINTED), doc) == a.reference(doc)
+    doc = a.inputs(32, 1, hinted=True)
+    k = next(i for i, r in enumerate(doc["lengths"]) if r > 1)
+    for wrong in (doc["lengths"][k] - 1, doc["lengths"][k] + 1):
+        bad = copy.deepcopy(doc)
+        bad["lengths"][k] = wrong
+        with pytest.raises(Exception, match="too long|too short"):
+            simulate(api.load_target(ACTIVITY_HINTED), bad)
+    # rounding at the edges: √2 = 1.41 → 1, √3 = 1.73 → 2, √6 = 2.45 → 2, √7 = 2.65 → 3, ...
+    assert [a.rounded_length(d) for d in (0, 1, 2, 3, 6, 7, 12, 13)] == [0, 1, 1, 2, 2, 3, 3, 4]
+    hinted = api.compile(ACTIVITY_HINTED).stats["constraints"]
+    assert hinted < 0.7 * api.compile(ACTIVITY).stats["constraints"]
+
+
+def test_hinted_lengths_are_checked_at_the_rounding_edges():
+    """Short steps of d2 = 2, 5, 8, 5, 8 (√ = 1.41, 2.24, 2.83: lengths 1, 2, 3, 2, 3), then 1 cm
+    steps: the given lengths hold and their neighbours (±1) do not."""
+    a = data("activity")
+    trace = [(0, 0, 0), (1, 1, 1), (2, 3, 2), (3, 5, 3), (4, 7, 3), (5, 9, 5)]
+    trace[3] = (3, 5, 4)  # from (3, 2): (2, 2) → d2 = 8 → 2.83 → 3
+    trace += [(5 + k, 9 + k, 5) for k in range(1, 27)]
+    block = a.provider().sign(a.user_key(), 1, a.flat(trace), 32)
+    doc = a.circuit_inputs(block, a.USER_SK, "trace")
+    v = doc["trace"]
+    doc["trace"] = [{"t": v[k], "e": v[k + 1], "n": v[k + 2]} for k in range(0, len(v), 3)]
+    doc["lengths"] = a.step_lengths(doc["trace"])
+    assert simulate(api.load_target(ACTIVITY_HINTED), doc) == a.reference(doc)
+    for k in range(5):
+        for delta in (-1, 1):
+            bad = copy.deepcopy(doc)
+            bad["lengths"][k] += delta
+            if bad["lengths"][k] < 0:
+                continue
+            with pytest.raises(Exception, match="too long|too short"):
+                simulate(api.load_target(ACTIVITY_HINTED), bad)

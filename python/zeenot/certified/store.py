@@ -1,5 +1,6 @@
 """The certified parties' state in the runtime's data layer (`zeenot.runtime.store.Store`:
-SQLite or PostgreSQL, migrated by Alembic; the tables are migration 0009's).
+SQLite or PostgreSQL, migrated by Alembic; the tables are migration 0009's, and 0013's for
+path (b)).
 
 A source keeps its accounts (who may fetch blocks, and the Baby Jubjub key the blocks are
 issued to) and its readings, one row per account and period, final once written. A service
@@ -51,6 +52,20 @@ results = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True)),
 )
 
+encrypted = sa.Table(
+    "certified_encrypted",
+    metadata,
+    sa.Column("source_id", sa.BigInteger, primary_key=True),
+    sa.Column("user_key", sa.String(160), primary_key=True),
+    sa.Column("period", sa.BigInteger, primary_key=True),
+    sa.Column("regions_hash", sa.String(64)),
+    sa.Column("bundle_sha256", sa.String(64)),
+    sa.Column("sums", sa.Text),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+    sa.Column("result", sa.Text),
+    sa.Column("decrypted_at", sa.DateTime(timezone=True)),
+)
+
 
 def point_key(p: Point) -> str:
     """A Baby Jubjub point as the tables spell it: `x,y` in decimal (one spelling per point)."""
@@ -78,6 +93,20 @@ class Result:
     program_hash: str
     result: Any
     proof_sha256: str
+
+
+@dataclass(frozen=True)
+class Encrypted:
+    """Path (b) at a service: the sums it computed for a verified bundle, and once her
+    decryptions are proved, the results."""
+
+    source_id: int
+    user_key: str
+    period: int
+    regions_hash: str
+    bundle_sha256: str
+    sums: Any  # JSON ciphertexts
+    result: Any = None  # None until the decryptions are proved
 
 
 def _values_sha256(bits: int, values: list[int]) -> str:
@@ -189,3 +218,56 @@ class CertifiedStore:
             Result(int(r[0]), str(r[1]), int(r[2]), str(r[3]), json.loads(r[4]), str(r[5]))
             for r in rows
         ]
+
+    # a service, path (b): encrypted sums, then their proved decryptions ---------------------
+
+    def put_encrypted(self, row: Encrypted) -> bool:
+        """Store the sums computed for a verified bundle; False if this source, user key and
+        period has a row already (a replay: nothing written)."""
+        try:
+            self.store._insert(
+                encrypted,
+                source_id=row.source_id,
+                user_key=row.user_key,
+                period=row.period,
+                regions_hash=row.regions_hash,
+                bundle_sha256=row.bundle_sha256,
+                sums=json.dumps(row.sums),
+                created_at=now(),
+            )
+        except Conflict:
+            return False
+        return True
+
+    def encrypted_row(self, source_id: int, user_key: str, period: int) -> Encrypted | None:
+        t = encrypted
+        cols = (t.c.regions_hash, t.c.bundle_sha256, t.c.sums, t.c.result)
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(*cols).where(
+                    t.c.source_id == source_id, t.c.user_key == user_key, t.c.period == period
+                )
+            ).first()
+        if row is None:
+            return None
+        result = None if row[3] is None else json.loads(row[3])
+        return Encrypted(
+            source_id, user_key, period, str(row[0]), str(row[1]), json.loads(row[2]), result
+        )
+
+    def put_decrypted(self, source_id: int, user_key: str, period: int, result: Any) -> bool:
+        """Record the proved results once; False if they were recorded before (nothing
+        written): the update takes only a row whose result is still NULL."""
+        t = encrypted
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                t.update()
+                .where(
+                    t.c.source_id == source_id,
+                    t.c.user_key == user_key,
+                    t.c.period == period,
+                    t.c.result.is_(None),
+                )
+                .values(result=json.dumps(result), decrypted_at=now())
+            )
+        return done.rowcount == 1

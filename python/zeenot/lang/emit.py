@@ -68,7 +68,7 @@ class Emitter:
                 node,
                 "ZN114",
                 f"the program has more than {self.max_instructions} instructions after unrolling",
-                "reduce loop bounds",
+                "reduce loop bounds, or raise the limit (`zeenot compile --max-instructions N`)",
             )
         known = [self.const_values.get(a.id) for a in args]
         if op == "select" and known and known[0] is not None:  # a constant condition

@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from zeenot.errors import UsageError
 
-SCHEMA_HEAD = "0012"
+SCHEMA_HEAD = "0013"
 _MIGRATIONS = Path(__file__).with_name("migrations")
 
 metadata = sa.MetaData()
