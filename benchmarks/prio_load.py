@@ -1,0 +1,304 @@
+"""A bounded load test of zeenot's DAP-09 aggregators on loopback (issue 32, item 5).
+
+    python benchmarks/prio_load.py [--reports 4000] [--clients 32] [--invalid 0.05]
+        [--replayed 0.05] [--job-size 1024] [--db-dir DIR] [--bare-binary PATH] [--json OUT]
+
+The leader and the helper run as real processes (`zeenot prio serve`, uvicorn, each with its own
+SQLite database); `--clients` concurrent connections upload Prio3Sum (32 bits) reports prepared
+beforehand (sharding and sealing is the clients' work, not the aggregators'), of which a fraction
+`--invalid` carries a leader share altered after sharding (its proof fails at preparation:
+`vdaf_prep_error`) and a fraction `--replayed` is sent twice: half of them byte for byte (201,
+stored once) and half as another report under a used report id (refused). The leader's driver
+runs aggregation jobs with the helper while uploads arrive; when no report is pending the
+collector collects the hour, and the sum is checked against the valid reports' plain sum.
+
+Reported: verified reports per second (reports whose preparation ended, accepted or rejected,
+from the first upload to the last preparation), upload latency p50/p99, and CPU-seconds per
+report of each aggregator process (`/proc/PID/stat`, user + system). The machine is shared, so
+wall-clock rates depend on the load beside the test (`os.getloadavg()` is printed); CPU-seconds
+per report do not (much). The proxy for "the bare crate's preparation of the same reports" is
+`crates/zeenot-prio/examples/prepare_timing` (`benchmarks/prio_vdaf.py`'s bare side), timed in
+the same run: both aggregators' DAP preparation of one Prio3Sum(32) report (cost independent of
+the value); the overhead is (leader + helper CPU-seconds per report) / that − 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from zeenot.prio import dap_codec as codec
+from zeenot.prio import dap_http
+from zeenot.prio.dap_client import Client, Collector
+from zeenot.prio.dap_store import DapStore
+from zeenot.prio.tasks import new_task, unb64url
+from zeenot.runtime.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+VDAF = {"type": "Prio3Sum", "bits": 32}
+TP = 3600
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU-seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+@dataclass
+class Server:
+    role: str
+    port: int
+    db: Path
+    task: Path
+    job_size: int
+    proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    def start(self) -> None:
+        log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115 - the process owns it
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "zeenot.cli", "prio", "serve", "--role", self.role]
+            + ["--db", str(self.db), "--task", str(self.task), "--port", str(self.port)]
+            + ["--job-size", str(self.job_size)],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        log.close()
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the {self.role} exited: {self.db.with_suffix('.log')}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the {self.role} did not start in time")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def reports(client: Client, n: int, invalid: float, replayed: float, at: int) -> dict[str, Any]:
+    """The uploads, in order, and what the aggregate must be: n distinct reports (a fraction
+    `invalid` of them with an altered leader share), then the replays."""
+    task_id = unb64url(client.task_id, "task_id", 32)
+    configs = client.configs()
+    bodies: list[bytes] = []
+    ids: list[bytes] = []
+    total, valid = 0, 0
+    n_invalid = round(n * invalid)
+    for i in range(n):
+        value = secrets.randbelow(1 << 32)
+        rid = secrets.token_bytes(16)
+        public, shares = client.vdaf.shard(value, rid)
+        leader = bytes(shares[0])
+        if i < n_invalid:  # one bit of the measurement share flipped after the proof was made
+            leader = bytes([leader[0] ^ 1]) + leader[1:]
+        else:
+            total, valid = total + value, valid + 1
+        shares_ = (leader, bytes(shares[1]))
+        bodies.append(codec.encode_report(task_id, rid, at, bytes(public), shares_, configs))
+        ids.append(rid)
+    n_replayed = round(n * replayed)
+    repeats = [bodies[n_invalid + i] for i in range(n_replayed // 2)]  # byte for byte
+    reused = []  # another report under a used id
+    for i in range(n_replayed - len(repeats)):
+        rid = ids[-1 - i]
+        public, shares = client.vdaf.shard(1, rid)
+        reused.append(
+            codec.encode_report(
+                task_id, rid, at, bytes(public), (bytes(shares[0]), bytes(shares[1])), configs
+            )
+        )
+    rng = secrets.SystemRandom()
+    rng.shuffle(bodies)  # the replays come after the originals: a reused id then is refused
+    replays = repeats + reused
+    rng.shuffle(replays)
+    order = bodies + replays
+    return {
+        "uploads": order,
+        "distinct": n,
+        "invalid": n_invalid,
+        "valid": valid,
+        "sum": total,
+        "refused_expected": len(reused),
+    }
+
+
+async def upload(url: str, bodies: list[bytes], clients: int) -> tuple[list[float], dict[int, int]]:
+    """PUT every body with `clients` concurrent connections: per-request latency and statuses."""
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+    queue: asyncio.Queue[bytes] = asyncio.Queue()
+    for b in bodies:
+        queue.put_nowait(b)
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+
+        async def worker() -> None:
+            while not queue.empty():
+                body = queue.get_nowait()
+                start = time.perf_counter()
+                answer = await http.put(
+                    url, content=body, headers={"content-type": dap_http.REPORT}
+                )
+                latencies.append(time.perf_counter() - start)
+                statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1
+
+        await asyncio.gather(*(worker() for _ in range(clients)))
+    return latencies, statuses
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
+def bare_prepare(binary: Path | None) -> float | None:
+    """Seconds of both aggregators' DAP preparation of one Prio3Sum(32) report, bare crate."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import prio_vdaf  # benchmarks/prio_vdaf.py, beside this file
+
+    try:
+        path = binary or prio_vdaf.build()
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"(no bare crate figure: {exc})", file=sys.stderr)
+        return None
+    return float(prio_vdaf.bare(path, 0.1)["sum32"]["dap_prepare"])
+
+
+def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
+    lport, hport = free_port(), free_port()
+    task, credential = new_task(
+        f"http://127.0.0.1:{lport}/", f"http://127.0.0.1:{hport}/", VDAF, TP, 10
+    )
+    task_path = directory / "task.json"
+    task_path.write_text(json.dumps(task.to_json()))
+    helper = Server("helper", hport, directory / "helper.db", task_path, args.job_size)
+    leader = Server("leader", lport, directory / "leader.db", task_path, args.job_size)
+    helper.start()
+    leader.start()
+    try:
+        leader_url = f"http://127.0.0.1:{lport}/"
+        client = Client(task.task_id, leader_url, f"http://127.0.0.1:{hport}/", VDAF, TP)
+        hour = int(time.time()) // TP * TP
+        t0 = time.perf_counter()
+        plan = reports(client, args.reports, args.invalid, args.replayed, hour)
+        print(f"{len(plan['uploads'])} uploads prepared in {time.perf_counter() - t0:.1f} s")
+        assert leader.proc is not None and helper.proc is not None
+        cpu0 = (cpu_seconds(leader.proc.pid), cpu_seconds(helper.proc.pid))
+        load0 = os.getloadavg()
+        start = time.perf_counter()
+        latencies, statuses = asyncio.run(
+            upload(f"{leader_url}tasks/{task.task_id}/reports", plan["uploads"], args.clients)
+        )
+        uploaded = time.perf_counter() - start
+        dstore = DapStore(Store(str(leader.db)))
+        while dstore.report_states(task.task_id).get("pending", 0):
+            time.sleep(0.05)
+        prepared = time.perf_counter() - start
+        cpu1 = (cpu_seconds(leader.proc.pid), cpu_seconds(helper.proc.pid))
+        load1 = os.getloadavg()
+        states = dstore.report_states(task.task_id)
+        collection = Collector(task.task_id, leader_url, VDAF, credential).collect(hour, TP)
+    finally:
+        leader.stop()
+        helper.stop()
+    verified = states.get("aggregated", 0) + states.get("rejected", 0)
+    if collection.result != plan["sum"] or collection.report_count != plan["valid"]:
+        raise SystemExit(
+            f"wrong aggregate: {collection.result} of {collection.report_count} reports, "
+            f"expected {plan['sum']} of {plan['valid']}"
+        )
+    if verified != plan["distinct"] or states.get("rejected", 0) != plan["invalid"]:
+        raise SystemExit(f"report states {states}, expected {plan['distinct']} distinct")
+    if statuses.get(400, 0) != plan["refused_expected"]:
+        raise SystemExit(f"upload statuses {statuses}")
+    leader_cpu, helper_cpu = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+    return {
+        "reports": plan["distinct"],
+        "uploads": len(plan["uploads"]),
+        "invalid": plan["invalid"],
+        "refused_replays": plan["refused_expected"],
+        "statuses": statuses,
+        "clients": args.clients,
+        "job_size": args.job_size,
+        "upload_s": uploaded,
+        "uploads_per_s": len(plan["uploads"]) / uploaded,
+        "verified_s": prepared,
+        "verified_per_s": verified / prepared,
+        "upload_p50_ms": percentile(latencies, 0.5) * 1e3,
+        "upload_p99_ms": percentile(latencies, 0.99) * 1e3,
+        "leader_cpu_ms_per_report": leader_cpu / verified * 1e3,
+        "helper_cpu_ms_per_report": helper_cpu / verified * 1e3,
+        "loadavg_before": load0[0],
+        "loadavg_after": load1[0],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reports", type=int, default=4000, help="distinct reports")
+    ap.add_argument("--clients", type=int, default=32, help="concurrent uploads")
+    ap.add_argument("--invalid", type=float, default=0.05, help="fraction with a bad proof")
+    ap.add_argument("--replayed", type=float, default=0.05, help="fraction sent again")
+    ap.add_argument("--job-size", type=int, default=1024, help="reports per aggregation job")
+    ap.add_argument("--db-dir", type=Path, help="keep the databases and logs here")
+    ap.add_argument("--bare-binary", type=Path, help="a prebuilt prepare_timing (skip cargo)")
+    ap.add_argument("--no-bare", action="store_true", help="skip the bare crate's figure")
+    ap.add_argument("--json", type=Path, help="write the figures here too")
+    args = ap.parse_args()
+    if not 1 <= args.reports <= 1_000_000 or not 1 <= args.clients <= 1024:
+        raise SystemExit("--reports is 1 to 1e6, --clients 1 to 1024")
+    directory = args.db_dir or Path(tempfile.mkdtemp(prefix="zeenot-prio-load-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        result = run(args, directory)
+    finally:
+        if args.db_dir is None:
+            shutil.rmtree(directory, ignore_errors=True)
+    bare = None if args.no_bare else bare_prepare(args.bare_binary)
+    system_ms = result["leader_cpu_ms_per_report"] + result["helper_cpu_ms_per_report"]
+    if bare is not None:
+        result["bare_dap_prepare_ms"] = bare * 1e3
+        result["overhead"] = system_ms / (bare * 1e3) - 1
+    for key, value in result.items():
+        print(f"{key:<26} {value:.3f}" if isinstance(value, float) else f"{key:<26} {value}")
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
