@@ -131,24 +131,24 @@ def reports(client: Client, n: int, invalid: float, replayed: float, at: int) ->
         shares_ = (leader, bytes(shares[1]))
         bodies.append(codec.encode_report(task_id, rid, at, bytes(public), shares_, configs))
         ids.append(rid)
-    n_replayed = round(n * replayed)
-    repeats = [bodies[n_invalid + i] for i in range(n_replayed // 2)]  # byte for byte
-    reused = []  # another report under a used id
-    for i in range(n_replayed - len(repeats)):
-        rid = ids[-1 - i]
-        public, shares = client.vdaf.shard(1, rid)
-        reused.append(
-            codec.encode_report(
-                task_id, rid, at, bytes(public), (bytes(shares[0]), bytes(shares[1])), configs
-            )
-        )
     rng = secrets.SystemRandom()
-    rng.shuffle(bodies)  # the replays come after the originals: a reused id then is refused
+    order = list(range(n))
+    rng.shuffle(order)
+    bodies, ids = [bodies[i] for i in order], [ids[i] for i in order]
+    # The replays come after the originals and name reports from the first half of the
+    # uploads, long answered by then (a reused id is refused, never stored first).
+    n_replayed = min(round(n * replayed), n // 2)
+    repeats = bodies[: n_replayed // 2]  # byte for byte
+    reused = []  # another report under a used id
+    for rid in ids[n_replayed // 2 : n_replayed]:
+        public, shares = client.vdaf.shard(1, rid)
+        pair = (bytes(shares[0]), bytes(shares[1]))
+        reused.append(codec.encode_report(task_id, rid, at, bytes(public), pair, configs))
     replays = repeats + reused
     rng.shuffle(replays)
-    order = bodies + replays
+    uploads = bodies + replays
     return {
-        "uploads": order,
+        "uploads": uploads,
         "distinct": n,
         "invalid": n_invalid,
         "valid": valid,

@@ -27,6 +27,7 @@ own to the collector and stores the `Collection`. Polls (`POST`) answer 202 unti
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import secrets
@@ -46,23 +47,35 @@ from zeenot.prio.dap_codec import CodecError, PrepareInit
 from zeenot.prio.dap_helper import CLOCK_SKEW, aggregate_all, batch_checks
 from zeenot.prio.dap_helper import collector_config as sealed_to
 from zeenot.prio.dap_http import DapError
-from zeenot.prio.dap_store import DapStore, Outcome, StoredReport
+from zeenot.prio.dap_ingest import Ingest
+from zeenot.prio.dap_store import DapStore, Outcome, StoredReport, Upload
 from zeenot.prio.tasks import Task, b64url, unb64url
 from zeenot.prio.vdaf import Vdaf
 
 log = logging.getLogger("zeenot.prio")
 MAX_REPORT = 1 << 20  # bytes of one uploaded report
 JOB_SIZE = 256
+JOB_WAIT = 0.5  # seconds a report waits for its aggregation job to fill up, at most
 HELPER_TIMEOUT = 60.0
 
 
 class Leader:
-    def __init__(self, tasks: dict[str, Task], dstore: DapStore, job_size: int = JOB_SIZE):
+    def __init__(
+        self,
+        tasks: dict[str, Task],
+        dstore: DapStore,
+        job_size: int = JOB_SIZE,
+        job_wait: float = JOB_WAIT,
+    ):
         self.tasks = tasks
         self.dstore = dstore
         self.job_size = job_size
+        self.job_wait = job_wait
         self.vdafs = {tid: Vdaf.from_description(t.vdaf) for tid, t in tasks.items()}
         self.keys = {cid: (config, key) for cid, config, key in dstore.hpke_keys()}
+        self.ingest = Ingest(dstore)
+        # one client (its connection pool, its TLS context built once) for every helper call
+        self.http = httpx.Client(timeout=HELPER_TIMEOUT)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -71,10 +84,18 @@ class Leader:
     async def upload(self, request: Request) -> Response:
         task = http.task_of(request, self.tasks)
         data = await http.body(request, http.REPORT, task, limit=MAX_REPORT)
-        await run_in_threadpool(self.store_report, task, data)
+        upload = self.check_report(task, data)
+        _answer(task, await asyncio.wrap_future(self.ingest.submit(upload)))
         return Response(status_code=201)
 
     def store_report(self, task: Task, data: bytes) -> None:
+        """Check and store one report now, in its own transaction (the upload route batches
+        concurrent uploads through `self.ingest` instead)."""
+        _answer(task, self.dstore.put_report(*self.check_report(task, data).args()))
+
+    def check_report(self, task: Task, data: bytes) -> Upload:
+        """The report as the leader stores it, or the `DapError` that refuses it before the
+        database is asked."""
         try:
             report = codec.decode_report(data)
             config_id = codec.ciphertext_config_id(report.leader_share)
@@ -86,7 +107,7 @@ class Leader:
             raise DapError(
                 400, "reportTooEarly", "the report's time is in the future", task.task_id
             )
-        state = self.dstore.put_report(
+        return Upload(
             task.task_id,
             b64url(report.report_id),
             report.time,
@@ -95,12 +116,6 @@ class Leader:
             report.leader_share,
             report.helper_share,
         )
-        if state == "replayed":
-            raise DapError(400, "reportRejected", "this report id was used before", task.task_id)
-        if state == "collected":
-            raise DapError(
-                400, "reportRejected", "the report's batch has been collected", task.task_id
-            )
 
     # aggregation jobs (a jobs.py handler) --------------------------------------------------
 
@@ -166,14 +181,13 @@ class Leader:
     ) -> list[Outcome]:
         request = codec.encode_init_req(inits)
         url = task.helper_url(f"tasks/{task.task_id}/aggregation_jobs/{job_id}")
-        answer = httpx.put(
+        answer = self.http.put(
             url,
             content=request,
             headers={
                 "content-type": http.AGG_JOB_INIT_REQ,
                 "authorization": f"Bearer {task.aggregator_token}",
             },
-            timeout=HELPER_TIMEOUT,
         )
         if answer.status_code != 201 or answer.headers.get("content-type") != http.AGG_JOB_RESP:
             raise RuntimeError(f"the helper answered the aggregation job with {answer.status_code}")
@@ -258,14 +272,13 @@ class Leader:
             return False  # DAP: the leader waits for more reports to be prepared
         ids = [unb64url(r, "report id", 16) for r in batch.report_ids]
         req = codec.ShareRequest(start, duration, b"", len(ids), codec.checksum(ids))
-        answer = httpx.post(
+        answer = self.http.post(
             task.helper_url(f"tasks/{task.task_id}/aggregate_shares"),
             content=codec.encode_share_req(req),
             headers={
                 "content-type": http.AGG_SHARE_REQ,
                 "authorization": f"Bearer {task.aggregator_token}",
             },
-            timeout=HELPER_TIMEOUT,
         )
         if answer.status_code != 200:
             kind = _problem_kind(answer)
@@ -306,7 +319,8 @@ class Leader:
         busy = False
         for task_id in self.tasks:
             job_id = b64url(secrets.token_bytes(16))
-            busy |= self.dstore.assign_pending(task_id, job_id, self.job_size) > 0
+            got = self.dstore.assign_pending(task_id, job_id, self.job_size, self.job_wait)
+            busy |= got == self.job_size  # a full job: more may be waiting
         for job in self.dstore.pending_collection_jobs():
             try:
                 busy |= self.try_collect(job)
@@ -329,9 +343,19 @@ class Leader:
         self._thread.start()
 
     def stop(self) -> None:
+        self.ingest.close()
         self._stop.set()
         if self._thread is not None:
             self._thread.join(10)
+        self.http.close()
+
+
+def _answer(task: Task, state: str) -> None:
+    """Refuse an upload the store did not take (`stored` and `repeated` are answered 201)."""
+    if state == "replayed":
+        raise DapError(400, "reportRejected", "this report id was used before", task.task_id)
+    if state == "collected":
+        raise DapError(400, "reportRejected", "the report's batch has been collected", task.task_id)
 
 
 def _problem_kind(answer: httpx.Response) -> str | None:

@@ -176,6 +176,8 @@ def build(
             if run_jobs and runner is not None and leader is not None:
                 await run_in_threadpool(leader.stop)
                 await run_in_threadpool(runner.stop)
+            elif leader is not None:
+                await run_in_threadpool(leader.ingest.close)
 
     return Starlette(routes=routes, exception_handlers={DapError: refused}, lifespan=lifespan)
 

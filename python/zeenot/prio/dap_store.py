@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 import sqlalchemy as sa
@@ -98,6 +99,44 @@ class StoredReport:
 
 
 @dataclass(frozen=True)
+class Upload:
+    """An uploaded report as the leader stores it (`DapStore.put_reports`)."""
+
+    task_id: str
+    report_id: str
+    time: int
+    digest: str
+    public_share: bytes
+    leader_share: bytes
+    helper_share: bytes
+
+    def args(self) -> tuple[str, str, int, str, bytes, bytes, bytes]:
+        return (
+            self.task_id,
+            self.report_id,
+            self.time,
+            self.digest,
+            self.public_share,
+            self.leader_share,
+            self.helper_share,
+        )
+
+    def row(self) -> dict[str, Any]:
+        return dict(zip(UPLOAD_COLUMNS, self.args(), strict=True))
+
+
+UPLOAD_COLUMNS = (
+    "task_id",
+    "report_id",
+    "time",
+    "digest",
+    "public_share",
+    "leader_share",
+    "helper_share",
+)
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What preparation made of one report: `aggregated` with an output share, or `rejected`
     with DAP's name of the reason (`vdaf_prep_error`, `hpke_decrypt_error`, …)."""
@@ -120,6 +159,11 @@ class Batch:
     report_ids: list[str]
     times: list[int]
     out_shares: list[bytes]
+
+
+def _aware(at: datetime) -> datetime:
+    """SQLite gives naive datetimes back (stored as UTC)."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)
 
 
 def _overlaps(task_id: str, start: int, duration: int) -> Any:
@@ -206,6 +250,55 @@ class DapStore:
             ).scalar()
         return "repeated" if stored == digest else "replayed"
 
+    def put_reports(self, uploads: list[Upload]) -> list[str]:
+        """Store many uploaded reports in one transaction (one commit, one fsync): for each, in
+        order, what `put_report` answers (a report stored before is `repeated` even once its
+        batch is claimed). A report id that appears twice in `uploads` is
+        judged like a second upload after the first. If another process inserted one of these
+        ids meanwhile, the transaction is rolled back and each report is stored on its own."""
+        r = reports
+        answers: list[str] = []
+        try:
+            with self.engine.begin() as conn:
+                claimed: dict[str, list[tuple[int, int]]] = {}
+                known: dict[tuple[str, str], str] = {}
+                for task_id in {u.task_id for u in uploads}:
+                    claimed[task_id] = self._claimed(conn, task_id)
+                    ids = [u.report_id for u in uploads if u.task_id == task_id]
+                    for i in range(0, len(ids), 500):
+                        known.update(
+                            ((task_id, str(row[0])), str(row[1]))
+                            for row in conn.execute(
+                                sa.select(r.c.report_id, r.c.digest).where(
+                                    r.c.task_id == task_id, r.c.report_id.in_(ids[i : i + 500])
+                                )
+                            )
+                        )
+                rows = []
+                at = now()
+                for u in uploads:
+                    key = (u.task_id, u.report_id)
+                    if key in known:
+                        answers.append("repeated" if known[key] == u.digest else "replayed")
+                    elif any(s <= u.time < s + d for s, d in claimed[u.task_id]):
+                        answers.append("collected")
+                    else:
+                        known[key] = u.digest
+                        rows.append({**u.row(), "state": "pending", "created_at": at})
+                        answers.append("stored")
+                if rows:
+                    conn.execute(r.insert(), rows)
+            return answers
+        except sa.exc.IntegrityError:
+            return [self.put_report(*u.args()) for u in uploads]
+
+    def _claimed(self, conn: Connection, task_id: str) -> list[tuple[int, int]]:
+        b = batches
+        rows = conn.execute(
+            sa.select(b.c.batch_start, b.c.batch_duration).where(b.c.task_id == task_id)
+        ).all()
+        return [(int(x[0]), int(x[1])) for x in rows]
+
     def _in_collected_batch(self, conn: Connection, task_id: str, time: int) -> bool:
         b = batches
         found = conn.execute(
@@ -230,23 +323,27 @@ class DapStore:
 
     # the leader: aggregation jobs ------------------------------------------------------------
 
-    def assign_pending(self, task_id: str, job_id: str, limit: int) -> int:
+    def assign_pending(self, task_id: str, job_id: str, limit: int, wait: float = 0.0) -> int:
         """Give up to `limit` unassigned pending reports of the task to a new aggregation job
-        and enqueue the job (jobs.py) in the same transaction; how many it got. The update is
-        conditional, so of leader processes racing, each report goes to one job."""
+        and enqueue the job (jobs.py) in the same transaction; how many it got. A job of fewer
+        than `limit` reports starts only once one of them has waited `wait` seconds (under load
+        jobs fill up: fewer round trips and commits per report). The update is conditional, so
+        of leader processes racing, each report goes to one job."""
         r = reports
         with self.engine.begin() as conn:
-            ids = [
-                row[0]
-                for row in conn.execute(
-                    sa.select(r.c.report_id)
-                    .where(r.c.task_id == task_id, r.c.state == "pending", r.c.agg_job.is_(None))
-                    .order_by(r.c.time, r.c.report_id)
-                    .limit(limit)
-                )
-            ]
-            if not ids:
+            rows = conn.execute(
+                sa.select(r.c.report_id, r.c.created_at)
+                .where(r.c.task_id == task_id, r.c.state == "pending", r.c.agg_job.is_(None))
+                .order_by(r.c.time, r.c.report_id)
+                .limit(limit)
+            ).all()
+            if not rows:
                 return 0
+            if len(rows) < limit and wait > 0:
+                oldest = min(_aware(row[1]) for row in rows)
+                if (now() - oldest).total_seconds() < wait:
+                    return 0
+            ids = [row[0] for row in rows]
             got = conn.execute(
                 r.update()
                 .where(r.c.task_id == task_id, r.c.report_id.in_(ids), r.c.agg_job.is_(None))
@@ -277,20 +374,25 @@ class DapStore:
         """Record the outcome of each report of a leader's aggregation job, all at once; only
         reports still pending in that job change (a second run of the job changes nothing)."""
         r = reports
-        changed = 0
-        with self.engine.begin() as conn:
-            for o in outcomes:
-                changed += conn.execute(
-                    r.update()
-                    .where(
-                        r.c.task_id == task_id,
-                        r.c.report_id == o.report_id,
-                        r.c.agg_job == job_id,
-                        r.c.state == "pending",
-                    )
-                    .values(**o.row())
-                ).rowcount
-        return changed
+        rows = [{"rid": o.report_id, **o.row()} for o in outcomes]
+        if not rows:
+            return 0
+        statement = (
+            r.update()
+            .where(
+                r.c.task_id == task_id,
+                r.c.report_id == sa.bindparam("rid"),
+                r.c.agg_job == job_id,
+                r.c.state == "pending",
+            )
+            .values(
+                state=sa.bindparam("state"),
+                out_share=sa.bindparam("out_share"),
+                error=sa.bindparam("error"),
+            )
+        )
+        with self.engine.begin() as conn:  # one executemany, one commit
+            return int(conn.execute(statement, rows).rowcount)
 
     # the helper: aggregation jobs ------------------------------------------------------------
 
