@@ -10,6 +10,7 @@ its batch. Each aggregator keeps its own database; none of these rows travels to
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -161,6 +162,21 @@ class Batch:
     out_shares: list[bytes]
 
 
+def _batch_lock(conn: Connection, task_id: str, exclusive: bool) -> None:
+    """On PostgreSQL, the task's batch lock until the transaction ends: shared by the
+    transactions that add reports (checked against the claimed batches, then inserted),
+    exclusive for those that claim a batch (checked for overlaps, then inserted). Under READ
+    COMMITTED the check and the insert are two snapshots; without the lock a report committed
+    after a claim could go uncounted, and two overlapping claims could both be made. SQLite
+    has one writer at a time, and a stale read there fails the write (busy) instead."""
+    if conn.dialect.name != "postgresql":
+        return
+    digest = hashlib.sha256(b"zeenot prio batches " + task_id.encode()).digest()
+    key = int.from_bytes(digest[:8], "big", signed=True)
+    lock = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+    conn.execute(sa.text(f"SELECT {lock}(:key)"), {"key": key})
+
+
 def _aware(at: datetime) -> datetime:
     """SQLite gives naive datetimes back (stored as UTC)."""
     return at if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)
@@ -226,6 +242,7 @@ class DapStore:
         r = reports
         try:
             with self.engine.begin() as conn:
+                _batch_lock(conn, task_id, exclusive=False)
                 if self._in_collected_batch(conn, task_id, time):
                     return "collected"
                 conn.execute(
@@ -262,7 +279,8 @@ class DapStore:
             with self.engine.begin() as conn:
                 claimed: dict[str, list[tuple[int, int]]] = {}
                 known: dict[tuple[str, str], str] = {}
-                for task_id in {u.task_id for u in uploads}:
+                for task_id in sorted({u.task_id for u in uploads}):
+                    _batch_lock(conn, task_id, exclusive=False)
                     claimed[task_id] = self._claimed(conn, task_id)
                     ids = [u.report_id for u in uploads if u.task_id == task_id]
                     for i in range(0, len(ids), 500):
@@ -433,10 +451,20 @@ class DapStore:
     ) -> None:
         """Store a helper's aggregation job: its request's digest and its response, and a row
         per report it prepared or rejected (as replay protection: `Conflict` if any report id,
-        or the job, was stored before; then nothing is written)."""
+        or the job, was stored before, or if a report it prepared lies in a batch claimed
+        since; then nothing is written)."""
         at = now()
         try:
             with self.engine.begin() as conn:
+                _batch_lock(conn, task_id, exclusive=False)
+                claimed = self._claimed(conn, task_id)
+                if any(
+                    s <= times[o.report_id] < s + d
+                    for o in outcomes
+                    if o.state == "aggregated"
+                    for s, d in claimed
+                ):  # a batch was claimed since the job was judged: judge it again
+                    raise Conflict("prio_batches")
                 conn.execute(
                     agg_jobs.insert().values(
                         task_id=task_id,
@@ -475,6 +503,7 @@ class DapStore:
         request), `overlap` (another collection's batch overlaps this one)."""
         c = collection_jobs
         with self.engine.begin() as conn:
+            _batch_lock(conn, task_id, exclusive=True)
             row = conn.execute(
                 sa.select(c.c.request_sha256).where(c.c.task_id == task_id, c.c.job_id == job_id)
             ).first()
@@ -593,6 +622,7 @@ class DapStore:
         """Record the AggregateShare answered for a batch; False if the batch overlaps one
         answered before (nothing written)."""
         with self.engine.begin() as conn:
+            _batch_lock(conn, task_id, exclusive=True)
             if conn.execute(
                 sa.select(batches.c.batch_start).where(_overlaps(task_id, start, duration))
             ).first():
