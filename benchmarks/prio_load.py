@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,9 +62,19 @@ def free_port() -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU-seconds of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    """User + system CPU-seconds so far of a process and its descendants (uvicorn's workers)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    total = (int(fields[11]) + int(fields[12])) / TICK
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except FileNotFoundError:
+            continue
+        total += sum(cpu_seconds(int(child)) for child in children)
+    return total
 
 
 @dataclass
@@ -73,14 +84,18 @@ class Server:
     db: Path
     task: Path
     job_size: int
+    workers: int = 1
+    cpus: str | None = None
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     def start(self) -> None:
         log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115 - the process owns it
+        pinned = ["taskset", "-c", self.cpus] if self.cpus else []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "zeenot.cli", "prio", "serve", "--role", self.role]
+            pinned
+            + [sys.executable, "-m", "zeenot.cli", "prio", "serve", "--role", self.role]
             + ["--db", str(self.db), "--task", str(self.task), "--port", str(self.port)]
-            + ["--job-size", str(self.job_size)],
+            + ["--job-size", str(self.job_size), "--workers", str(self.workers)],
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -181,6 +196,28 @@ async def upload(url: str, bodies: list[bytes], clients: int) -> tuple[list[floa
     return latencies, statuses
 
 
+def _upload_slice(url: str, bodies: list[bytes], clients: int) -> tuple[list[float], dict]:
+    return asyncio.run(upload(url, bodies, clients))
+
+
+def upload_from(
+    url: str, bodies: list[bytes], clients: int, procs: int
+) -> tuple[list[float], dict[int, int]]:
+    """`upload` from `procs` client processes (one Python process tops out near a core), the
+    connections shared among them; the replays at the end stay after the originals."""
+    if procs == 1:
+        return _upload_slice(url, bodies, clients)
+    slices = [bodies[i::procs] for i in range(procs)]
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+    with ProcessPoolExecutor(procs) as pool:
+        for lat, st in pool.map(_upload_slice, [url] * procs, slices, [clients // procs] * procs):
+            latencies += lat
+            for code, n in st.items():
+                statuses[code] = statuses.get(code, 0) + n
+    return latencies, statuses
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
@@ -206,8 +243,13 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
     )
     task_path = directory / "task.json"
     task_path.write_text(json.dumps(task.to_json()))
-    helper = Server("helper", hport, directory / "helper.db", task_path, args.job_size)
-    leader = Server("leader", lport, directory / "leader.db", task_path, args.job_size)
+    db = directory / "helper.db", directory / "leader.db"
+    helper = Server(
+        "helper", hport, db[0], task_path, args.job_size, args.helper_workers, args.server_cpus
+    )
+    leader = Server(
+        "leader", lport, db[1], task_path, args.job_size, args.leader_workers, args.server_cpus
+    )
     helper.start()
     leader.start()
     try:
@@ -221,8 +263,11 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         cpu0 = (cpu_seconds(leader.proc.pid), cpu_seconds(helper.proc.pid))
         load0 = os.getloadavg()
         start = time.perf_counter()
-        latencies, statuses = asyncio.run(
-            upload(f"{leader_url}tasks/{task.task_id}/reports", plan["uploads"], args.clients)
+        latencies, statuses = upload_from(
+            f"{leader_url}tasks/{task.task_id}/reports",
+            plan["uploads"],
+            args.clients,
+            args.client_procs,
         )
         uploaded = time.perf_counter() - start
         dstore = DapStore(Store(str(leader.db)))
@@ -253,8 +298,10 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         "invalid": plan["invalid"],
         "refused_replays": plan["refused_expected"],
         "statuses": statuses,
-        "clients": args.clients,
+        "clients": f"{args.clients} connections from {args.client_procs} process(es)",
         "job_size": args.job_size,
+        "server_cpus": args.server_cpus or "any",
+        "workers": f"leader {args.leader_workers}, helper {args.helper_workers}",
         "upload_s": uploaded,
         "uploads_per_s": len(plan["uploads"]) / uploaded,
         "verified_s": prepared,
@@ -272,9 +319,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reports", type=int, default=4000, help="distinct reports")
     ap.add_argument("--clients", type=int, default=32, help="concurrent uploads")
+    ap.add_argument("--client-procs", type=int, default=1, help="uploading processes")
     ap.add_argument("--invalid", type=float, default=0.05, help="fraction with a bad proof")
     ap.add_argument("--replayed", type=float, default=0.05, help="fraction sent again")
     ap.add_argument("--job-size", type=int, default=1024, help="reports per aggregation job")
+    ap.add_argument("--leader-workers", type=int, default=1, help="uvicorn worker processes")
+    ap.add_argument("--helper-workers", type=int, default=1, help="uvicorn worker processes")
+    ap.add_argument(
+        "--server-cpus", help="pin both aggregators to these CPUs (taskset -c LIST, e.g. 0,1)"
+    )
     ap.add_argument("--db-dir", type=Path, help="keep the databases and logs here")
     ap.add_argument("--bare-binary", type=Path, help="a prebuilt prepare_timing (skip cargo)")
     ap.add_argument("--no-bare", action="store_true", help="skip the bare crate's figure")

@@ -27,6 +27,13 @@ def add_parsers(sub: Any) -> None:
     s.add_argument(
         "--job-size", type=int, default=256, metavar="N", help="reports per aggregation job"
     )
+    s.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="uvicorn worker processes over the one database (each runs the leader's driver)",
+    )
     s.set_defaults(run=_serve)
 
     t = cmds.add_parser("task", help="write a new task file and the collector's credential")
@@ -49,7 +56,7 @@ def add_parsers(sub: Any) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from zeenot.prio.dap_server import serve
 
-    return serve(args.role, args.task, args.db, args.host, args.port, args.job_size)
+    return serve(args.role, args.task, args.db, args.host, args.port, args.job_size, args.workers)
 
 
 def _task(args: argparse.Namespace) -> int:

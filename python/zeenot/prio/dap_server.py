@@ -190,13 +190,23 @@ def create_app() -> Starlette:
     return build(env["ZEENOT_PRIO_ROLE"], tasks, Store(env["ZEENOT_PRIO_DB"]), job_size=job_size)
 
 
-def serve(role: str, task_paths: list[str], db: str, host: str, port: int, job_size: int) -> int:
+def serve(
+    role: str,
+    task_paths: list[str],
+    db: str,
+    host: str,
+    port: int,
+    job_size: int,
+    workers: int = 1,
+) -> int:
     import uvicorn
 
     if role not in ROLES:
         raise MalformedInput(f"--role is leader or helper, not {role!r}")
     if not 1 <= job_size <= 10_000:
         raise MalformedInput("--job-size is from 1 to 10000 reports")
+    if not 1 <= workers <= 64:
+        raise MalformedInput("--workers is from 1 to 64")
     paths = [str(Path(p).resolve()) for p in task_paths]
     tasks = load_tasks(paths)  # a diagnostic here, before the server starts
     Store(db)  # migrated once, before the server starts
@@ -218,5 +228,6 @@ def serve(role: str, task_paths: list[str], db: str, host: str, port: int, job_s
         host=host,
         port=port,
         log_level="warning",
+        workers=workers,
     )
     return 0
