@@ -23,6 +23,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from zeenot.aggregate.query import StatQuery
 from zeenot.babyjub import Point
 from zeenot.errors import MalformedInput
 from zeenot.files import read_json
@@ -31,7 +32,6 @@ from zeenot.runtime.identity import Roster, check_name, public_key
 BITS = (8, 16, 32)
 MAX_ATTRIBUTES = 16
 MAX_RECORDS = 100_000  # records one query aggregates
-OPS = ("sum", "count", "mean", "variance")
 
 
 @dataclass(frozen=True)
@@ -202,16 +202,30 @@ class Noise:
 
 @dataclass(frozen=True)
 class Query:
-    """`op` of `attribute` over the records with `where` (attribute, value), per value of
-    `group_by`; the result is key-switched to `querier_key` (the querier's ElGamal key)."""
+    """A statistic (`zeenot.aggregate.query.StatQuery`, shared with Prio: `op` of `attribute`
+    over the records with `where` (attribute, value), per value of `group_by`) with its id and
+    noise; the result is key-switched to `querier_key` (the querier's ElGamal key)."""
 
     id: str
-    op: str
-    attribute: str | None
-    where: tuple[str, int] | None
-    group_by: str | None
+    stat: StatQuery
     noise: Noise | None
     querier_key: Point
+
+    @property
+    def op(self) -> str:
+        return self.stat.op
+
+    @property
+    def attribute(self) -> str | None:
+        return self.stat.attribute
+
+    @property
+    def where(self) -> tuple[str, int] | None:
+        return self.stat.where
+
+    @property
+    def group_by(self) -> str | None:
+        return self.stat.group_by
 
     @classmethod
     def from_json(cls, doc: Any, schema: Schema) -> Query:
@@ -221,34 +235,11 @@ class Query:
         if not isinstance(doc, dict) or set(doc) - allowed:
             raise MalformedInput(f"a query is an object with {sorted(allowed)}")
         qid = check_name(doc.get("id"), "a query's `id`")
-        op = doc.get("op")
-        if op not in OPS:
-            raise MalformedInput(f"`op` is one of {OPS}")
-        attr = doc.get("attribute")
-        if op == "count":
-            if attr is not None:
-                raise MalformedInput("COUNT takes no `attribute`")
-        else:
-            a = schema.get(attr if isinstance(attr, str) else "")
-            if op == "variance" and not a.square:
-                raise MalformedInput(f"VARIANCE of `{a.name}` needs its square (`square: true`)")
-        where = doc.get("where")
-        if where is not None:
-            if not (isinstance(where, list) and len(where) == 2 and isinstance(where[1], int)):
-                raise MalformedInput("`where` is [attribute, value]")
-            w = schema.get(where[0] if isinstance(where[0], str) else "")
-            if isinstance(where[1], bool) or not 0 <= where[1] < 1 << w.bits:
-                raise MalformedInput(f"`where`'s value is in [0, 2^{w.bits})")
-            where = (w.name, where[1])
-        group = doc.get("group_by")
-        if group is not None:
-            group = schema.get(group if isinstance(group, str) else "").name
+        bits = {a.name: a.bits for a in schema.attributes}
+        squared = {a.name for a in schema.attributes if a.square}
         return cls(
             qid,
-            op,
-            attr,
-            where,
-            group,
+            StatQuery.from_json(doc, bits, squared),
             Noise.from_json(doc.get("noise")),
             wire.point(doc.get("querier_key"), "`querier_key`"),
         )
@@ -258,22 +249,14 @@ class Query:
 
         return {
             "id": self.id,
-            "op": self.op,
-            "attribute": self.attribute,
-            "where": None if self.where is None else list(self.where),
-            "group_by": self.group_by,
+            **self.stat.to_json(),
             "noise": None if self.noise is None else self.noise.to_json(),
             "querier_key": wire.point_hex(self.querier_key),
         }
 
     def value_columns(self) -> list[str]:
         """The columns summed per group (COUNT sums none: the group's size is public)."""
-        if self.op == "count":
-            return []
-        assert self.attribute is not None
-        if self.op == "variance":
-            return [self.attribute, self.attribute + "^2"]
-        return [self.attribute]
+        return self.stat.value_columns()
 
     def sensitivities(self, schema: Schema) -> list[int]:
         """Per released value of a group (its count, then each summed column), how much one

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from zeenot import babyjub as bj
+from zeenot.aggregate.query import StatResult
 from zeenot.cothority import provider, steps, transcript, wire
 from zeenot.cothority.model import Deployment, Query
 from zeenot.cothority.transcript import Keys, Misbehaviour
@@ -148,14 +149,8 @@ def decrypt_result(dep: Deployment, v: Verified, secret: int) -> list[dict[str, 
         row["count"] = count
         if q.noise is not None and q.noise.mechanism == "list":
             row["noise_delta"] = max(deltas)  # each value is (epsilon, delta)-DP
-        if q.op == "sum":
-            row["sum"] = sums[0]
-        elif q.op in ("mean", "variance"):
-            row["sum"] = sums[0]
-            row["mean"] = sums[0] / count if count > 0 else None
-            if q.op == "variance":
-                row["sum_squares"] = sums[1]
-                row["variance"] = (sums[1] / count - (sums[0] / count) ** 2) if count > 0 else None
+        stats = StatResult.of(q.stat, count, sums).row()
+        row.update({k: v for k, v in stats.items() if k != "count"})
         out.append(row)
     return out
 
