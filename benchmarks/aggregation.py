@@ -2,7 +2,8 @@
 and AFE, beside the seed's published figures.
 
     python benchmarks/aggregation.py -o benchmarks/results/aggregation.json \
-        [--aggregators 2 3] [--seconds 0.1] [--shares 200]
+        [--aggregators 2 3] [--seconds 0.1] [--shares 200] \
+        [--query '{"op": "variance", "attribute": "x"}'] [--records 200] [--query-bits 8 16 32]
 
 Per instance and number of aggregators (2 is DAP's; the seed's smallest column is 3):
 
@@ -27,6 +28,13 @@ crates/zeenot-prio/examples/prepare_timing.rs, built by
 `cargo bench -p zeenot-prio --bench prepare`) times the crate's own DAP preparation of one report
 (both aggregators) for Count, Sum32 and SumVec(1000), and this script times `zeenot.prio.Vdaf`
 doing the same job in the same run (`benchmarks/prio_vdaf.py`'s two sides).
+
+One query, two systems (issue 32, item 4): `--query` (default VARIANCE of an attribute `x`,
+a `zeenot.aggregate.query.StatQuery`) for each of `--query-bits` over `--records` random values
+is answered by Prio (the query's Prio3 instance) and by the collective authority (a provider's
+encrypted record with its range and square proofs, the servers' batched verification), both
+finished by the same `StatResult` and checked equal to the plain computation; per record, the
+contributor's and the servers' milliseconds (`compare_query`; `--records 0` skips it).
 """
 
 from __future__ import annotations
@@ -118,6 +126,86 @@ def measure(
     }
 
 
+def compare_query(doc: dict[str, Any], bits: int, records: int) -> dict[str, Any]:
+    """One shared query (`zeenot.aggregate.query.StatQuery`) answered by both systems over the
+    same `records` values, in this process: per record, the contributor's work (Prio: shard;
+    the collective authority: a provider's ciphertexts and proofs) and the servers' check (Prio:
+    both aggregators' DAP preparation; the collective authority: `verify_records` over the
+    batch, Bulletproofs and sigma proofs batched), then each system's count and sums turned into
+    the same `StatResult` row, checked against the plain computation. The collective authority's
+    shuffle and distributed key switch are left out (`benchmarks/cothority.py` times them): here
+    its sums are decrypted with the one key."""
+    import secrets
+    import time as _time
+
+    from zeenot import babyjub as bj
+    from zeenot.aggregate.query import StatQuery, StatResult
+    from zeenot.cothority.model import Schema
+    from zeenot.cothority.provider import encrypt_record, parse_record, verify_records
+
+    attrs = {"x": bits}
+    query = StatQuery.from_json(doc, attrs)
+    values = [secrets.randbelow(1 << bits) for _ in range(records)]
+    plain = StatResult.of(
+        query, records, [sum(values), sum(v * v for v in values)][: len(query.value_columns())]
+    ).row()
+
+    vdaf = Vdaf.from_description(query.prio_vdaf(attrs))
+    vk = secrets.token_bytes(16)
+    t0 = _time.perf_counter()
+    shards = []
+    for v in values:
+        nonce = secrets.token_bytes(16)
+        shards.append((nonce, *vdaf.shard(query.prio_measurement(v), nonce)))
+    t1 = _time.perf_counter()
+    leader, helper = [], []
+    for nonce, public, (l_in, h_in) in shards:
+        state, message = vdaf.leader_initialized(vk, nonce, public, l_in)
+        h_out, reply = vdaf.helper_initialized(vk, nonce, public, h_in, message)
+        leader.append(vdaf.leader_continued(state, reply))
+        helper.append(h_out)
+    t2 = _time.perf_counter()
+    result = vdaf.unshard([vdaf.aggregate(leader), vdaf.aggregate(helper)], records)
+    prio_row = StatResult.from_prio(query, result, records).row()
+
+    schema = Schema.from_json({"x": {"bits": bits, "square": query.op == "variance"}})
+    secret, key = bj.keygen()
+    t3 = _time.perf_counter()
+    bodies = [
+        encrypt_record("compare", schema, key, "p1", f"r{i}", {"x": v})
+        for i, v in enumerate(values)
+    ]
+    t4 = _time.perf_counter()
+    items = [parse_record(b, schema) for b in bodies]
+    reasons = verify_records("compare", schema, key, items)
+    t5 = _time.perf_counter()
+    if any(reasons):
+        raise SystemExit(f"the collective authority refused a record: {reasons}")
+    sums = []
+    for column in query.value_columns():
+        total = sum((rec.columns[column] for rec, _ in items[1:]), items[0][0].columns[column])
+        top = records * ((1 << bits) - 1) ** (2 if column.endswith("^2") else 1)
+        sums.append(bj.decrypt(secret, total, min(48, top.bit_length() + 1)))
+    cothority_row = StatResult.of(query, records, sums).row()
+    if not prio_row == cothority_row == plain:
+        raise SystemExit(f"the answers differ: {prio_row} {cothority_row} {plain}")
+    return {
+        "query": query.to_json(),
+        "bits": bits,
+        "records": records,
+        "result": plain,
+        "prio": {
+            "vdaf": query.prio_vdaf(attrs),
+            "client_ms": (t1 - t0) / records * 1e3,
+            "servers_ms": (t2 - t1) / records * 1e3,
+        },
+        "cothority": {
+            "client_ms": (t4 - t3) / records * 1e3,
+            "servers_ms": (t5 - t4) / records * 1e3,
+        },
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-o", "--output", type=Path, required=True, help="JSON results")
@@ -126,6 +214,14 @@ def main() -> None:
     ap.add_argument("--shares", type=int, default=200, help="output shares per aggregate call")
     ap.add_argument("--only", nargs="*", help="instance names (default: all)")
     ap.add_argument("--bare-binary", type=Path, help="prepare_timing: the bare crate beside us")
+    ap.add_argument(
+        "--query",
+        type=json.loads,
+        default={"op": "variance", "attribute": "x"},
+        help="the shared query both systems answer (JSON; attribute x)",
+    )
+    ap.add_argument("--records", type=int, default=200, help="records for the shared query")
+    ap.add_argument("--query-bits", type=int, nargs="+", default=[8, 16, 32])
     args = ap.parse_args()
     load_before = os.getloadavg()
     rows: list[dict[str, Any]] = []
@@ -155,6 +251,18 @@ def main() -> None:
             bare_s, ours_s = b[name]["dap_prepare"], w[name]["dap_prepare"]
             bare_rows[name] = {"prio_us": bare_s * 1e6, "zeenot_us": ours_s * 1e6}
             print(f"{name:<34} {bare_s * 1e6:>8.1f} {ours_s * 1e6:>10.1f}")
+    compared = []
+    if args.records > 0:
+        print(f"{'one query, two systems':<30} {'':>9} {'client ms':>9} {'servers ms':>10}")
+        for bits in args.query_bits:
+            c = compare_query(args.query, bits, args.records)
+            compared.append(c)
+            for system in ("prio", "cothority"):
+                label = f"{c['query']['op']} of {bits} bits, {system}"
+                print(
+                    f"{label:<40} {c[system]['client_ms']:>9.3f} {c[system]['servers_ms']:>10.3f}",
+                    flush=True,
+                )
     result = {
         "command": " ".join(["python", "benchmarks/aggregation.py", *sys.argv[1:]]),
         "machine": {
@@ -165,6 +273,7 @@ def main() -> None:
         },
         "rows": rows,
         "bare_prio_dap_prepare": bare_rows,
+        "one_query_two_systems": compared,
         "seed_table_1": SEED_TABLE_1,
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
