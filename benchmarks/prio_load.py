@@ -95,7 +95,8 @@ class Server:
             pinned
             + [sys.executable, "-m", "zeenot.cli", "prio", "serve", "--role", self.role]
             + ["--db", str(self.db), "--task", str(self.task), "--port", str(self.port)]
-            + ["--job-size", str(self.job_size), "--workers", str(self.workers)],
+            + ["--job-size", str(self.job_size)]
+            + (["--workers", str(self.workers)] if self.workers != 1 else []),
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
