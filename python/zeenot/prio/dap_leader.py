@@ -4,13 +4,15 @@ the collector's collection jobs (routes and contract: `zeenot.prio.dap_server`).
 Upload (`PUT /tasks/{task}/reports`): the report is decoded (`invalidMessage`), its leader share
 must name a config this leader holds (`outdatedConfig`), its time may lie at most `CLOCK_SKEW`
 in the future (`reportTooEarly`) and not in a batch already claimed by a collection
-(`reportRejected`); then it is stored, and only after the commit is it answered 201. The same
+(`reportRejected`); then it is stored, and only after the commit is it answered 201 (concurrent
+uploads share one transaction: `zeenot.prio.dap_ingest`). The same
 report again (a client retrying after a lost answer) is answered 201 and not stored twice;
 another report under a used report id is refused (`reportRejected`): DAP's "MUST ignore".
 
 Aggregation: a driver thread gives pending reports to aggregation jobs (at most `job_size`
-each): the reports are marked and the job is enqueued in one transaction (`runtime/jobs.py`:
-leased, retried, resumed by another process after a kill -9). The job decrypts the leader's
+each; a job of fewer waits up to `job_wait` seconds to fill up): the reports are marked and the
+job is enqueued in one transaction (`runtime/jobs.py`: leased, retried, resumed by another
+process after a kill -9). The job decrypts the leader's
 shares, starts preparation (Prio3's `prepare_init` is deterministic, so a retried job sends the
 helper the very same request), `PUT`s the `AggregationJobInitReq` to the helper, finishes
 preparation with the helper's replies and stores every report's outcome in one transaction. A
@@ -87,11 +89,6 @@ class Leader:
         upload = self.check_report(task, data)
         _answer(task, await asyncio.wrap_future(self.ingest.submit(upload)))
         return Response(status_code=201)
-
-    def store_report(self, task: Task, data: bytes) -> None:
-        """Check and store one report now, in its own transaction (the upload route batches
-        concurrent uploads through `self.ingest` instead)."""
-        _answer(task, self.dstore.put_report(*self.check_report(task, data).args()))
 
     def check_report(self, task: Task, data: bytes) -> Upload:
         """The report as the leader stores it, or the `DapError` that refuses it before the
