@@ -95,14 +95,20 @@ def checksum(report_ids: list[bytes]) -> bytes:
 
 
 def decode_report(data: bytes) -> Report:
+    return decode_upload(data)[0]
+
+
+def decode_upload(data: bytes) -> tuple[Report, int]:
+    """A Report and the HPKE config id its leader share is sealed under (one decoding)."""
     v = _dec("Report", data)
+    config_id = int(v["leader_encrypted_input_share"]["config_id"])
     return Report(
         _hex(v["metadata"]["report_id"]),
         int(v["metadata"]["time"]),
         _hex(v["public_share"]),
         _enc("HpkeCiphertext", v["leader_encrypted_input_share"]),
         _enc("HpkeCiphertext", v["helper_encrypted_input_share"]),
-    )
+    ), config_id
 
 
 def ciphertext_config_id(ciphertext: bytes) -> int:

@@ -94,8 +94,7 @@ class Leader:
         """The report as the leader stores it, or the `DapError` that refuses it before the
         database is asked."""
         try:
-            report = codec.decode_report(data)
-            config_id = codec.ciphertext_config_id(report.leader_share)
+            report, config_id = codec.decode_upload(data)
         except CodecError as exc:
             raise DapError(400, "invalidMessage", str(exc), task.task_id) from None
         if config_id not in self.keys:
