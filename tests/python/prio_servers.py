@@ -24,6 +24,7 @@ class Aggregator:
     tasks: list[Path]
     env: dict[str, str]
     job_size: int = 256
+    workers: int = 1
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     log: Path | None = None
 
@@ -36,6 +37,8 @@ class Aggregator:
         for task in self.tasks:
             args += ["--task", str(task)]
         args += ["--port", str(self.port), "--job-size", str(self.job_size)]
+        if self.workers != 1:
+            args += ["--workers", str(self.workers)]
         self.log = self.db.with_suffix(".log")
         out = open(self.log, "ab")  # noqa: SIM115 - the process owns it
         self.proc = subprocess.Popen(
@@ -74,11 +77,19 @@ def new_task(
 
 @contextlib.contextmanager
 def aggregators(
-    directory: Path, task: Path, lport: int, hport: int, job_size: int = 256, **env: str
+    directory: Path,
+    task: Path,
+    lport: int,
+    hport: int,
+    job_size: int = 256,
+    workers: int = 1,
+    **env: str,
 ) -> Iterator[tuple[Aggregator, Aggregator]]:
     environ = {**os.environ, "PYTHONUNBUFFERED": "1", **env}
     helper = Aggregator("helper", hport, directory / "helper.db", [task], environ, job_size)
-    leader = Aggregator("leader", lport, directory / "leader.db", [task], environ, job_size)
+    leader = Aggregator(
+        "leader", lport, directory / "leader.db", [task], environ, job_size, workers
+    )
     try:
         helper.start()
         leader.start()

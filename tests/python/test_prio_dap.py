@@ -146,6 +146,26 @@ def test_upload_aggregate_collect_with_refusals(tmp_path: Path) -> None:
             collector.start(at - TP, 2 * TP)
 
 
+def test_a_leader_of_two_worker_processes_counts_each_report_once(tmp_path: Path) -> None:
+    """`zeenot prio serve --workers 2`: two uvicorn processes over one database, each with its
+    own group commit and driver; concurrent uploads (some repeated) land on both."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    path, credential, lport, hport = new_task(tmp_path, SUM32, min_batch_size=5)
+    with aggregators(tmp_path, path, lport, hport, job_size=8, workers=2):
+        task, client, collector = _clients(path, credential)
+        rng = random.Random(2)
+        values = [rng.randrange(2**32) for _ in range(60)]
+        at = _hour()
+        reports = [client.report(v, at) for v in values]
+        with ThreadPoolExecutor(8) as pool:
+            statuses = list(pool.map(client.put, reports + reports[:10]))
+        assert statuses == [201] * 70
+        got = collector.collect(at, TP, timeout=120)
+        assert got.result == sum(values) and got.report_count == len(values)
+        assert _states(tmp_path / "leader.db", task) == {"aggregated": len(values)}
+
+
 def test_helper_answers_a_repeated_job_identically(tmp_path: Path) -> None:
     """The leader killed after the helper committed a job sends the same request again: the
     helper answers the stored response, byte for byte, and refuses another body (409)."""
