@@ -47,9 +47,9 @@ use ark_ec::{AdditiveGroup, AffineRepr};
 use ark_ff::{Field, UniformRand, Zero};
 use sha2::{Digest, Sha256};
 
-use crate::arithmetic::in_prime_subgroup;
 use crate::encoding::{decode_curve_point, encode_affine, fixed, is_negative};
 use crate::error::{Error, Result};
+use crate::subgroup::in_prime_subgroup;
 
 pub use crate::encoding::{decode_base, decode_scalar, encode_base, encode_scalar};
 pub use crate::params::{

@@ -9,6 +9,7 @@ use ark_ff::{BigInteger, Field, PrimeField, Zero};
 
 use crate::error::{Error, Result};
 use crate::params::{BabyJubjubAffine, BabyJubjubConfig, Base, Scalar};
+use crate::sqrt::sqrt;
 
 /// Whether `x > (p-1)/2`: circomlib's "negative" x, the sign bit of the encoding.
 pub(crate) fn is_negative(x: &Base) -> bool {
@@ -63,7 +64,7 @@ fn decompress(y: Base, sign: bool) -> Result<BabyJubjubAffine> {
     // denominator never vanishes; handle it anyway.
     let den = (a - d * y2).inverse().ok_or(Error::NotOnCurve)?;
     let x2 = (Base::ONE - y2) * den;
-    let mut x = x2.sqrt().ok_or(Error::NotOnCurve)?;
+    let mut x = sqrt(&x2).ok_or(Error::NotOnCurve)?;
     if x.is_zero() && sign {
         return Err(Error::NonCanonicalSign);
     }
