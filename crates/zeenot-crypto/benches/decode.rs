@@ -109,6 +109,17 @@ fn decode(c: &mut Criterion<CpuTime>) {
     g.bench_function("part_subgroup_by_order", |b| b.iter(|| in_prime_subgroup_by_order(black_box(&affine))));
     g.bench_function("part_subgroup_tate", |b| b.iter(|| in_prime_subgroup(black_box(&affine))));
     g.finish();
+
+    let points: Vec<Point> =
+        (0..64).map(|_| Point::generator().mul_vartime(&Scalar::rand(&mut rng))).collect();
+    let bytes: Vec<u8> = points.iter().flat_map(|p| p.encode()).collect();
+    let mut g = c.benchmark_group("point_decode_64");
+    g.throughput(Throughput::Elements(64));
+    g.bench_function("one_at_a_time", |b| {
+        b.iter(|| black_box(&bytes).chunks(32).map(Point::decode_slice).collect::<Result<Vec<_>, _>>())
+    });
+    g.bench_function("decode_batch", |b| b.iter(|| Point::decode_batch(black_box(&bytes))));
+    g.finish();
 }
 
 criterion_group! {
