@@ -63,12 +63,12 @@ impl Proof {
         if bytes.len() != expected {
             return Err(Error::Encoding(format!("expected {expected} bytes, got {}", bytes.len())));
         }
-        let mut chunks = bytes.chunks_exact(32);
+        let (points, scalars) = bytes.split_at(32 * statement.equations().len());
+        let commitments =
+            Point::decode_batch(points).map_err(|(i, e)| Error::Encoding(format!("commitment {i}: {e}")))?;
+        let mut chunks = scalars.chunks_exact(32);
         let mut next =
             || -> &[u8; 32] { chunks.next().and_then(|c| c.try_into().ok()).expect("length checked") };
-        let commitments = (0..statement.equations().len())
-            .map(|i| Point::decode(next()).map_err(|e| Error::Encoding(format!("commitment {i}: {e}"))))
-            .collect::<Result<Vec<_>>>()?;
         let challenges = (0..statement.layout.n_challenges())
             .map(|i| decode_scalar(next()).map_err(|e| Error::Encoding(format!("challenge {i}: {e}"))))
             .collect::<Result<Vec<_>>>()?;
