@@ -75,7 +75,11 @@ fn finish(y: Base, sign: bool, x2: &Base) -> Result<BabyJubjubAffine> {
         x = -x;
     }
     let p = BabyJubjubAffine::new_unchecked(x, y);
-    debug_assert!(p.is_on_curve());
+    // Follows from the square root; checked all the same (0.1 µs of a 15 µs decode), so that no
+    // decoder ever rests on the root's or the batched inversion's correctness.
+    if !p.is_on_curve() {
+        return Err(Error::NotOnCurve);
+    }
     Ok(p)
 }
 
