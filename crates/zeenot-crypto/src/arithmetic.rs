@@ -2,8 +2,9 @@
 //! points ([`BabyJubjubProjective`], [`BabyJubjubAffine`]) and below the point type: the
 //! `a = −1` model with its complete formulas, the constant-time building blocks (branch-free
 //! selection and negation, signed digits, table lookups), wNAF digits for the variable-time
-//! paths, and the subgroup check. `crate::curve` builds `Point` on it (decoding uses
-//! [`in_prime_subgroup`]) and `crate::ct` builds `Point`'s scalar multiplications on it (its
+//! paths, and the reference subgroup check `l·P = O` ([`in_prime_subgroup_by_order`]; decoding
+//! uses the faster, equivalent `crate::subgroup`). `crate::curve` builds `Point` on it, and
+//! `crate::ct` builds `Point`'s scalar multiplications on it (its
 //! documentation describes the constant-time discipline these blocks serve).
 //!
 //! # Arithmetic
@@ -376,12 +377,14 @@ pub(crate) fn odd_multiples(p: &Ext, w: u32) -> Vec<Cached> {
 
 // ---- subgroup check --------------------------------------------------------------------
 
-/// Whether `p`, a point on the curve, lies in the prime-order subgroup: `l·P = O`, with this
-/// module's arithmetic (a width-5 NAF of `l`: 250 doublings and 43 additions) in variable
-/// time, as `p` is public. About twice as fast as arkworks'
-/// `is_in_correct_subgroup_assuming_on_curve`, which is what [`crate::curve::Point::decode`] spends most of
-/// its time in; the formulas are complete on the whole curve, so any curve point may be given.
-pub fn in_prime_subgroup(p: &BabyJubjubAffine) -> bool {
+/// Whether `p`, a point on the curve, lies in the prime-order subgroup, by the definition:
+/// `l·P = O`, with this module's arithmetic (a width-5 NAF of `l`: 250 doublings and 43
+/// additions) in variable time, as `p` is public. The reference for the faster check the
+/// decoders use ([`crate::subgroup::in_prime_subgroup`], one exponentiation in the base
+/// field), which the tests compare with it. About twice as fast as arkworks'
+/// `is_in_correct_subgroup_assuming_on_curve`; the formulas are complete on the whole curve,
+/// so any curve point may be given.
+pub fn in_prime_subgroup_by_order(p: &BabyJubjubAffine) -> bool {
     static L_NAF: OnceLock<([i8; 256], usize)> = OnceLock::new();
     let (naf, len) = L_NAF.get_or_init(|| wnaf(&Scalar::MODULUS, NAF_WINDOW));
     let u = p.x * S;
@@ -466,7 +469,7 @@ mod tests {
                 (p.into_group() * Scalar::from(4u64)).into_affine(),
             ] {
                 let want = q.is_in_correct_subgroup_assuming_on_curve();
-                assert_eq!(in_prime_subgroup(&q), want);
+                assert_eq!(in_prime_subgroup_by_order(&q), want);
                 if want {
                     inside += 1
                 } else {
@@ -475,9 +478,9 @@ mod tests {
             }
         }
         assert!(inside > 50 && outside > 50);
-        assert!(in_prime_subgroup(&BabyJubjubAffine::zero()));
+        assert!(in_prime_subgroup_by_order(&BabyJubjubAffine::zero()));
         let two_torsion = BabyJubjubAffine::new_unchecked(Base::ZERO, -Base::ONE);
-        assert!(!in_prime_subgroup(&two_torsion));
+        assert!(!in_prime_subgroup_by_order(&two_torsion));
     }
 
     #[test]

@@ -24,8 +24,10 @@
 //! [`Point::mul_vartime`], [`Point::masked_sum`]), the [`FixedBaseTable`] comb, and the tables of
 //! the two precomputed generators, `Base8` and Pedersen's `H` (from `crate::generators`). The
 //! arithmetic it runs on (the `a = −1` model with its complete formulas, the constant-time
-//! selections and signed digits, wNAF digits, and the subgroup check re-exported here as
-//! [`in_prime_subgroup`]) is `crate::arithmetic`, below [`crate::curve`] and [`Point`].
+//! selections and signed digits, wNAF digits, and the reference subgroup check `l·P = O`
+//! re-exported here as [`in_prime_subgroup_by_order`]) is `crate::arithmetic`, below
+//! [`crate::curve`] and [`Point`]; the subgroup check the decoders use, re-exported here as
+//! [`in_prime_subgroup`], is `crate::subgroup`.
 
 use std::sync::OnceLock;
 
@@ -33,13 +35,14 @@ use ark_ec::CurveGroup;
 use ark_ff::{AdditiveGroup, BigInt, PrimeField, Zero};
 use subtle::Choice;
 
-pub use crate::arithmetic::in_prime_subgroup;
+pub use crate::arithmetic::in_prime_subgroup_by_order;
 use crate::arithmetic::{
     affine_cached_batch, cached_table, odd_multiples, select_affine, select_base, select_cached,
     signed_digits, wnaf, AffineCached, Cached, Ext, DIGITS, ENTRIES, KNOWN_NAF_WINDOW, NAF_WINDOW, WINDOW,
 };
 use crate::curve::{BabyJubjubProjective, Point, Scalar};
 use crate::generators::blinding_generator;
+pub use crate::subgroup::in_prime_subgroup;
 
 // ---- Point's scalar multiplications ---------------------------------------------------
 

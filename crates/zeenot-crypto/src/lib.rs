@@ -20,11 +20,12 @@
 //!   [`curve::Point`]'s `mul_*` and `msm_*` methods), and the variable-time Straus engine.
 //!
 //! Modules only import modules below them. From the bottom: `params` (the fields, circomlib's
-//! constants, the arkworks configuration) and `error`; `encoding` (field elements and
-//! circomlib's packed curve points, without the subgroup check); `arithmetic` (the `a = −1`
-//! model, constant-time building blocks, wNAF, the subgroup check); `sqrt` (fast square roots
-//! in the base field); [`curve`] ([`Point`], which re-exports the public items of the three
-//! below it); `generators` (Pedersen's `H` and `G_i`, random non-zero scalars, many hashes to
+//! constants, the arkworks configuration) and `error`; `sqrt` (fast square roots and the
+//! exponentiation under them, in the base field); `encoding` (field elements and circomlib's
+//! packed curve points, without the subgroup check); `arithmetic` (the `a = −1` model,
+//! constant-time building blocks, wNAF, the reference subgroup check `l·P = O`); `subgroup`
+//! (the subgroup check the decoders use: one exponentiation, exactly equivalent); [`curve`]
+//! ([`Point`], which re-exports the public items of `params` and `encoding`); `generators` (Pedersen's `H` and `G_i`, random non-zero scalars, many hashes to
 //! the curve at once); [`ct`] (`Point`'s scalar multiplications, with tables for `Base8`
 //! and `H`); then [`mod@poseidon`], [`transcript`], [`dleq`], [`dlog`], [`pedersen`],
 //! [`elgamal`] and [`eddsa`] on top ([`pedersen`] and [`elgamal`] re-export the generators),
@@ -54,6 +55,7 @@ pub mod pedersen;
 pub mod poseidon;
 pub mod shuffle;
 mod sqrt;
+mod subgroup;
 pub mod transcript;
 
 /// Protocol and encoding notes (rendered from `notes/*.md`).

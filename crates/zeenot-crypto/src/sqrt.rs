@@ -1,5 +1,6 @@
-//! Square roots in the base field `Fq` (BN254's scalar field), for hashing many messages to the
-//! curve ([`crate::generators::hash_to_curve_batch`]).
+//! Square roots in the base field `Fq` (BN254's scalar field), for decoding points
+//! ([`crate::encoding`]) and hashing many messages to the curve
+//! ([`crate::generators::hash_to_curve_batch`]).
 //!
 //! `q − 1 = 2^28·t` with `t` odd, so arkworks' `sqrt` runs Tonelli–Shanks: a square-and-multiply
 //! exponentiation and a search whose cost grows with the square of the 2-adicity (27 µs a root
@@ -9,8 +10,8 @@
 //! seven bits at a time against precomputed tables (Pohlig–Hellman; Sarkar, *Computing square
 //! roots faster than the Tonelli–Shanks/Bernstein algorithm*, 2020): `a` is a square iff `e` is
 //! even, and then `(x·z^(−e/2))² = a·b·z^(−e) = a`. About 270 multiplications and 42 squarings
-//! of the table search, a quarter of arkworks' cost; not constant time (hash-to-curve hashes
-//! public strings).
+//! of the table search, a quarter of arkworks' cost; not constant time (decoded points and
+//! hashed strings are public).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -67,8 +68,10 @@ fn tables() -> &'static Tables {
     })
 }
 
-/// `a^((t−1)/2)` with a fixed 4-bit window.
-fn pow_trace_minus_one_div_two(a: &Base, digits: &[usize]) -> Base {
+/// `a^((t−1)/2)` with a fixed 4-bit window (also the bulk of the subgroup check's
+/// exponentiation, [`crate::subgroup`]).
+pub(crate) fn pow_trace_minus_one_div_two(a: &Base) -> Base {
+    let digits = &tables().digits;
     let mut powers = [Base::ONE; 16];
     for i in 1..16 {
         powers[i] = powers[i - 1] * a;
@@ -92,7 +95,7 @@ pub(crate) fn sqrt(a: &Base) -> Option<Base> {
         return Some(Base::zero());
     }
     let t = tables();
-    let w = pow_trace_minus_one_div_two(a, &t.digits);
+    let w = pow_trace_minus_one_div_two(a);
     let x = w * a;
     let mut c = x * w; // a^t = z^e
     let mut e = 0u32;

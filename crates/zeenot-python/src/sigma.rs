@@ -80,13 +80,15 @@ pub(crate) fn sigma_batch_verify(
         items.into_iter().map(|(s, p, c)| (s, p.as_bytes().to_vec(), c.as_bytes().to_vec())).collect();
     run(py, || {
         let mut parsed: Vec<(Statement, Proof)> = Vec::with_capacity(items.len());
+        // The generators and keys the statements share are decoded once.
+        let mut cache = wire::PointCache::new();
         for (i, (json, proof, _)) in items.iter().enumerate() {
             let at = |e: Error| match e {
                 Error::Statement(m) => Error::Statement(format!("item {i}: {m}")),
                 Error::Encoding(m) => Error::Encoding(format!("item {i}: {m}")),
                 other => other,
             };
-            let statement = wire::statement_from_json(json).map_err(at)?;
+            let statement = wire::statement_from_json_cached(json, &mut cache).map_err(at)?;
             let proof = Proof::decode(&statement, proof).map_err(at)?;
             parsed.push((statement, proof));
         }

@@ -1587,15 +1587,8 @@ impl DecodedProof {
         let (inputs, committed, outputs) = parse_public(p, public)?;
         let mut r = Reader { bytes };
         let n = r.len("commitments", 32)?;
-        let aux = r
-            .take(32 * n)
-            .chunks_exact(32)
-            .enumerate()
-            .map(|(i, c)| {
-                Point::decode(c.try_into().expect("32 bytes"))
-                    .map_err(|e| Error::Encoding(format!("commitment {i}: {e}")))
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let aux = Point::decode_batch(r.take(32 * n))
+            .map_err(|(i, e)| Error::Encoding(format!("commitment {i}: {e}")))?;
         let sigma_len = r.len("sigma proof bytes", 1)?;
         let sigma = r.take(sigma_len);
         let circuit_len = r.len("circuit proof bytes", 1)?;

@@ -1105,17 +1105,23 @@ pub(crate) fn decode_wire(bytes: &[u8], names: &[&str], min_rounds: usize, what:
             .try_into()
             .map_err(|_| Error::Encoding("internal: a 32-byte word of a checked length".into()))
     };
-    let point =
-        |i: usize, what: &str| Point::decode(word(i)?).map_err(|e| Error::Encoding(format!("{what}: {e}")));
     let scalar =
         |i: usize, what: &str| decode_scalar(word(i)?).map_err(|e| Error::Encoding(format!("{what}: {e}")));
-    let head = names.iter().enumerate().map(|(i, name)| point(i, name)).collect::<Result<Vec<_>>>()?;
     let at = names.len();
+    // The head points and the rounds' L_k, R_k, decoded as one batch (one field inversion).
+    let lr = &bytes[32 * (at + 3)..32 * (words - 2)];
+    let packed = [&bytes[..32 * at], lr].concat();
+    let mut points = Point::decode_batch(&packed).map_err(|(i, e)| {
+        let what = match i.checked_sub(at) {
+            None => names[i].to_string(),
+            Some(j) => format!("{}_{}", if j % 2 == 0 { "L" } else { "R" }, j / 2),
+        };
+        Error::Encoding(format!("{what}: {e}"))
+    })?;
+    let lr = points.split_off(at);
+    let head = points;
     let scalars = [scalar(at, "t_hat")?, scalar(at + 1, "tau_x")?, scalar(at + 2, "mu")?];
-    let (mut l, mut r) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
-    for k in 0..rounds {
-        l.push(point(at + 3 + 2 * k, &format!("L_{k}"))?);
-        r.push(point(at + 4 + 2 * k, &format!("R_{k}"))?);
-    }
+    let l = lr.iter().step_by(2).copied().collect();
+    let r = lr.iter().skip(1).step_by(2).copied().collect();
     Ok(Wire { head, scalars, l, r, ab: [scalar(words - 2, "a")?, scalar(words - 1, "b")?] })
 }

@@ -348,19 +348,15 @@ impl CompressedProof {
         if k > MAX_ROUNDS {
             return Err(Error::Encoding(format!("{k} folding rounds: at most {MAX_ROUNDS}")));
         }
-        let mut chunks = bytes.chunks_exact(32);
+        // The 3 + 4k points first, decoded as one batch (one field inversion), then 2 scalars.
+        let (points, scalars) = bytes.split_at(32 * (3 + 4 * k));
+        let points =
+            Point::decode_batch(points).map_err(|(i, e)| Error::Encoding(format!("point {i}: {e}")))?;
+        let (commitment, a1, a2) = (points[0], points[1], points[2]);
+        let rounds = points[3..].chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+        let mut chunks = scalars.chunks_exact(32);
         let mut next =
             || -> &[u8; 32] { chunks.next().and_then(|c| c.try_into().ok()).expect("length checked") };
-        let mut point =
-            |i: usize| Point::decode(next()).map_err(|e| Error::Encoding(format!("point {i}: {e}")));
-        let commitment = point(0)?;
-        let a1 = point(1)?;
-        let a2 = point(2)?;
-        let mut rounds = Vec::with_capacity(k);
-        for j in 0..k {
-            let at = 3 + 4 * j;
-            rounds.push([point(at)?, point(at + 1)?, point(at + 2)?, point(at + 3)?]);
-        }
         let phi = decode_scalar(next()).map_err(|e| Error::Encoding(format!("phi: {e}")))?;
         let z = decode_scalar(next()).map_err(|e| Error::Encoding(format!("z: {e}")))?;
         Ok(CompressedProof { commitment, a1, a2, phi, rounds, z })

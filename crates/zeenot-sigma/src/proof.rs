@@ -18,6 +18,8 @@
 //! verifier checks is left out, so a proof cannot be moved to another statement (the "Frozen
 //! Heart" class of Fiat–Shamir bugs).
 
+use std::collections::hash_map::{Entry, HashMap};
+
 use ark_ff::{UniformRand, Zero};
 use rand::{CryptoRng, RngCore};
 use zeenot_crypto::{decode_scalar, encode_scalar, Point, Scalar, Sha256Transcript, Transcript};
@@ -63,12 +65,12 @@ impl Proof {
         if bytes.len() != expected {
             return Err(Error::Encoding(format!("expected {expected} bytes, got {}", bytes.len())));
         }
-        let mut chunks = bytes.chunks_exact(32);
+        let (points, scalars) = bytes.split_at(32 * statement.equations().len());
+        let commitments =
+            Point::decode_batch(points).map_err(|(i, e)| Error::Encoding(format!("commitment {i}: {e}")))?;
+        let mut chunks = scalars.chunks_exact(32);
         let mut next =
             || -> &[u8; 32] { chunks.next().and_then(|c| c.try_into().ok()).expect("length checked") };
-        let commitments = (0..statement.equations().len())
-            .map(|i| Point::decode(next()).map_err(|e| Error::Encoding(format!("commitment {i}: {e}"))))
-            .collect::<Result<Vec<_>>>()?;
         let challenges = (0..statement.layout.n_challenges())
             .map(|i| decode_scalar(next()).map_err(|e| Error::Encoding(format!("challenge {i}: {e}"))))
             .collect::<Result<Vec<_>>>()?;
@@ -318,9 +320,60 @@ pub fn batch_verify<R: RngCore + CryptoRng>(
             &mut scalars,
         )?;
     }
+    let (bases, scalars) = merge_equal_bases(&bases, &scalars);
     if Point::msm_vartime(&bases, &scalars).is_identity() {
         Ok(())
     } else {
         Err(Error::InvalidProof)
+    }
+}
+
+/// One term per distinct base: `Σ a_i·P + Σ b_j·P = (Σ a_i + Σ b_j)·P`, so the sum is the same
+/// and the multi-exponentiation shorter when statements share generators and keys. Bases are
+/// matched by their projective coordinates (free to compare, no inversion): decoded points
+/// have `Z = 1`, so every copy of a decoded point matches; equal points with different
+/// coordinates merely stay separate terms.
+fn merge_equal_bases(bases: &[Point], scalars: &[Scalar]) -> (Vec<Point>, Vec<Scalar>) {
+    let mut index: HashMap<[u64; 12], usize> = HashMap::with_capacity(bases.len());
+    let (mut out_b, mut out_s) = (Vec::with_capacity(bases.len()), Vec::with_capacity(bases.len()));
+    for (p, s) in bases.iter().zip(scalars) {
+        let q = p.to_projective();
+        let mut key = [0u64; 12];
+        for (k, c) in [q.x, q.y, q.z].iter().enumerate() {
+            key[4 * k..4 * k + 4].copy_from_slice(&c.0 .0);
+        }
+        match index.entry(key) {
+            Entry::Occupied(e) => out_s[*e.get()] += s,
+            Entry::Vacant(e) => {
+                e.insert(out_b.len());
+                out_b.push(*p);
+                out_s.push(*s);
+            }
+        }
+    }
+    (out_b, out_s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merging_equal_bases_keeps_the_sum_and_drops_repeats() {
+        let g = Point::generator();
+        let h = g.mul_vartime(&Scalar::from(7u64));
+        // a decoded copy of h (Z = 1) and a computed 2·g (Z ≠ 1 in general) next to its decoded copy
+        let h2 = Point::decode(&h.encode()).unwrap();
+        let g2 = g.double();
+        let g2_decoded = Point::decode(&g2.encode()).unwrap();
+        let bases = [g, h, g, h2, g2, g2_decoded, h];
+        let scalars: Vec<Scalar> = (1..=7u64).map(Scalar::from).collect();
+        let (b, s) = merge_equal_bases(&bases, &scalars);
+        assert_eq!(Point::msm_vartime(&b, &s), Point::msm_vartime(&bases, &scalars));
+        assert!(b.len() < bases.len() && b.len() >= 3, "{}", b.len());
+        assert_eq!(b[0], g);
+        assert_eq!(s[0], Scalar::from(1u64 + 3));
+        let (b, s) = merge_equal_bases(&[], &[]);
+        assert!(b.is_empty() && s.is_empty());
     }
 }

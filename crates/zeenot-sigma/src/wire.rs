@@ -26,6 +26,8 @@
 //! [`encode_scalar`] (little-endian, canonical: below the subgroup order `l`), or `null` for a
 //! secret of an OR branch the prover cannot open.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::{Deserialize, Serialize};
 use zeenot_crypto::{decode_scalar, encode_scalar, Point, Scalar};
 
@@ -60,19 +62,65 @@ fn hex32(s: &str) -> Option<[u8; 32]> {
 
 /// Parses and validates a statement from its JSON form.
 pub fn statement_from_json(json: &str) -> Result<Statement> {
+    statement_from_json_cached(json, &mut PointCache::default())
+}
+
+/// Decoded points by their 32-byte encoding, shared by the statements of one batch
+/// ([`statement_from_json_cached`]): the generators, keys and other elements that many
+/// statements repeat are decoded and checked once. Only checked points enter it.
+#[derive(Default)]
+pub struct PointCache {
+    points: HashMap<[u8; 32], Point>,
+}
+
+impl PointCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many distinct points it holds.
+    pub fn len(&self) -> usize {
+        self.points.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
+    }
+}
+
+/// [`statement_from_json`], decoding only the elements `cache` does not hold yet (all of those
+/// with one batched decode, [`Point::decode_batch`]) and adding them to it.
+pub fn statement_from_json_cached(json: &str, cache: &mut PointCache) -> Result<Statement> {
     let wire: WireStatement =
         serde_json::from_str(json).map_err(|e| Error::Statement(format!("invalid statement JSON: {e}")))?;
     let mut names = Vec::with_capacity(wire.elements.len());
-    let mut points = Vec::with_capacity(wire.elements.len());
+    let mut encodings = Vec::with_capacity(wire.elements.len());
     for (i, el) in wire.elements.into_iter().enumerate() {
         let bytes = hex32(&el.point).ok_or_else(|| {
             Error::Statement(format!("element {i} ({:?}): the point is not 64 hex digits", el.name))
         })?;
-        let point = Point::decode(&bytes)
-            .map_err(|e| Error::Statement(format!("element {i} ({:?}): not a valid point: {e}", el.name)))?;
         names.push(el.name);
-        points.push(point);
+        encodings.push(bytes);
     }
+    // The first element with each encoding the cache lacks, decoded together.
+    let mut missing: Vec<usize> = Vec::new();
+    let mut seen = HashSet::new();
+    for (i, bytes) in encodings.iter().enumerate() {
+        if !cache.points.contains_key(bytes) && seen.insert(*bytes) {
+            missing.push(i);
+        }
+    }
+    let packed: Vec<u8> = missing.iter().flat_map(|&i| encodings[i]).collect();
+    let decoded = Point::decode_batch(&packed).map_err(|(j, e)| {
+        let i = missing[j];
+        Error::Statement(format!("element {i} ({:?}): not a valid point: {e}", names[i]))
+    })?;
+    for (&i, p) in missing.iter().zip(decoded) {
+        cache.points.insert(encodings[i], p);
+    }
+    let points = encodings.iter().map(|b| cache.points[b]).collect();
     Statement::new(wire.secrets, names, points, wire.equations, wire.root)
 }
 
@@ -257,6 +305,38 @@ mod tests {
             "]}".repeat(100_000)
         );
         assert!(err(&deep).contains("invalid statement JSON"));
+    }
+
+    #[test]
+    fn a_cache_decodes_each_shared_point_once_and_names_bad_elements() {
+        let (st, _) = sample();
+        let json = statement_to_json(&st);
+        let mut cache = PointCache::new();
+        assert!(cache.is_empty());
+        assert_eq!(statement_from_json_cached(&json, &mut cache).unwrap(), st);
+        assert_eq!(cache.len(), st.elements().len());
+        // a second statement sharing G, H and G2 with new C, Y, Z: three new entries
+        let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        for (i, k) in [(3, 8u64), (4, 9), (5, 10)] {
+            v["elements"][i]["point"] = hex::encode(Point::generator().mul_vartime(&s(k)).encode()).into();
+        }
+        let other = statement_from_json_cached(&v.to_string(), &mut cache).unwrap();
+        assert_eq!(other, statement_from_json(&v.to_string()).unwrap());
+        assert_eq!(cache.len(), st.elements().len() + 3);
+        // repeated encodings inside one statement share an entry too
+        v["elements"][5]["point"] = v["elements"][0]["point"].clone();
+        statement_from_json_cached(&v.to_string(), &mut cache).unwrap();
+        assert_eq!(cache.len(), st.elements().len() + 3);
+        // a bad point is named, whether or not others come from the cache; nothing bad is kept
+        let mut off = Point::generator().encode();
+        off[0] ^= 1;
+        v["elements"][4]["point"] = hex::encode(off).into();
+        let m = match statement_from_json_cached(&v.to_string(), &mut cache) {
+            Err(Error::Statement(m)) => m,
+            other => panic!("{other:?}"),
+        };
+        assert!(m.contains("element 4 (\"Y\")"), "{m}");
+        assert_eq!(cache.len(), st.elements().len() + 3);
     }
 
     #[test]

@@ -41,6 +41,7 @@ ONLY: dict[str, frozenset[str]] = {
             "pedersen.rs",
             "poseidon.rs",
             "sqrt.rs",
+            "subgroup.rs",
             "transcript.rs",
         }
     ),

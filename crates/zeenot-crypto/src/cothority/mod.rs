@@ -60,7 +60,8 @@ pub const MAX_BATCH: usize = 1 << 24;
 const PAR_MIN: usize = 32;
 
 /// Decodes `n` packed points (`32·n` bytes), each checked canonical, on the curve and in the
-/// prime-order subgroup (the subgroup check dominates: long inputs are decoded on every core).
+/// prime-order subgroup, in batches sharing a field inversion ([`Point::decode_batch_par`]: long
+/// inputs are decoded on every core).
 pub fn decode_points(bytes: &[u8]) -> Result<Vec<Point>> {
     if !bytes.len().is_multiple_of(32) {
         return Err(Error::LengthMismatch { what: "packed points must be a multiple of 32 bytes" });
@@ -68,7 +69,7 @@ pub fn decode_points(bytes: &[u8]) -> Result<Vec<Point>> {
     if bytes.len() / 32 > MAX_BATCH {
         return Err(Error::InvalidParameter("too many points in one batch"));
     }
-    bytes.par_chunks_exact(32).with_min_len(PAR_MIN).map(Point::decode_slice).collect()
+    Point::decode_batch_par(bytes).map_err(|(_, e)| e)
 }
 
 /// Decodes `n` ciphertexts `K ‖ C` (`64·n` bytes) with [`decode_points`]' checks.

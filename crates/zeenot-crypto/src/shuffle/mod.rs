@@ -156,10 +156,11 @@ pub fn decode_rows(bytes: &[u8], n: usize, w: usize) -> Result<Rows> {
     if n == 0 || w == 0 || bytes.len() != expected {
         return Err(Error::Length { expected, actual: bytes.len() });
     }
-    bytes
-        .par_chunks_exact(width)
-        .map(|row| row.chunks_exact(CIPHERTEXT_LEN).map(Ciphertext::decode).collect())
-        .collect()
+    let points = decode_points(bytes)?;
+    Ok(points
+        .chunks_exact(2 * w)
+        .map(|row| row.chunks_exact(2).map(|c| Ciphertext { c1: c[0], c2: c[1] }).collect())
+        .collect())
 }
 
 /// The rows' ciphertexts `K ‖ C` laid end to end (64 bytes each); in parallel.
@@ -173,9 +174,10 @@ pub(crate) fn encode_points(points: &[Point]) -> Vec<u8> {
     points.par_chunks(512).flat_map_iter(Point::encode_batch).flatten().collect()
 }
 
-/// Decodes packed points laid end to end, every point checked; in parallel.
+/// Decodes packed points laid end to end, every point checked; in parallel batches
+/// ([`Point::decode_batch_par`]). The length must be a multiple of 32.
 pub(crate) fn decode_points(bytes: &[u8]) -> Result<Vec<Point>> {
-    bytes.par_chunks(32).map(Point::decode_slice).collect()
+    Point::decode_batch_par(bytes).map_err(|(_, e)| e)
 }
 
 /// The permutation-commitment generators `h_1..h_n` (Pedersen's `G_0..G_{n−1}`), hashed to
