@@ -1,22 +1,95 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting and lints, Rust tests (release-optimised dependencies),
-# Python tests (slow ones included). Run from anywhere; installs what is missing first,
-# including the Debian packages the tests need (scripts/system_deps.sh; the demo needs none).
+# fuzzing (short bounded runs), Python tests (slow ones included). Run from anywhere; installs
+# what is missing first, including the Debian packages the tests need (scripts/system_deps.sh;
+# the demo needs none).
+#
+# Time (README, Quick start): every CPU is kept busy. pytest runs on TEST_JOBS workers
+# (pytest-xdist; default: the CPUs) in the background while the Rust checks run, its output
+# shown when it ends; the fuzz targets run TEST_JOBS at a time; clippy's lints are compiled with
+# the test build. TEST_SERIAL=1 runs pytest after the Rust checks instead. Each phase's wall
+# time is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+JOBS="${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+# Every crate of a fresh checkout is built once: incremental compilation's bookkeeping only pays
+# when the same tree is rebuilt after an edit (CARGO_INCREMENTAL=1 keeps it).
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
+timings=()
+phase_start=$SECONDS
+phase_name=""
+phase() {  # phase NAME: ends the running phase (recording its wall time) and starts NAME
+  if [ -n "$phase_name" ]; then
+    timings+=("$(printf '%-22s %5ss' "$phase_name" $((SECONDS - phase_start)))")
+  fi
+  phase_name="$1"
+  phase_start=$SECONDS
+  [ -z "$1" ] || echo "== $1"
+}
+
+phase bootstrap
 ./scripts/bootstrap.sh
 ./scripts/system_deps.sh  # PostgreSQL and Chromium: only the runtime's and dashboard's tests
 
-echo "== cargo fmt / clippy"
+phase "cargo fmt, ruff"
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets -q -- -D warnings
-echo "== cargo test"
-cargo test --workspace -q
-echo "== fuzzing (short bounded runs; the long runs and their figures: README, Hardening)"
-./scripts/fuzz.sh 10
-./scripts/fuzz_python.sh 5
-echo "== ruff"
 .venv/bin/ruff check python tests examples benchmarks fuzz/python
 .venv/bin/ruff format --check python tests examples benchmarks fuzz/python
-echo "== pytest"
-.venv/bin/python -m pytest -q
+
+# pytest-xdist: JOBS worker processes, each test file on one worker (its module-scoped fixtures,
+# compiled circuits and keys, built once); every test is parallel-safe (free ports, its own
+# temporary files and databases).
+pytest_cmd=(.venv/bin/python -m pytest -q -n "$JOBS" --dist loadfile)
+pytest_out="$(mktemp -d)"
+pytest_pid=""
+cleanup() {
+  if [ -n "$pytest_pid" ] && [ -s "$pytest_out/pgid" ]; then
+    kill -- -"$(cat "$pytest_out/pgid")" 2>/dev/null || true
+  fi
+  rm -rf "$pytest_out"
+}
+trap cleanup EXIT
+if [ "${TEST_SERIAL:-0}" != 1 ]; then
+  echo "== pytest (in the background, ${JOBS} workers: its output follows the Rust checks)"
+  # its own process group, so that a failing Rust check stops it too (cleanup)
+  setsid -w bash -c 'echo $$ >"$0/pgid"; start=$SECONDS; "$@" >"$0/log" 2>&1; rc=$?
+    echo $((SECONDS - start)) >"$0/secs"; echo "$rc" >"$0/rc"' "$pytest_out" "${pytest_cmd[@]}" &
+  pytest_pid=$!
+fi
+
+# Clippy's lints in the test build itself: clippy-driver compiles the workspace's crates (what
+# `cargo clippy` does, with `-- -D warnings` passed the way it passes them), so the dependencies
+# are compiled once for both instead of checked for the lints and built again for the tests.
+# The first command builds every target `cargo clippy --all-targets` lints (the benchmarks and
+# the extension module's library included), the second builds the doctests and runs the tests.
+clippy_driver="$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver || true)"
+if [ -z "$clippy_driver" ]; then
+  echo "error: clippy-driver not found: rustup component add clippy" >&2
+  exit 2
+fi
+with_clippy=(env RUSTC_WORKSPACE_WRAPPER="$clippy_driver"
+  CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__")
+phase "cargo clippy + build"
+"${with_clippy[@]}" cargo build --workspace --all-targets -q
+phase "cargo test"
+"${with_clippy[@]}" cargo test --workspace -q
+phase "fuzzing"  # short bounded runs; the long runs and their figures: README, Hardening
+FUZZ_JOBS="$JOBS" ./scripts/fuzz.sh 10
+FUZZ_JOBS="$JOBS" ./scripts/fuzz_python.sh 5
+
+phase "pytest"
+if [ -n "$pytest_pid" ]; then
+  wait "$pytest_pid" || true
+  pytest_pid=""
+  cat "$pytest_out/log"
+  rc="$(cat "$pytest_out/rc" 2>/dev/null || echo 1)"
+  timings+=("$(printf '%-22s %5ss' "(pytest's own run)" "$(cat "$pytest_out/secs" 2>/dev/null)")")
+else
+  rc=0
+  "${pytest_cmd[@]}" || rc=$?
+fi
+phase ""
+echo "== wall time per phase (${SECONDS}s in all, ${JOBS} jobs)"
+printf '%s\n' "${timings[@]}"
+exit "$rc"

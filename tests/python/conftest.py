@@ -45,7 +45,9 @@ os.environ["ZEENOT_CACHE_DIR"] = tempfile.mkdtemp(prefix="zeenot-test-keys-")
 @pytest.fixture(scope="session")
 def postgres_url():
     """A PostgreSQL server for the whole session (skipped only where PostgreSQL 15 is not
-    installed and CI is not set: CI installs it, and a missing server there is a failure)."""
+    installed and CI is not set: CI installs it, and a missing server there is a failure).
+    Under pytest-xdist each worker starts its own (a temporary directory, a free port); tests
+    create uniquely named databases in it."""
     from .postgres import available, postgres_server
 
     if not available():

@@ -38,7 +38,6 @@ def postgres_server() -> Iterator[str]:
     if os.geteuid() == 0:
         shutil.chown(root, "postgres")
         shutil.chown(sock, "postgres")
-    port = free_port()
     run = {"check": True, "capture_output": True, "timeout": 120}
     subprocess.run(
         _as_postgres(
@@ -46,23 +45,32 @@ def postgres_server() -> Iterator[str]:
         ),
         **run,
     )
-    options = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=on"
-    subprocess.run(
-        _as_postgres(
-            [
-                str(BIN / "pg_ctl"),
-                "-D",
-                str(data),
-                "-o",
-                options,
-                "-w",
-                "-l",
-                str(root / "log"),
-                "start",
-            ]
-        ),
-        **run,
-    )
+    # A free port can be taken between free_port() and the server's bind (parallel test workers
+    # each start servers): a failed start is retried on another port.
+    for attempt in range(3):
+        port = free_port()
+        options = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=on"
+        try:
+            subprocess.run(
+                _as_postgres(
+                    [
+                        str(BIN / "pg_ctl"),
+                        "-D",
+                        str(data),
+                        "-o",
+                        options,
+                        "-w",
+                        "-l",
+                        str(root / "log"),
+                        "start",
+                    ]
+                ),
+                **run,
+            )
+            break
+        except subprocess.CalledProcessError:
+            if attempt == 2:
+                raise
     try:
         yield f"postgresql://zeenot@127.0.0.1:{port}/postgres"
     finally:

@@ -4,6 +4,7 @@ SQLite database, run by examples/hospitals/run.py; and a request from outside th
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,25 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_base_port(servers: int = 3) -> str:
+    """A base port whose `servers` consecutive ports are free now (server i listens on base + i):
+    tests on parallel workers, or other processes on the machine, never share a fixed port."""
+    for _ in range(50):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            base = int(s.getsockname()[1])
+        if base + servers > 65535:
+            continue
+        try:
+            for port in range(base, base + servers):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return str(base)
+    raise RuntimeError(f"no {servers} consecutive free ports")
 
 
 def _run(tmp: Path, *args: str) -> subprocess.CompletedProcess:
@@ -24,14 +44,14 @@ def _run(tmp: Path, *args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow
 def test_hospitals_1000_records_equal_reference(tmp_path):
-    out = _run(tmp_path, "--records", "1000", "--base-port", "8311")
+    out = _run(tmp_path, "--records", "1000", "--base-port", _free_base_port())
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert "equal to the reference" in out.stdout and '"verdict": "valid"' in out.stdout
 
 
 @pytest.mark.slow
 def test_query_completes_with_one_server_killed(tmp_path):
-    out = _run(tmp_path, "--records", "60", "--kill", "s2", "--base-port", "8321")
+    out = _run(tmp_path, "--records", "60", "--kill", "s2", "--base-port", _free_base_port())
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert '"server": "s2"' in out.stdout  # named as excluded
 
