@@ -131,4 +131,7 @@ shoppers = PeerSum(
     contribution=forest_counts,
     peers=K,
     result=forest,
+    # twenty peer processes start on a 2-core machine in well over the default minute when it is
+    # busy (the test suite runs beside the Rust build): a silent peer costs a round this long
+    deadline=300,
 )
