@@ -7,6 +7,7 @@ crates/zeenot-prio/tests/afe.rs: they need a tampering prover.)"""
 from __future__ import annotations
 
 import os
+import random
 import statistics
 import time
 from fractions import Fraction
@@ -103,6 +104,28 @@ def test_linear_regression_two_features_matches_least_squares() -> None:
     assert stat.r_squared is not None and 0 < stat.r_squared <= 1
 
 
+def test_linear_regression_four_features_matches_least_squares() -> None:
+    rnd = random.Random(4)
+    pts = []
+    for _ in range(12):
+        xs = [rnd.randrange(1 << 10) for _ in range(4)]
+        pts.append([*xs, 7 + 2 * xs[0] + 3 * xs[1] + xs[3] + rnd.randrange(50)])
+    vdaf = Vdaf.from_description({"type": "AfeLinearRegression", "features": 4, "bits": 16})
+    stat = vdaf.decode(_run(vdaf, pts), len(pts))
+    assert isinstance(stat, Regression) and len(stat.coefficients) == 5
+    # The residual of a least-squares fit is orthogonal to every column (1, x1..x4).
+    resid = [
+        p[4]
+        - stat.coefficients[0]
+        - sum(c * x for c, x in zip(stat.coefficients[1:], p[:4], strict=True))
+        for p in pts
+    ]
+    assert sum(resid) == 0
+    for k in range(4):
+        assert sum(r * p[k] for r, p in zip(resid, pts, strict=True)) == 0
+    assert stat.r_squared is not None and 0.9 < stat.r_squared <= 1
+
+
 def test_tampered_share_is_rejected() -> None:
     vdaf = Vdaf.from_description({"type": "AfeMeanVariance", "bits": 8})
     nonce = os.urandom(16)
@@ -138,7 +161,8 @@ def test_bad_measurements(desc: dict[str, Any], measurement: Any) -> None:
         {"type": "AfeMeanVariance", "bits": 33},
         {"type": "AfeOr", "bits": 1},
         {"type": "AfeMin", "domain": 1},
-        {"type": "AfeLinearRegression", "features": 3, "bits": 8},
+        {"type": "AfeLinearRegression", "features": 9, "bits": 8},
+        {"type": "AfeLinearRegression", "features": 0, "bits": 8},
     ],
 )
 def test_bad_descriptions(desc: dict[str, Any]) -> None:

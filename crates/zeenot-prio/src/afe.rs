@@ -1,6 +1,6 @@
 //! The affine-aggregatable encodings (AFEs) the standard lacks, as `prio` 0.16.8 FLP validity
 //! types: mean and variance, boolean OR and AND, MIN and MAX over a small domain, and
-//! least-squares linear regression on one or two features (the seed's §3.5 and Table 1; the Prio
+//! least-squares linear regression on up to eight features (the seed's §3.5 and Table 1; the Prio
 //! paper's §5).
 //!
 //! Each AFE is an [`Afe`], a `prio::flp::Type` whose validity circuit is a random linear
@@ -51,7 +51,7 @@ pub const MAX_BITS: usize = 32;
 /// elements).
 pub const MAX_DOMAIN: usize = 1 << 12;
 /// The most features [`AfeKind::LinearRegression`] takes.
-pub const MAX_FEATURES: usize = 2;
+pub const MAX_FEATURES: usize = 8;
 
 /// The first of our private VDAF algorithm ids (VDAF-08 §10: `0xFFFF0000`–`0xFFFFFFFF` is for
 /// private use); each AFE adds its own offset.
@@ -455,6 +455,7 @@ mod tests {
             (AfeKind::Max { domain: 5 }, vec![3]),
             (AfeKind::Min { domain: 5 }, vec![0]),
             (AfeKind::LinearRegression { features: 2, bits: 6 }, vec![5, 63, 17]),
+            (AfeKind::LinearRegression { features: 4, bits: 16 }, vec![5, 65_535, 17, 0, 900]),
             (AfeKind::SetUnion { universe: 3 }, vec![1, 0, 1]),
             (AfeKind::SetIntersection { universe: 3 }, vec![0, 0, 1]),
         ] {
@@ -488,7 +489,8 @@ mod tests {
             AfeKind::MeanVariance { bits: 33 },
             AfeKind::Max { domain: 1 },
             AfeKind::Min { domain: MAX_DOMAIN + 1 },
-            AfeKind::LinearRegression { features: 3, bits: 8 },
+            AfeKind::LinearRegression { features: MAX_FEATURES + 1, bits: 8 },
+            AfeKind::LinearRegression { features: 0, bits: 8 },
             AfeKind::LinearRegression { features: 1, bits: 0 },
             AfeKind::SetUnion { universe: 0 },
             AfeKind::SetIntersection { universe: MAX_DOMAIN + 1 },

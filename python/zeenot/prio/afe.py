@@ -15,7 +15,7 @@ stat = vdaf.decode(sums, n)                           # MeanVariance(mean=..., v
 | `AfeMeanVariance` | `bits` ≤ 32 | x < 2^bits | Σx, Σx² | `MeanVariance` |
 | `AfeOr`, `AfeAnd` | — | 0 or 1 | one random-or-zero sum | `bool` |
 | `AfeMax`, `AfeMin` | `domain` ≤ 4096 | x < domain | domain − 1 random-or-zero sums | `int` |
-| `AfeLinearRegression` | `features` ≤ 2, `bits` ≤ 32 | [x…, y] | Σx, Σy, products | `Regression` |
+| `AfeLinearRegression` | `features` 1–8, `bits` ≤ 32 | [x…, y] | Σx, Σy, products | `Regression` |
 | `AfeSetUnion`, `AfeSetIntersection` | `universe` ≤ 4096 | bits | one per element | `list[int]` |
 
 Exact rationals (`Fraction`) wherever the statistic divides. These instances have private
