@@ -78,6 +78,10 @@ INSTANCES: dict[str, tuple[dict[str, Any], Any]] = {
         {"type": "AfeLinearRegression", "features": 2, "bits": 16},
         [65535, 1234, 40000],
     ),
+    "AfeLinearRegression d4 16": (  # the goal: a 4-feature regression, 10,000 clients
+        {"type": "AfeLinearRegression", "features": 4, "bits": 16},
+        [65535, 1234, 40000, 7, 512],
+    ),
 }
 
 # Seed 004, Table 1 (Prio in Go, 2017; 2 cores i5-4590 @ 3.3 GHz), by number of servers, per
