@@ -270,7 +270,7 @@ mod tests {
             r#"{"type":"AfeMeanVariance","bits":33}"#,
             r#"{"type":"AfeOr","bits":1}"#,
             r#"{"type":"AfeMax","domain":1}"#,
-            r#"{"type":"AfeLinearRegression","features":3,"bits":8}"#,
+            r#"{"type":"AfeLinearRegression","features":9,"bits":8}"#,
             r#"[1]"#,
             "{",
         ] {
