@@ -80,3 +80,18 @@ def postgres_server() -> Iterator[str]:
             timeout=60,
         )
         shutil.rmtree(root, ignore_errors=True)
+
+
+def fresh_database(url: str) -> str:
+    """A new, empty database on the server of `url` (a unique name), as a URL: each test
+    its own, so parallel workers and reruns never share rows."""
+    import uuid
+
+    import sqlalchemy as sa
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(sa.text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    return url.rsplit("/", 1)[0] + "/" + name

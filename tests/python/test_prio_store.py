@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
+from tests.python.postgres import fresh_database
 
 from zeenot.prio import dap_store
 from zeenot.prio.dap_ingest import Ingest
@@ -22,25 +21,16 @@ TASK = "t" * 43
 HOUR = 1_700_000_000 // 3600 * 3600
 
 
-def _fresh_postgres(url: str) -> str:
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
-    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        conn.execute(sa.text(f"CREATE DATABASE {name}"))
-    engine.dispose()
-    return url.rsplit("/", 1)[0] + "/" + name
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def dstore(request: pytest.FixtureRequest, tmp_path: Path) -> DapStore:
     if request.param == "sqlite":
         return DapStore(Store(str(tmp_path / "leader.db")))
-    return DapStore(Store(_fresh_postgres(request.getfixturevalue("postgres_url"))))
+    return DapStore(Store(fresh_database(request.getfixturevalue("postgres_url"))))
 
 
 @pytest.fixture
 def pg_dstore(postgres_url: str) -> DapStore:
-    return DapStore(Store(_fresh_postgres(postgres_url)))
+    return DapStore(Store(fresh_database(postgres_url)))
 
 
 def _upload(n: int, at: int = HOUR, digest: str | None = None) -> Upload:

@@ -11,29 +11,20 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-import uuid
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from tests.python.postgres import fresh_database
 
 from zeenot.runtime.store import SCHEMA_HEAD, Conflict, Store
-
-
-def _fresh_postgres(url: str) -> str:
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
-    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        conn.execute(sa.text(f"CREATE DATABASE {name}"))
-    engine.dispose()
-    return url.rsplit("/", 1)[0] + "/" + name
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "zeenot.db")
-    return _fresh_postgres(request.getfixturevalue("postgres_url"))
+    return fresh_database(request.getfixturevalue("postgres_url"))
 
 
 def test_migrations_reach_the_head(db: str) -> None:
@@ -122,7 +113,7 @@ def test_the_runtime_serves_from_postgresql(postgres_url: str) -> None:
 
     from .test_runtime_service import LOG, PAYD, _Local
 
-    store = Store(_fresh_postgres(postgres_url))
+    store = Store(fresh_database(postgres_url))
     service = Service(load_application(PAYD), store)
     runner = Runner(service.app, "http://unused")
     runner.http = _Local(service)  # type: ignore[assignment]
