@@ -299,9 +299,9 @@ def test_a_wrong_decryption_is_refused_and_the_right_one_stored_once(world: Worl
 def cstore(request: pytest.FixtureRequest, tmp_path: Path) -> CertifiedStore:
     if request.param == "sqlite":
         return CertifiedStore(Store(str(tmp_path / "certified.db")))
-    from .test_runtime_store import _fresh_postgres
+    from .postgres import fresh_database
 
-    return CertifiedStore(Store(_fresh_postgres(request.getfixturevalue("postgres_url"))))
+    return CertifiedStore(Store(fresh_database(request.getfixturevalue("postgres_url"))))
 
 
 def test_encrypted_rows_and_results_are_written_once_under_concurrency(

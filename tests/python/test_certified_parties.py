@@ -160,9 +160,9 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 def cstore(request: pytest.FixtureRequest, tmp_path: Path) -> CertifiedStore:
     if request.param == "sqlite":
         return CertifiedStore(Store(str(tmp_path / "certified.db")))
-    from .test_runtime_store import _fresh_postgres
+    from .postgres import fresh_database
 
-    return CertifiedStore(Store(_fresh_postgres(request.getfixturevalue("postgres_url"))))
+    return CertifiedStore(Store(fresh_database(request.getfixturevalue("postgres_url"))))
 
 
 def test_the_store_writes_once_under_concurrency(cstore: CertifiedStore) -> None:

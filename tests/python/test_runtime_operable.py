@@ -250,9 +250,9 @@ def test_a_stderr_nobody_reads_never_stalls_the_server(tmp_path: Path) -> None:
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "zeenot.db")
-    from .test_runtime_store import _fresh_postgres
+    from .postgres import fresh_database
 
-    return _fresh_postgres(request.getfixturevalue("postgres_url"))
+    return fresh_database(request.getfixturevalue("postgres_url"))
 
 
 def _tally(state: Any, result: Any) -> Any:  # an application's fold
