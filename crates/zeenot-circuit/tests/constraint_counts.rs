@@ -9,7 +9,7 @@
 //! `n − 1` `u64` additions over `n` private inputs (`sum(xs)`): only the last is range-checked
 //! (deferred checks, `docs/circuits.md`; 65 per add before). A change in any count fails
 //! this test: explain it, then regenerate with `UPDATE_COUNTS=1 cargo test -p zeenot-circuit
-//! --test constraint_counts`. The planner's cost models (issue 3+) read this file.
+//! --test integration constraint_counts`. The planner's cost models (issue 3+) read this file.
 
 use serde_json::json;
 use zeenot_circuit::{groth16, Program};

@@ -1,0 +1,13 @@
+//! The integration tests of this crate, one module per file, linked as one binary (see
+//! `one_binary.rs`: a file in `tests/` that is not declared here fails the check below).
+
+mod malformed;
+mod rfc9474;
+
+#[path = "../../zeenot-ir/tests/support/one_binary.rs"]
+mod one_binary;
+
+#[test]
+fn every_test_file_is_compiled() {
+    one_binary::check(concat!(env!("CARGO_MANIFEST_DIR"), "/tests"), include_str!("main.rs"));
+}
