@@ -65,6 +65,23 @@ def test_a_failed_job_is_retried_then_given_up(store: Store) -> None:
     assert jobs.get(f"{kind}:1")["state"] == "failed"
 
 
+def test_the_backoff_is_capped_by_the_operator(store: Store, monkeypatch) -> None:
+    """`ZEENOT_JOB_MAX_BACKOFF` caps the doubling: the fourth failure waits 1 s, not 16."""
+    monkeypatch.setenv("ZEENOT_JOB_MAX_BACKOFF", "1")
+    jobs = Jobs(store)
+    kind = f"b{time.monotonic_ns()}"
+    jobs.enqueue(kind, f"{kind}:1", {})
+    for attempt in range(1, 5):
+        job = jobs.claim("a", [kind])
+        assert job is not None and job.attempts == attempt
+        before = now()
+        jobs.fail(job, "a", "down")
+        wait = jobs.get(f"{kind}:1")["run_after"].replace(tzinfo=None) - before.replace(tzinfo=None)
+        assert wait <= dt.timedelta(seconds=1.5)
+        _due_now(store, f"{kind}:1")
+    assert Jobs(store, max_backoff=300.0).max_backoff == 300.0
+
+
 def test_an_expired_lease_is_claimed_again(store: Store) -> None:
     jobs = Jobs(store)
     kind = f"l{time.monotonic_ns()}"

@@ -89,8 +89,14 @@ class Job:
 class Jobs:
     """The queue over one database."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, *, max_backoff: float | None = None):
         self.store = store
+        # the longest a failed job waits for its next attempt (`ZEENOT_JOB_MAX_BACKOFF`): an
+        # operator whose peer is back within seconds, or a test that kills one, need not wait
+        # out the doubling to five minutes
+        self.max_backoff = max_backoff or float(
+            os.environ.get("ZEENOT_JOB_MAX_BACKOFF", MAX_BACKOFF)
+        )
 
     def enqueue(self, kind: str, key: str, payload: dict[str, Any], **options: Any) -> bool:
         """Add a job; False if a job with this key exists already (whatever its state)."""
@@ -167,7 +173,7 @@ class Jobs:
         """A failed attempt: queued again after a backoff, or failed for good."""
         if job.attempts >= job.max_attempts:
             return self._finish(job, owner, "failed", error=error)
-        delay = min(MAX_BACKOFF, BACKOFF * 2 ** (job.attempts - 1))
+        delay = min(self.max_backoff, BACKOFF * 2 ** (job.attempts - 1))
         t = jobs_table
         with self.store.engine.begin() as conn:
             return (
