@@ -56,3 +56,25 @@ def postgres_url():
         pytest.skip("PostgreSQL 15 is not installed (scripts/system_deps.sh)")
     with postgres_server() as url:
         yield url
+
+
+# The files that run longest (`pytest --durations`, 2026-11-27), started first: pytest-xdist
+# hands each worker whole files in collection order, so a long file collected last would run
+# alone at the end while the other workers idle (longest first keeps the workers' ends close).
+# A stale list costs only wall time, never a test.
+LONGEST_FIRST = (
+    "test_runtime_peers.py",
+    "test_prio_dap.py",
+    "test_runtime_reliability.py",
+    "test_cothority_servers.py",
+    "test_solidity.py",
+    "test_checker.py",
+    "test_certified_encrypted_parties.py",
+    "test_certified_encrypted.py",
+    "test_cashlib_market.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: order kept within
