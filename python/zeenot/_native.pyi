@@ -507,3 +507,23 @@ class BlindRsaPublicKey:
         """RFC 9474 `Finalize` (checked: `ValueError` if the result does not verify)."""
     def verify(self, signature: bytes, randomizer: bytes | None, msg: bytes) -> bool:
         """RFC 9474 `Verify`: `False` for anything that does not verify."""
+
+class KvacShowKey:
+    """An issuer's `X_i` (packed, checked) with a constant-time comb each: a credential holder's
+    native showing prover (`zeenot.cashlib.kvac.present_native`)."""
+
+    def __init__(self, xs: list[bytes]) -> None: ...
+    def __len__(self) -> int: ...
+    def show(
+        self,
+        u: bytes,
+        u_prime: bytes,
+        attributes: list[bytes],
+        hidden: list[int],
+        header_tail: bytes,
+        ctx_prefix: bytes,
+        seed: int | None = None,
+        statement: bool = False,
+    ) -> tuple[list[bytes], bytes, bytes, str | None]:
+        """The showing's points (`U_s, C_U', C_j…, V` as 64-byte `x ‖ y`), its sigma proof, its
+        context and, with `statement`, the statement's wire JSON (`ValueError` on bad input)."""

@@ -333,3 +333,117 @@ def test_issuer_offsets_on_hidden_attributes(key):
         )
     with pytest.raises(CredentialError):  # only hidden attributes are offset
         issue(key, req, context=b"o", offsets={0: 1})
+
+
+# ---------------------------------------------------------------------------------------------
+# The native showing (`present_native`): the same statement, proofs the ordinary verifier takes
+
+
+POLICIES = [
+    REVEAL1,
+    Policy(),
+    Policy(reveal=frozenset({0, 3, 9})),
+    Policy(reveal=frozenset(range(1, N))),
+    Policy(reveal=frozenset(range(N))),
+]
+
+
+@pytest.mark.parametrize("policy", POLICIES, ids=lambda p: f"reveal{sorted(p.reveal)}")
+def test_native_showing_proves_the_python_statement(key, cred, policy):
+    import json
+
+    from zeenot.cashlib.kvac import _show_statement, present_native, verifier_v
+
+    assert key.params.show_key is not None, "the native module lacks KvacShowKey"
+    out = present_native(key.params, cred, policy, verifier_id=b"shop", nonce=b"n", statement=True)
+    assert out is not None
+    pres, native_json = out
+    assert verify_presentation(key, pres.to_bytes(), policy, verifier_id=b"shop", nonce=b"n")
+    # the statement the native prover hashed is the one the proof language writes
+    python = _show_statement(key.params, pres, verifier_v(key, pres), policy).statement
+    assert json.loads(native_json) == json.loads(python.to_json())
+    assert python.verify(pres.proof, context=show_context_of(key, pres, policy))
+    # a fresh showing is fresh; a seeded one repeats (tests only)
+    again = present_native(key.params, cred, policy, verifier_id=b"shop", nonce=b"n")
+    assert again is not None and again[0].to_bytes() != pres.to_bytes()
+    seeded = [
+        present_native(key.params, cred, policy, verifier_id=b"shop", nonce=b"n", seed=7)
+        for _ in range(2)
+    ]
+    assert seeded[0] is not None and seeded[1] is not None
+    assert seeded[0][0].to_bytes() == seeded[1][0].to_bytes()
+
+
+def show_context_of(key: IssuerKey, pres: Presentation, policy: Policy) -> bytes:
+    from zeenot.cashlib.kvac import show_context
+
+    return show_context(key.params, pres, policy, b"shop", b"n")
+
+
+def test_native_showing_of_a_wrong_credential_is_rejected(key, cred):
+    """The holder cannot check its MAC; a showing of a credential whose MAC does not match
+    its attributes has no proof the verifier accepts (a wrong witness), and the native path
+    refuses malformed input with a clear error."""
+    from zeenot.cashlib.kvac import present_native
+
+    u = random_scalar() * BASE8
+    wrong = {
+        "attribute changed": Credential(cred.u, cred.u_prime, (ATTRS[0], 5, *ATTRS[2:])),
+        "revealed attribute changed": Credential(cred.u, cred.u_prime, (7, *ATTRS[1:])),
+        "random MAC": Credential(u, random_scalar() * BASE8, tuple(ATTRS)),
+        "MAC of another U": Credential(u, cred.u_prime, tuple(ATTRS)),
+        "another issuer's MAC": Credential(u, IssuerKey.generate(N).mac(ATTRS, u), tuple(ATTRS)),
+    }
+    for name, c in wrong.items():
+        for policy in POLICIES:
+            out = present_native(key.params, c, policy, verifier_id=b"shop", nonce=b"n")
+            assert out is not None, name
+            assert not verify_presentation(
+                key, out[0].to_bytes(), policy, verifier_id=b"shop", nonce=b"n"
+            ), (name, policy)
+    # the right credential under another issuer's parameters
+    other = IssuerKey.generate(N)
+    out = present_native(other.params, cred, REVEAL1, verifier_id=b"shop", nonce=b"n")
+    assert out is not None
+    assert not verify_presentation(
+        other, out[0].to_bytes(), REVEAL1, verifier_id=b"shop", nonce=b"n"
+    )
+    with pytest.raises(ValueError):
+        present_native(
+            key.params,
+            Credential(cred.u, cred.u_prime, (1, 2)),
+            REVEAL1,
+            verifier_id=b"shop",
+            nonce=b"n",
+        )
+    with pytest.raises(ValueError):
+        present_native(
+            key.params, cred, Policy(reveal=frozenset({N})), verifier_id=b"s", nonce=b"n"
+        )
+    # ranges and equalities take the Python path
+    ranged = Policy(ranges=((1, 0, 2000),))
+    assert present_native(key.params, cred, ranged, verifier_id=b"s", nonce=b"n") is None
+
+
+def test_native_show_key_refuses_bad_input(key, cred):
+    from zeenot import _native
+    from zeenot.cashlib.group import pack
+
+    with pytest.raises(ValueError):
+        _native.KvacShowKey([])
+    with pytest.raises(ValueError):
+        _native.KvacShowKey([b"\x01" * 32])  # not a point of the subgroup
+    sk = key.params.show_key
+    ms = [m.to_bytes(32, "little") for m in ATTRS]
+    u, up = pack(cred.u), pack(cred.u_prime)
+    for args in [
+        (u, up, ms[:-1], [1], b"", b""),  # too few attributes
+        (u, up, ms, [2, 1], b"", b""),  # hidden not increasing
+        (u, up, ms, [N], b"", b""),  # hidden out of range
+        (u, up, [b"\xff" * 32] * N, [1], b"", b""),  # a non-canonical scalar
+        (u, b"\x01" * 32, ms, [1], b"", b""),  # U' not a point
+        (pack(0 * BASE8), up, ms, [1], b"", b""),  # U the identity
+        (u, up, ms, [1], b"\0" * (1 << 17), b""),  # an oversized tail
+    ]:
+        with pytest.raises(ValueError):
+            sk.show(*args)

@@ -16,6 +16,7 @@ use zeenot_circuit::{snarkjs, soundness, Error, Program};
 
 mod cash;
 mod cothority;
+mod kvac;
 mod points;
 mod prio;
 mod r1cs;
@@ -578,6 +579,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prove_prepared, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_class::<verifier::Groth16Verifier>()?;
+    m.add_class::<kvac::KvacShowKey>()?;
     m.add_function(wrap_pyfunction!(verifier::instance_layout, m)?)?;
     m.add_function(wrap_pyfunction!(r1cs::r1cs, m)?)?;
     m.add_function(wrap_pyfunction!(snarkjs_export, m)?)?;

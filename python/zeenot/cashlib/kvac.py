@@ -39,10 +39,12 @@ from zeenot.cashlib.group import (
     L,
     Reader,
     Writer,
+    _native,
     add,
     frame,
     lincomb,
     lincombs,
+    pack,
     pedersen_h,
     range_prove,
     range_verify,
@@ -117,6 +119,15 @@ class IssuerParams:
     def digest(self) -> bytes:
         """SHA-256 of the parameters: every context binds it."""
         return hashlib.sha256(DOMAIN + b"/params" + self.to_bytes()).digest()
+
+    @functools.cached_property
+    def show_key(self) -> Any:
+        """The native `KvacShowKey` for these `X_i` (their combs, built once per parameters),
+        or `None` with a native module that lacks it."""
+        native = _native()
+        if not hasattr(native, "KvacShowKey"):
+            return None
+        return native.KvacShowKey([pack(x) for x in self.xs])
 
     def to_bytes(self) -> bytes:
         w = Writer().u8(self.n).point(self.cx0)
@@ -711,6 +722,58 @@ def prepare_presentation(
     return pres, show, witness, ctx
 
 
+def _point_xy(b: bytes) -> Point:
+    """A point the native prover computed (affine `x ‖ y`, little-endian): in the subgroup."""
+    return Point._trusted(int.from_bytes(b[:32], "little"), int.from_bytes(b[32:], "little"))
+
+
+def present_native(
+    params: IssuerParams,
+    credential: Credential,
+    policy: Policy,
+    *,
+    verifier_id: bytes,
+    nonce: bytes,
+    seed: int | None = None,
+    statement: bool = False,
+) -> tuple[Presentation, str | None] | None:
+    """`present` in one native call (`_native.KvacShowKey.show`) for a policy with no ranges and
+    no equalities: the same statement (`_show_statement`, compared in the tests) proved with
+    constant-time combs instead of the general engine; `None` where that path does not apply
+    (such a policy, or an older native module). With `statement`, also the statement's JSON
+    as the native prover built it (tests)."""
+    policy.check(params.n)
+    key = params.show_key
+    if key is None or policy.ranges or policy.equal or credential.u == IDENTITY:
+        return None  # (a credential with U = 0 is no credential: the Python path shows it)
+    ms = _check_attributes(params.n, credential.attributes)
+    hidden = [i for i in range(params.n) if i not in policy.reveal]
+    revealed = tuple((i, ms[i]) for i in sorted(policy.reveal))
+    tail = Writer().u8(len(revealed))
+    for i, v in revealed:
+        tail.u8(i).scalar(v)
+    prefix = frame(DOMAIN, b"show", params.digest, verifier_id, nonce, policy.encode())
+    try:
+        points, proof, ctx, js = key.show(
+            pack(credential.u),
+            pack(credential.u_prime),
+            [m.to_bytes(32, "little") for m in ms],
+            hidden,
+            tail.u8(0).bytes(),
+            prefix,
+            seed,
+            statement,
+        )
+    except ValueError as e:
+        raise CredentialError(f"cannot show this credential: {e}") from None
+    pts = [_point_xy(b) for b in points]
+    commitments = tuple(zip(hidden, pts[2 : 2 + len(hidden)], strict=True))
+    pres = Presentation(pts[0], pts[1], commitments, revealed, (), bytes(proof))
+    if show_context(params, pres, policy, verifier_id, nonce) != ctx:
+        raise RuntimeError("the native showing's context differs from show_context's")
+    return pres, js
+
+
 def present(
     params: IssuerParams,
     credential: Credential,
@@ -724,7 +787,14 @@ def present(
 ) -> Presentation:
     """Show `credential` to the verifier `verifier_id` for its `nonce`, as `policy` asks.
     `openings`: the blinding `ρ` of each equality's commitment. `WitnessError` when a predicate
-    is false (no proof exists). `rand`/`seed`: deterministic randomness, tests only."""
+    is false (no proof exists). `rand`/`seed`: deterministic randomness, tests only. A policy
+    without ranges and equalities is proved in one native call (`present_native`)."""
+    if rand is None:
+        fast = present_native(
+            params, credential, policy, verifier_id=verifier_id, nonce=nonce, seed=seed
+        )
+        if fast is not None:
+            return fast[0]
     pres, show, witness, ctx = prepare_presentation(
         params,
         credential,

@@ -1,0 +1,311 @@
+//! Keyed-verification credential showings (`zeenot.cashlib.kvac`) proved in one native call:
+//! the presentation's points and its sigma proof, for a policy that reveals some attributes
+//! and hides the others (no ranges, no equalities: those take the Python path).
+//!
+//! The statement is the one `kvac._show_statement` writes in the proof language, built here
+//! element for element and equation for equation (`kvac.py` stays its specification: the tests
+//! compare the two statements' JSON and verify these proofs with the ordinary verifier):
+//!
+//! ```text
+//! ⋀_j C_j = m_j·U + z_j·H  ∧  V = r·(−G) + Σ_j z_j·X_j
+//! ```
+//!
+//! What is faster than the general engine: no JSON and no point decoding (every point is
+//! computed here or decoded once), and every multiplication by a secret goes through a
+//! constant-time fixed-base comb ([`FixedBaseTable`]): the issuer's `X_j` (tables kept with the
+//! key), `G`, `H`, and the credential's own `U` (one table per showing: `U_s = a·U`, so
+//! `m_j·U_s = (a·m_j)·U` and the commitments' `k·U_s = (k·a)·U`). The proof is the sigma
+//! engine's format (`zeenot_sigma::Proof`), its challenge the engine's transcript.
+//! Not timed by the planner's cost models.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use ark_ff::{UniformRand, Zero};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use rand::rngs::OsRng;
+use rand::{CryptoRng, RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use zeenot_crypto::ct::FixedBaseTable;
+use zeenot_crypto::{decode_scalar, encode_base, Point, Scalar, Sha256Transcript, Transcript};
+use zeenot_sigma::{Builder, Node, Proof, Statement, SIGMA_DOMAIN};
+use zeroize::Zeroize;
+
+/// At most this many attributes (`kvac.MAX_ATTRIBUTES`).
+const MAX_ATTRIBUTES: usize = 64;
+/// The header's tail and the context's prefix are bounded before use.
+const MAX_BYTES: usize = 1 << 16;
+
+fn h_table() -> &'static (Point, FixedBaseTable) {
+    static H: OnceLock<(Point, FixedBaseTable)> = OnceLock::new();
+    H.get_or_init(|| {
+        let h = zeenot_crypto::pedersen::blinding_generator();
+        (h, FixedBaseTable::new(&h))
+    })
+}
+
+fn bad(msg: impl Into<String>) -> PyErr {
+    PyValueError::new_err(msg.into())
+}
+
+fn point(bytes: &[u8], what: &str) -> PyResult<Point> {
+    Point::decode_slice(bytes).map_err(|e| bad(format!("{what}: not a point of the subgroup: {e}")))
+}
+
+/// An issuer's public `X_i = x_i·H` with a constant-time comb each: what a holder keeps to
+/// show credentials of this issuer (`kvac.IssuerParams.xs`, packed).
+#[pyclass(frozen, module = "zeenot._native")]
+pub(crate) struct KvacShowKey {
+    xs: Vec<Point>,
+    encoded: Vec<[u8; 32]>,
+    tables: Vec<FixedBaseTable>,
+}
+
+/// The points of one showing and the witness behind them (zeroized when dropped).
+struct Showing {
+    us: Point,
+    cu: Point,
+    commitments: Vec<Point>,
+    v: Point,
+    secrets: Vec<Scalar>,
+}
+
+impl Drop for Showing {
+    fn drop(&mut self) {
+        self.secrets.zeroize();
+    }
+}
+
+#[pymethods]
+impl KvacShowKey {
+    /// `xs`: the issuer's `X_i`, packed (32 bytes each, checked on the curve and in the
+    /// subgroup), 1 to 64 of them.
+    #[new]
+    fn new(py: Python<'_>, xs: Vec<Vec<u8>>) -> PyResult<Self> {
+        if xs.is_empty() || xs.len() > MAX_ATTRIBUTES {
+            return Err(bad(format!("1 to {MAX_ATTRIBUTES} attribute keys, got {}", xs.len())));
+        }
+        let points =
+            xs.iter().enumerate().map(|(i, b)| point(b, &format!("X{i}"))).collect::<PyResult<Vec<_>>>()?;
+        let tables = py.detach(|| points.iter().map(FixedBaseTable::new).collect());
+        Ok(KvacShowKey { encoded: Point::encode_batch(&points), xs: points, tables })
+    }
+
+    /// How many attributes.
+    fn __len__(&self) -> usize {
+        self.xs.len()
+    }
+
+    /// A showing of the credential `(u, u_prime)` on `attributes` (32-byte little-endian
+    /// canonical scalars), hiding the attributes `hidden` (increasing indices) and revealing
+    /// the others. The context is `ctx_prefix ‖ len(header) (8 bytes LE) ‖ header`, the header
+    /// `U_s ‖ C_U' ‖ u8(#hidden) ‖ (u8(j) ‖ C_j)* ‖ header_tail` (`kvac.show_context`).
+    /// Returns the points `[U_s, C_U', C_j…, V]` as affine `x ‖ y` (64 bytes, little-endian
+    /// coordinates), the sigma proof, the context and, with
+    /// `statement=True`, the statement's wire JSON (tests). `seed`: deterministic randomness,
+    /// tests only.
+    #[pyo3(signature = (u, u_prime, attributes, hidden, header_tail, ctx_prefix, seed=None, statement=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn show<'py>(
+        &self,
+        py: Python<'py>,
+        u: &[u8],
+        u_prime: &[u8],
+        attributes: Vec<Vec<u8>>,
+        hidden: Vec<usize>,
+        header_tail: &[u8],
+        ctx_prefix: &[u8],
+        seed: Option<u64>,
+        statement: bool,
+    ) -> PyResult<(Vec<Bound<'py, PyBytes>>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Option<String>)> {
+        let n = self.xs.len();
+        if attributes.len() != n {
+            return Err(bad(format!("{} attributes for a key of {n}", attributes.len())));
+        }
+        if hidden.windows(2).any(|w| w[0] >= w[1]) || hidden.iter().any(|&j| j >= n) {
+            return Err(bad("hidden indices must increase and be below the number of attributes"));
+        }
+        if header_tail.len() > MAX_BYTES || ctx_prefix.len() > MAX_BYTES {
+            return Err(bad("the header's tail or the context's prefix is too long"));
+        }
+        let u = point(u, "U")?;
+        if u.is_identity() {
+            return Err(bad("the credential's U is the identity"));
+        }
+        let u_prime = point(u_prime, "U'")?;
+        let mut ms = Vec::with_capacity(hidden.len());
+        for &j in &hidden {
+            let b: [u8; 32] =
+                attributes[j].as_slice().try_into().map_err(|_| bad(format!("attribute {j}: 32 bytes")))?;
+            ms.push(decode_scalar(&b).map_err(|e| bad(format!("attribute {j}: {e}")))?);
+        }
+        let out = py.detach(|| match seed {
+            Some(s) => self.prove(
+                &mut ChaCha20Rng::seed_from_u64(s),
+                &u,
+                &u_prime,
+                &hidden,
+                &ms,
+                header_tail,
+                ctx_prefix,
+            ),
+            None => self.prove(&mut OsRng, &u, &u_prime, &hidden, &ms, header_tail, ctx_prefix),
+        });
+        ms.zeroize();
+        let (points, proof, ctx, json) = out.map_err(|e| bad(format!("kvac show: {e}")))?;
+        let json = statement.then(|| zeenot_sigma::wire::statement_to_json(&json));
+        Ok((
+            points.iter().map(|p| PyBytes::new(py, &xy_bytes(p))).collect(),
+            PyBytes::new(py, &proof),
+            PyBytes::new(py, &ctx),
+            json,
+        ))
+    }
+}
+
+impl KvacShowKey {
+    /// The showing's points from fresh `a, r, z_j`, all through combs.
+    fn points<R: RngCore + CryptoRng>(
+        &self,
+        rng: &mut R,
+        u_table: &FixedBaseTable,
+        u_prime: &Point,
+        hidden: &[usize],
+        ms: &[Scalar],
+    ) -> Showing {
+        let (_, h) = h_table();
+        let mut a = Scalar::rand(rng);
+        while a.is_zero() {
+            a = Scalar::rand(rng);
+        }
+        let r = Scalar::rand(rng);
+        let us = u_table.mul(&a);
+        let cu = u_prime.mul_ct(&a) + Point::mul_base(&r);
+        let mut secrets = Vec::with_capacity(2 * hidden.len() + 2);
+        let mut commitments = Vec::with_capacity(hidden.len());
+        let mut v = -Point::mul_base(&r);
+        for (&j, m) in hidden.iter().zip(ms) {
+            let z = Scalar::rand(rng);
+            let mut am = a * m;
+            commitments.push(u_table.mul(&am) + h.mul(&z));
+            am.zeroize();
+            v += self.tables[j].mul(&z);
+            secrets.push(*m);
+            secrets.push(z);
+        }
+        secrets.push(r);
+        secrets.push(a);
+        Showing { us, cu, commitments, v, secrets }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn prove<R: RngCore + CryptoRng>(
+        &self,
+        rng: &mut R,
+        u: &Point,
+        u_prime: &Point,
+        hidden: &[usize],
+        ms: &[Scalar],
+        header_tail: &[u8],
+        ctx_prefix: &[u8],
+    ) -> zeenot_sigma::Result<(Vec<Point>, Vec<u8>, Vec<u8>, Statement)> {
+        let u_table = FixedBaseTable::new(u);
+        let show = self.points(rng, &u_table, u_prime, hidden, ms);
+        let k = hidden.len();
+        let mut all = vec![show.us, show.cu];
+        all.extend_from_slice(&show.commitments);
+        all.push(show.v);
+        let packed = Point::encode_batch(&all);
+
+        // the context: kvac.show_context's last part is the header
+        let mut header = Vec::with_capacity(65 + 33 * k + header_tail.len());
+        header.extend_from_slice(&packed[0]);
+        header.extend_from_slice(&packed[1]);
+        header.push(k as u8);
+        for (i, &j) in hidden.iter().enumerate() {
+            header.push(j as u8);
+            header.extend_from_slice(&packed[2 + i]);
+        }
+        header.extend_from_slice(header_tail);
+        let mut ctx = Vec::with_capacity(ctx_prefix.len() + 8 + header.len());
+        ctx.extend_from_slice(ctx_prefix);
+        ctx.extend_from_slice(&(header.len() as u64).to_le_bytes());
+        ctx.extend_from_slice(&header);
+
+        let st = self.statement(&show, &packed, hidden)?;
+
+        // Maurer's prover over the same nonces the engine would draw per secret: m_j, z_j, r.
+        let (_, h) = h_table();
+        let mut a = show.secrets[2 * k + 1];
+        let mut nonces: Vec<Scalar> = (0..2 * k + 1).map(|_| Scalar::rand(rng)).collect();
+        let mut t_v = -Point::mul_base(&nonces[2 * k]);
+        let mut commitments = Vec::with_capacity(k + 1);
+        for (i, &j) in hidden.iter().enumerate() {
+            let mut ka = nonces[2 * i] * a;
+            commitments.push(u_table.mul(&ka) + h.mul(&nonces[2 * i + 1]));
+            ka.zeroize();
+            t_v += self.tables[j].mul(&nonces[2 * i + 1]);
+        }
+        commitments.push(t_v);
+        let mut t = Sha256Transcript::new(SIGMA_DOMAIN);
+        t.append_message(b"sigma/context", &ctx);
+        st.absorb(&mut t);
+        t.append_message(b"sigma/commitments", &Point::encode_batch(&commitments).concat());
+        let c = t.challenge_scalar(b"sigma/challenge");
+        let responses: Vec<Scalar> =
+            nonces.iter().zip(&show.secrets[..2 * k + 1]).map(|(kk, x)| *kk + c * x).collect();
+        nonces.zeroize();
+        a.zeroize();
+        let proof = Proof { commitments, challenges: Vec::new(), responses };
+        Ok((all, proof.encode(), ctx, st))
+    }
+
+    /// `kvac._show_statement` for this policy: elements in order of first use, one per distinct
+    /// point (as the Python compiler merges them), secrets `m_j, z_j` per hidden `j`, then `r`.
+    fn statement(
+        &self,
+        show: &Showing,
+        packed: &[[u8; 32]],
+        hidden: &[usize],
+    ) -> zeenot_sigma::Result<Statement> {
+        let (h, _) = h_table();
+        let k = hidden.len();
+        let mut b = Builder::new();
+        let mut index: HashMap<[u8; 32], zeenot_sigma::Element> = HashMap::new();
+        let mut el = |b: &mut Builder, name: String, enc: [u8; 32], p: Point| {
+            *index.entry(enc).or_insert_with(|| b.element(name, p))
+        };
+        let h_enc = h.encode();
+        let neg_g = -Point::generator();
+        let mut roots = Vec::with_capacity(k + 1);
+        let mut zs = Vec::with_capacity(k);
+        for (i, &j) in hidden.iter().enumerate() {
+            let m = b.secret(format!("m{j}"));
+            let z = b.secret(format!("z{j}"));
+            zs.push(z);
+            let c = el(&mut b, format!("C{j}"), packed[2 + i], show.commitments[i]);
+            let ue = el(&mut b, "U".into(), packed[0], show.us);
+            let he = el(&mut b, "H".into(), h_enc, *h);
+            roots.push(b.equation(c, &[(m, ue), (z, he)]));
+        }
+        let r = b.secret("r");
+        let ve = el(&mut b, "V".into(), packed[2 + k], show.v);
+        let ge = el(&mut b, "-G".into(), neg_g.encode(), neg_g);
+        let mut terms = vec![(r, ge)];
+        for (&j, &z) in hidden.iter().zip(&zs) {
+            terms.push((z, el(&mut b, format!("X{j}"), self.encoded[j], self.xs[j])));
+        }
+        roots.push(b.equation(ve, &terms));
+        b.build(Node::And(roots))
+    }
+}
+
+fn xy_bytes(p: &Point) -> [u8; 64] {
+    let (x, y) = p.xy();
+    let mut out = [0u8; 64];
+    out[..32].copy_from_slice(&encode_base(&x));
+    out[32..].copy_from_slice(&encode_base(&y));
+    out
+}
