@@ -134,3 +134,54 @@ def test_withdrawal_needs_the_accounts_key(bank):
         bank.withdraw("frank", u * BASE8, req)
     with pytest.raises(CredentialError):
         bank.withdraw("nobody", thief * BASE8, req)
+
+
+def _python_statement_json(key: IssuerKey, sp: Spend, level: int, r: int, x_key) -> str:
+    """The spend's statement as the proof language writes it (`_spend_parts`)."""
+    from zeenot.cashlib import kvac
+    from zeenot.cashlib.ecash import _spend_parts
+
+    show = kvac.check_presentation(key, sp.presentation, kvac.Policy(), b"")
+    assert show is not None
+    return _spend_parts(show, sp, level, r, x_key)[0].to_json()
+
+
+@pytest.mark.parametrize("endorsed", [False, True])
+def test_the_verifiers_wire_statement_is_the_proof_languages(bank, endorsed):
+    """`_spend_wire` writes the deposit's statement without the language's objects: byte for
+    byte the document `_spend_parts` compiles to, also where points coincide (the compiler
+    merges elements with one encoding) — a spend whose points an attacker chose."""
+    from zeenot.cashlib.ecash import _spend_wire, make_spend, spend_r
+
+    wallet, _ = _wallet(bank, f"wire{endorsed}")
+    x = random_scalar() if endorsed else None
+    x_key = None if x is None else x * BASE8
+    info = merchant_info()
+    sp = make_spend(bank.params, wallet.credential, LEVEL, 3, b"shop", info, endorsement=x)
+    r = spend_r(b"shop", info, x_key)
+    key = bank._key
+    pres = sp.presentation
+    c0 = pres.commitments[0][1]
+    variants = {
+        "honest": sp,
+        "S = Cω = Pi.lo": Spend(
+            sp.serial, sp.tag, sp.serial, sp.serial, sp.index_high, sp.range_proof, pres
+        ),
+        "T = C0 = U": Spend(
+            sp.serial,
+            c0,
+            sp.c_omega,
+            sp.index_low,
+            sp.index_high,
+            sp.range_proof,
+            type(pres)(c0, pres.cu, pres.commitments, pres.revealed, pres.ranges, pres.proof),
+        ),
+        "S = G": Spend(
+            BASE8, sp.tag, sp.c_omega, sp.index_low, sp.index_high, sp.range_proof, pres
+        ),
+    }
+    for name, v in variants.items():
+        wire, size = _spend_wire(key, v, LEVEL, r, x_key)
+        assert wire == _python_statement_json(key, v, LEVEL, r, x_key), name
+        assert size == len(sp.presentation.proof)
+    assert verify_spend(key, sp.to_bytes(), b"shop", info, LEVEL, endorsement_key=x_key)

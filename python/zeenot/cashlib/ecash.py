@@ -26,6 +26,7 @@ the bank deposits it only with `x`.
 
 from __future__ import annotations
 
+import functools
 import secrets as _secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,8 +44,9 @@ from zeenot.cashlib.kvac import (
     Policy,
     Presentation,
 )
+from zeenot.cashlib.wire import WireStatement
 from zeenot.errors import ZeenotError
-from zeenot.sigma import And, DLRep, Element, Secret, WitnessError, batch_verify
+from zeenot.sigma import And, DLRep, Element, Secret, WitnessError
 
 __all__ = [
     "Bank",
@@ -142,7 +144,7 @@ def _spend_parts(
     i, g_lo, g_hi = Secret("i"), Secret("g.lo"), Secret("g.hi")
     w, rw, rp = Secret("ω"), Secret("ρω"), Secret("ρ'")
     S, Cw = Element("S", spend.serial), Element("Cω", spend.c_omega)
-    top = ((1 << level) - 1) * BASE8
+    top = _top(level)
     st = And(
         show.statement,
         DLRep(Element("Pi.lo", spend.index_low), i * G + g_lo * H),
@@ -333,23 +335,73 @@ def _prepare_spend(
     info: bytes,
     level: int,
     endorsement_key: Point | None,
-) -> tuple[Spend, And, bytes] | None:
-    """The parsed spend, its sigma statement and context once its shape and the issuer's MAC
-    check (`kvac.check_presentation`) pass; the Bulletproof and the sigma proof are left to the
-    caller (one by one in `verify_spend`, in batches in `verify_spends`). `None` otherwise;
+) -> tuple[Spend, tuple[str, int], bytes] | None:
+    """The parsed spend, its sigma statement's wire JSON and proof length (`_spend_wire`), and
+    its context once its shape passes (the issuer's MAC is checked by the sigma proof over
+    `V`); the Bulletproof and the sigma proof are left to the caller (one by one in
+    `verify_spend`, in batches in `verify_spends`). `None` otherwise;
     `CredentialError`/`ValueError` for malformed bytes."""
     sp = spend if isinstance(spend, Spend) else Spend.from_bytes(spend)
     if sp.serial == IDENTITY or sp.c_omega == IDENTITY or endorsement_key == IDENTITY:
         return None
+    if not kvac._check_presentation_shape(key.params, sp.presentation, Policy()):
+        return None
     step = _SPEND if endorsement_key is None else _ENDORSED_SPEND
     extra = _context_parts(info, sp, level, endorsement_key)
     ctx = kvac.show_context(key.params, sp.presentation, Policy(), merchant_id, extra, step)
-    show = kvac.check_presentation(key, sp.presentation, Policy(), ctx)
-    if show is None:
-        return None
     r = spend_r(merchant_id, info, endorsement_key)
-    st, _ = _spend_parts(show, sp, level, r, endorsement_key)
-    return sp, st, ctx
+    return sp, _spend_wire(key, sp, level, r, endorsement_key), ctx
+
+
+@functools.lru_cache(maxsize=MAX_LEVEL + 1)
+def _top(level: int) -> Point:
+    return ((1 << level) - 1) * BASE8
+
+
+@functools.lru_cache(maxsize=1)
+def _constants() -> tuple[bytes, bytes, bytes, bytes]:
+    g, h = BASE8, group.pedersen_h()
+    return group.pack(g), group.pack(h), group.pack(-g), group.pack(-h)
+
+
+def _spend_wire(
+    key: IssuerKey, sp: Spend, level: int, r: int, endorsement_key: Point | None
+) -> tuple[str, int]:
+    """`_spend_parts(kvac.check_presentation(...), ...)`'s statement as wire JSON, written
+    directly (`zeenot.cashlib.wire`; the tests compare the two): the verifier's `V` and `R·G`
+    in one native multi-scalar multiplication."""
+    pack = group.pack
+    pres = sp.presentation
+    first = (key.x0 + sum(key.xs[i] * m for i, m in pres.revealed)) % L
+    v_row = [(first, pres.u), (-1, pres.cu), *((key.xs[i], c) for i, c in pres.commitments)]
+    v, rg = group.lincombs([v_row, [(r, BASE8)]])
+    g, h, ng, nh = _constants()
+    w = WireStatement()
+    pu = pack(pres.u)
+    show = [
+        w.equation((f"C{i}", pack(c)), [(f"m{i}", "U", pu), (f"z{i}", "H", h)])
+        for i, c in pres.commitments
+    ]
+    xs = [(f"z{i}", f"X{i}", pack(key.params.xs[i])) for i, _ in pres.commitments]
+    show.append(w.equation(("V", pack(v)), [("r", "-G", ng), *xs]))
+    u, s, t = (f"m{k}" for k in range(ATTRIBUTES))
+    ps, pcw = pack(sp.serial), pack(sp.c_omega)
+    high = group.sub(_top(level), sp.index_high)
+    root: list[Any] = [
+        show,
+        w.equation(("Pi.lo", pack(sp.index_low)), [("i", "G", g), ("g.lo", "H", h)]),
+        w.equation(("Pi.hi", pack(high)), [("i", "G", g), ("g.hi", "H", h)]),
+        w.equation(("G-S", pack(group.sub(BASE8, sp.serial))), [(s, "S", ps), ("i", "S", ps)]),
+        w.equation(("Cω", pcw), [("ω", "G", g), ("ρω", "H", h)]),
+        w.equation(
+            ("G-Cω", pack(group.sub(BASE8, sp.c_omega))),
+            [(t, "Cω", pcw), ("i", "Cω", pcw), ("ρ'", "-H", nh)],
+        ),
+        w.equation(("T", pack(sp.tag)), [(u, "G", g), ("ω", "R·G", pack(rg))]),
+    ]
+    if endorsement_key is not None:
+        root = [root, w.equation(("X", pack(endorsement_key)), [("x", "G", g)])]
+    return w.json(root)
 
 
 def verify_spend(
@@ -372,7 +424,7 @@ def verify_spend(
         sp, st, ctx = prepared
         if not group.range_verify((sp.index_low, sp.index_high), sp.range_proof, _bits(level), ctx):
             return None
-        return sp if st.verify(sp.presentation.proof, context=ctx) else None
+        return sp if _verify_one(st, sp.presentation.proof, ctx) else None
     except (CredentialError, ValueError):
         return None
 
@@ -387,7 +439,7 @@ def verify_spends(
     sigma proofs in another (random weights, one multi-exponentiation each: a batch of invalid
     proofs passes with probability about 2^-128); if a batch fails, its proofs are checked one
     by one, so one bad spend costs the others nothing but time."""
-    prepared: list[tuple[Spend, And, bytes] | None] = []
+    prepared: list[tuple[Spend, tuple[str, int], bytes] | None] = []
     for spend, merchant_id, info, endorsement_key in items:
         try:
             prepared.append(_prepare_spend(key, spend, merchant_id, info, level, endorsement_key))
@@ -406,17 +458,28 @@ def verify_spends(
     for k in live:
         sp, st, ctx = prepared[k]  # type: ignore[misc]
         sigma.append((st, sp.presentation.proof, ctx))
-    if sigma and not batch_verify(sigma):
+    if sigma and not _batch_verify(sigma):
         live = [k for k, item in zip(live, sigma, strict=True) if _verify_one(*item)]
     ok = set(live)
     return [p[0] if k in ok and p is not None else None for k, p in enumerate(prepared)]
 
 
-def _verify_one(st: And, proof: bytes, ctx: bytes) -> bool:
-    try:
-        return bool(st.verify(proof, context=ctx))
-    except ValueError:
+def _verify_one(st: tuple[str, int], proof: bytes, ctx: bytes) -> bool:
+    """`Statement.verify` on the wire form: `False` for a proof of the wrong length or one the
+    engine calls malformed."""
+    return _batch_verify([(st, proof, ctx)])
+
+
+def _batch_verify(items: list[tuple[tuple[str, int], bytes, bytes]]) -> bool:
+    """`zeenot.sigma.batch_verify` on wire forms: one multi-exponentiation for all."""
+    if any(len(proof) != size for (_, size), proof, _ in items):
         return False
+    try:
+        return bool(group._native().sigma_batch_verify([(js, p, c) for (js, _), p, c in items]))
+    except ValueError as e:
+        if str(e).startswith("malformed proof"):
+            return False
+        raise
 
 
 def identify(serial_r_tag_1: tuple[int, Point], serial_r_tag_2: tuple[int, Point]) -> Point:
