@@ -6,9 +6,11 @@ Measures, one process, one thread (the Rust core may use more for a proof):
 
 * credential issuance with 10 attributes, 9 hidden (the user's request, the issuer's answer,
   the user's check), and a presentation with 10 attributes, 1 revealed (prove, verify, bytes),
-  alone and with a 32-bit range on a hidden attribute; the prove time split into preparing the
-  points and the statement (`prepare_ms`: Python and one native multi-scalar multiplication,
-  Bulletproofs included) and the sigma engine's proof (`sigma_engine_prove_ms`, Rust);
+  alone and with a 32-bit range on a hidden attribute (`prove_cpu_ms_min`/`verify_cpu_ms_min`:
+  the least CPU time of the process). A showing without ranges is proved in one native call
+  (`kvac.present_native`); the general path's time is split into preparing the points and the
+  statement (`prepare_ms`: Python and one native multi-scalar multiplication, Bulletproofs
+  included) and the sigma engine's proof (`sigma_engine_prove_ms`, Rust);
 * an e-cash spend of a 2^10-coin wallet (prove, the bank's verification and deposit, bytes) and
   deposits per second, one after the other, in memory and through the bank server's store
   (`zeenot.cashlib.bank.BankStore` on SQLite).
@@ -55,6 +57,17 @@ def timed(fn: Callable[[], Any], reps: int) -> tuple[float, float, Any]:
         out = fn()
         times.append((time.perf_counter() - t) * 1e3)
     return statistics.median(times), min(times), out
+
+
+def cpu_min(fn: Callable[[], Any], reps: int) -> float:
+    """The least CPU time of this process over `reps` runs, in ms (`time.process_time`: on a
+    shared machine, what the step costs rather than how long it waited for a core)."""
+    best = float("inf")
+    for _ in range(reps):
+        t = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t)
+    return best * 1e3
 
 
 def credentials(reps: int) -> dict[str, Any]:
@@ -105,6 +118,8 @@ def credentials(reps: int) -> dict[str, Any]:
         res[name] = {
             "prove_ms": [p_ms, p_min],
             "verify_ms": [v_ms, v_min],
+            "prove_cpu_ms_min": cpu_min(prove, reps),
+            "verify_cpu_ms_min": cpu_min(verify, reps),
             "prepare_ms": [pr_ms, pr_min],
             "sigma_engine_prove_ms": [e_ms, e_min],
             "bytes": len(wire),
@@ -188,7 +203,8 @@ def main() -> None:
     print(
         f"\npossession, 10 attributes, 1 revealed: prove {c['prove_ms'][0]:.2f} ms "
         f"(min {c['prove_ms'][1]:.2f}; BBS 2.7, quoted), verify {c['verify_ms'][0]:.2f} ms "
-        f"(min {c['verify_ms'][1]:.2f}; BBS 3.2), {c['bytes']} B (BBS 634)\n"
+        f"(min {c['verify_ms'][1]:.2f}; BBS 3.2), {c['bytes']} B (BBS 634); least CPU: prove "
+        f"{c['prove_cpu_ms_min']:.2f} ms, verify {c['verify_cpu_ms_min']:.2f} ms\n"
         f"spend (2^{e['level']} coins): prove {e['spend_prove_ms'][0]:.2f} ms, deposit "
         f"{e['deposit_verify_ms'][0]:.2f} ms, {e['spend_bytes']} B, "
         f"{e['deposits_per_s_sequential']:.0f} deposits/s sequential "

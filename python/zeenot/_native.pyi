@@ -527,3 +527,24 @@ class KvacShowKey:
     ) -> tuple[list[bytes], bytes, bytes, str | None]:
         """The showing's points (`U_s, C_U', C_j…, V` as 64-byte `x ‖ y`), its sigma proof, its
         context and, with `statement`, the statement's wire JSON (`ValueError` on bad input)."""
+
+def bj_unpack_many(packed: list[bytes]) -> list[bytes]:
+    """Packed points (at most 4,096) decoded and checked together, each as 64-byte `x ‖ y`
+    (`ValueError` naming the first bad one)."""
+
+class KvacVerifyKey:
+    """An issuer's secret `x0, x_i` (zeroized when dropped): the MAC check's `V` from a
+    message's points, decoded once (`zeenot.cashlib.ecash`'s deposits)."""
+
+    def __init__(self, x0: bytes, xs: list[bytes]) -> None: ...
+    def open_many(
+        self,
+        items: list[
+            tuple[
+                list[bytes], int, int, list[tuple[int, int]], list[tuple[int, bytes]], list[bytes]
+            ]
+        ],
+    ) -> list[tuple[list[bytes], bytes, list[bytes]] | None]:
+        """Per `(points, U's index, C_U''s index, hidden (j, index of C_j), revealed (i, m_i),
+        public k)`: `None` for a bad point or index, else the points (`x ‖ y`), `V`, each
+        `k·G`."""

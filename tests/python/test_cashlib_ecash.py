@@ -185,3 +185,37 @@ def test_the_verifiers_wire_statement_is_the_proof_languages(bank, endorsed):
         assert wire == _python_statement_json(key, v, LEVEL, r, x_key), name
         assert size == len(sp.presentation.proof)
     assert verify_spend(key, sp.to_bytes(), b"shop", info, LEVEL, endorsement_key=x_key)
+
+
+def test_a_spends_points_decoded_once_give_what_the_reference_computes(bank):
+    """`_open_spends` (every point of a spend decoded in one native call, `V` and `R·G` from
+    them) agrees with the one-point-at-a-time parser and `kvac.verifier_v`; a point outside
+    the prime-order subgroup makes the spend malformed, as the reference parser says."""
+    from zeenot.cashlib import kvac
+    from zeenot.cashlib.ecash import _open_spends
+    from zeenot.cashlib.group import P, Reader, unpack, unpack_many
+    from zeenot.cashlib.kvac import Presentation
+
+    assert bank._key.verify_key is not None, "the native module lacks KvacVerifyKey"
+    wallet, _ = _wallet(bank, "open")
+    info = merchant_info()
+    sp = wallet.spend(b"shop", info)
+    data = sp.to_bytes()
+    (opened,) = _open_spends(bank._key, [(data, b"shop", info, None)])
+    assert opened is not None
+    parsed, v_rg = opened
+    assert parsed == sp == Spend.from_bytes(data)
+    assert v_rg == (kvac.verifier_v(bank._key, sp.presentation), spend_r(b"shop", info) * BASE8)
+    pres = sp.presentation.to_bytes()
+    assert Presentation.from_bytes(pres) == sp.presentation
+    raw = Reader.scan(data, "spend", Spend.read)[1]
+    assert unpack_many(raw) == [unpack(b) for b in raw]
+    order_two = (P - 1).to_bytes(32, "little")  # (0, −1): on the curve, of order 2
+    for at in (0, 32 * 4):  # the serial; the index's upper commitment
+        bad = data[:at] + order_two + data[at + 32 :]
+        with pytest.raises(CredentialError):
+            Spend.from_bytes(bad)
+        assert _open_spends(bank._key, [(bad, b"shop", info, None)]) == [None]
+        assert verify_spend(bank._key, bad, b"shop", info, LEVEL) is None
+    with pytest.raises(ValueError):
+        unpack_many([order_two])

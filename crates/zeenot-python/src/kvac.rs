@@ -16,7 +16,10 @@
 //! key), `G`, `H`, and the credential's own `U` (one table per showing: `U_s = a·U`, so
 //! `m_j·U_s = (a·m_j)·U` and the commitments' `k·U_s = (k·a)·U`). The proof is the sigma
 //! engine's format (`zeenot_sigma::Proof`), its challenge the engine's transcript.
-//! Not timed by the planner's cost models.
+//!
+//! The verifier's side (the bank's deposits): [`KvacVerifyKey`] decodes a message's points once
+//! and computes the MAC check's `V` from them; [`bj_unpack_many`] decodes a message's points in
+//! one call. Not timed by the planner's cost models.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -37,6 +40,11 @@ use zeroize::Zeroize;
 const MAX_ATTRIBUTES: usize = 64;
 /// The header's tail and the context's prefix are bounded before use.
 const MAX_BYTES: usize = 1 << 16;
+
+/// What `show` answers: the points (`x ‖ y`), the proof, the context, the statement's JSON.
+type ShowOut<'py> = (Vec<Bound<'py, PyBytes>>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Option<String>);
+/// The points, the encoded proof, the context and the statement of one showing.
+type Proved = (Vec<Point>, Vec<u8>, Vec<u8>, Statement);
 
 fn h_table() -> &'static (Point, FixedBaseTable) {
     static H: OnceLock<(Point, FixedBaseTable)> = OnceLock::new();
@@ -119,7 +127,7 @@ impl KvacShowKey {
         ctx_prefix: &[u8],
         seed: Option<u64>,
         statement: bool,
-    ) -> PyResult<(Vec<Bound<'py, PyBytes>>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Option<String>)> {
+    ) -> PyResult<ShowOut<'py>> {
         let n = self.xs.len();
         if attributes.len() != n {
             return Err(bad(format!("{} attributes for a key of {n}", attributes.len())));
@@ -210,7 +218,7 @@ impl KvacShowKey {
         ms: &[Scalar],
         header_tail: &[u8],
         ctx_prefix: &[u8],
-    ) -> zeenot_sigma::Result<(Vec<Point>, Vec<u8>, Vec<u8>, Statement)> {
+    ) -> zeenot_sigma::Result<Proved> {
         let u_table = FixedBaseTable::new(u);
         let show = self.points(rng, &u_table, u_prime, hidden, ms);
         let k = hidden.len();
@@ -308,4 +316,125 @@ fn xy_bytes(p: &Point) -> [u8; 64] {
     out[..32].copy_from_slice(&encode_base(&x));
     out[32..].copy_from_slice(&encode_base(&y));
     out
+}
+
+/// Decodes packed points (32 bytes each, at most 4,096) with every check of `Point::decode`
+/// (canonical, on the curve, in the prime-order subgroup), sharing one field inversion among
+/// them: the points of a message read at once (`zeenot.cashlib.group.Reader`). Returns each
+/// as affine `x ‖ y` (64 bytes, little-endian); `ValueError` naming the first bad one.
+#[pyfunction]
+pub(crate) fn bj_unpack_many<'py>(
+    py: Python<'py>,
+    packed: Vec<Vec<u8>>,
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    const MAX: usize = 4096;
+    if packed.len() > MAX {
+        return Err(bad(format!("bj_unpack_many: at most {MAX} points")));
+    }
+    let mut bytes = Vec::with_capacity(32 * packed.len());
+    for (i, p) in packed.iter().enumerate() {
+        if p.len() != 32 {
+            return Err(bad(format!("point {i}: 32 bytes, got {}", p.len())));
+        }
+        bytes.extend_from_slice(p);
+    }
+    let points = py
+        .detach(|| Point::decode_batch(&bytes))
+        .map_err(|(i, e)| bad(format!("point {i}: not a point of the subgroup: {e}")))?;
+    Ok(points.iter().map(|p| PyBytes::new(py, &xy_bytes(p))).collect())
+}
+
+/// The issuer's secret `x0, x_1 … x_n` (zeroized when dropped), for the verifier's side of
+/// showings and spends: decodes a message's points once and computes the MAC check's
+/// `V = (x0 + Σ_revealed x_i·m_i)·U + Σ_hidden x_j·C_j − C_U'` from them (constant time in
+/// the key), so that the points are not decoded again for it.
+#[pyclass(frozen, module = "zeenot._native")]
+pub(crate) struct KvacVerifyKey {
+    x0: Scalar,
+    xs: Vec<Scalar>,
+}
+
+impl Drop for KvacVerifyKey {
+    fn drop(&mut self) {
+        self.x0.zeroize();
+        self.xs.zeroize();
+    }
+}
+
+fn scalar32(b: &[u8], what: &str) -> PyResult<Scalar> {
+    let b: [u8; 32] = b.try_into().map_err(|_| bad(format!("{what}: 32 bytes")))?;
+    decode_scalar(&b).map_err(|e| bad(format!("{what}: {e}")))
+}
+
+/// One message for [`KvacVerifyKey::open_many`]: its packed points, where `U` and `C_U'` are
+/// among them, the hidden attributes' `(j, index of C_j)`, the revealed `(i, m_i)`, and public
+/// scalars `k` whose `k·G` the caller needs.
+type OpenItem = (Vec<Vec<u8>>, usize, usize, Vec<(usize, usize)>, Vec<(usize, Vec<u8>)>, Vec<Vec<u8>>);
+/// Its answer: every point decoded (`x ‖ y`), `V`, and each `k·G`.
+type Opened<'py> = Option<(Vec<Bound<'py, PyBytes>>, Bound<'py, PyBytes>, Vec<Bound<'py, PyBytes>>)>;
+
+/// The points of one message decoded, its `V`, and the `k·G` asked for.
+type OpenedPoints = (Vec<Point>, Point, Vec<Point>);
+
+#[pymethods]
+impl KvacVerifyKey {
+    /// `x0` and each `x_i`: 32-byte little-endian canonical scalars (1 to 64 attributes).
+    #[new]
+    fn new(x0: &[u8], xs: Vec<Vec<u8>>) -> PyResult<Self> {
+        if xs.is_empty() || xs.len() > MAX_ATTRIBUTES {
+            return Err(bad(format!("1 to {MAX_ATTRIBUTES} attribute keys, got {}", xs.len())));
+        }
+        let x0 = scalar32(x0, "x0")?;
+        let xs =
+            xs.iter().enumerate().map(|(i, b)| scalar32(b, &format!("x{i}"))).collect::<PyResult<_>>()?;
+        Ok(KvacVerifyKey { x0, xs })
+    }
+
+    /// For each message (at most 4,096; at most 256 points each): `None` if one of its points
+    /// is not a point of the subgroup (or an index or scalar is bad), else its points decoded,
+    /// `V`, and the `k·G` asked for.
+    fn open_many<'py>(&self, py: Python<'py>, items: Vec<OpenItem>) -> PyResult<Vec<Opened<'py>>> {
+        if items.len() > 4096 {
+            return Err(bad("open_many: at most 4,096 messages"));
+        }
+        let done: Vec<Option<OpenedPoints>> = py.detach(|| items.iter().map(|it| self.open(it)).collect());
+        Ok(done
+            .into_iter()
+            .map(|o| {
+                o.map(|(pts, v, gs)| {
+                    (
+                        pts.iter().map(|p| PyBytes::new(py, &xy_bytes(p))).collect(),
+                        PyBytes::new(py, &xy_bytes(&v)),
+                        gs.iter().map(|p| PyBytes::new(py, &xy_bytes(p))).collect(),
+                    )
+                })
+            })
+            .collect())
+    }
+}
+
+impl KvacVerifyKey {
+    fn open(&self, item: &OpenItem) -> Option<OpenedPoints> {
+        let (packed, u, cu, hidden, revealed, gs) = item;
+        if packed.len() > 256 || packed.iter().any(|p| p.len() != 32) {
+            return None;
+        }
+        let points = Point::decode_batch(&packed.concat()).ok()?;
+        let mut first = self.x0;
+        for (i, m) in revealed {
+            first += *self.xs.get(*i)? * scalar32(m, "m").ok()?;
+        }
+        let mut bases = vec![*points.get(*u)?];
+        let mut scalars = vec![first];
+        for &(j, c) in hidden {
+            bases.push(*points.get(c)?);
+            scalars.push(*self.xs.get(j)?);
+        }
+        let v = Point::msm_ct(&bases, &scalars) - *points.get(*cu)?;
+        first.zeroize();
+        scalars.zeroize();
+        let gs =
+            gs.iter().map(|k| scalar32(k, "k").ok().map(|k| Point::mul_base(&k))).collect::<Option<_>>()?;
+        Some((points, v, gs))
+    }
 }

@@ -121,13 +121,14 @@ class Spend:
         )
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> Spend:
-        r = Reader(data, "spend")
+    def read(cls, r: Reader) -> Spend:
         head = (r.point(), r.point(), r.point(), r.point(), r.point())
         range_proof = r.blob()
-        pres = Presentation.read(r)
-        r.end()
-        return cls(*head, range_proof, pres)
+        return cls(*head, range_proof, Presentation.read(r))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Spend:
+        return Reader.read_all(data, "spend", cls.read)
 
 
 def _spend_parts(
@@ -328,6 +329,48 @@ def make_spend(
 _EMPTY = Presentation(BASE8, BASE8, (), (), (), b"")
 
 
+# Where `Spend.read` meets the presentation's points: the spend's five, then `U_s`, `C_U'`, and
+# each hidden attribute's commitment (`Presentation.read`).
+_U_AT, _CU_AT, _COMMITMENTS_AT = 5, 6, 7
+
+
+def _open_spends(
+    key: IssuerKey, items: Sequence[tuple[Spend | bytes, bytes, bytes, Point | None]]
+) -> list[tuple[Spend, tuple[Point, Point] | None] | None]:
+    """Each spend parsed, with `V` and `R·G` where the native key computes them: every spend's
+    points decoded once, and `V` and `R·G` from them, in one native call
+    (`KvacVerifyKey.open_many`). `None` for malformed bytes."""
+    vk = key.verify_key
+    out: list[tuple[Spend, tuple[Point, Point] | None] | None] = [None] * len(items)
+    asks: list[Any] = []
+    where: list[tuple[int, bytes]] = []
+    for k, (spend, merchant_id, info, endorsement_key) in enumerate(items):
+        try:
+            if isinstance(spend, Spend) or vk is None:
+                sp = spend if isinstance(spend, Spend) else Spend.from_bytes(spend)
+                out[k] = (sp, None)
+                continue
+            draft, raw = Reader.scan(spend, "spend", Spend.read)
+        except (CredentialError, ValueError):
+            continue
+        pres = draft.presentation
+        hidden = [(j, _COMMITMENTS_AT + n) for n, (j, _) in enumerate(pres.commitments)]
+        revealed = [(i, m.to_bytes(32, "little")) for i, m in pres.revealed]
+        r = spend_r(merchant_id, info, endorsement_key)
+        asks.append((raw, _U_AT, _CU_AT, hidden, revealed, [r.to_bytes(32, "little")]))
+        where.append((k, bytes(spend)))
+    answers = []
+    for at in range(0, len(asks), 4096):  # open_many's bound
+        answers += vk.open_many(asks[at : at + 4096])
+    for (k, data), got in zip(where, answers, strict=True):
+        if got is None:
+            continue  # a point that is not one of the subgroup's (or a bad index)
+        points, v, (rg,) = got
+        sp = Reader.read_with(data, "spend", Spend.read, [group.point_xy(b) for b in points])
+        out[k] = (sp, (group.point_xy(v), group.point_xy(rg)))
+    return out
+
+
 def _prepare_spend(
     key: IssuerKey,
     spend: Spend | bytes,
@@ -335,12 +378,14 @@ def _prepare_spend(
     info: bytes,
     level: int,
     endorsement_key: Point | None,
+    v_rg: tuple[Point, Point] | None = None,
 ) -> tuple[Spend, tuple[str, int], bytes] | None:
     """The parsed spend, its sigma statement's wire JSON and proof length (`_spend_wire`), and
     its context once its shape passes (the issuer's MAC is checked by the sigma proof over
     `V`); the Bulletproof and the sigma proof are left to the caller (one by one in
     `verify_spend`, in batches in `verify_spends`). `None` otherwise;
-    `CredentialError`/`ValueError` for malformed bytes."""
+    `CredentialError`/`ValueError` for malformed bytes. `v_rg`: `V` and `R·G` computed already
+    (`_open_spends`)."""
     sp = spend if isinstance(spend, Spend) else Spend.from_bytes(spend)
     if sp.serial == IDENTITY or sp.c_omega == IDENTITY or endorsement_key == IDENTITY:
         return None
@@ -350,7 +395,7 @@ def _prepare_spend(
     extra = _context_parts(info, sp, level, endorsement_key)
     ctx = kvac.show_context(key.params, sp.presentation, Policy(), merchant_id, extra, step)
     r = spend_r(merchant_id, info, endorsement_key)
-    return sp, _spend_wire(key, sp, level, r, endorsement_key), ctx
+    return sp, _spend_wire(key, sp, level, r, endorsement_key, v_rg), ctx
 
 
 @functools.lru_cache(maxsize=MAX_LEVEL + 1)
@@ -365,16 +410,24 @@ def _constants() -> tuple[bytes, bytes, bytes, bytes]:
 
 
 def _spend_wire(
-    key: IssuerKey, sp: Spend, level: int, r: int, endorsement_key: Point | None
+    key: IssuerKey,
+    sp: Spend,
+    level: int,
+    r: int,
+    endorsement_key: Point | None,
+    v_rg: tuple[Point, Point] | None = None,
 ) -> tuple[str, int]:
     """`_spend_parts(kvac.check_presentation(...), ...)`'s statement as wire JSON, written
     directly (`zeenot.cashlib.wire`; the tests compare the two): the verifier's `V` and `R·G`
     in one native multi-scalar multiplication."""
     pack = group.pack
     pres = sp.presentation
-    first = (key.x0 + sum(key.xs[i] * m for i, m in pres.revealed)) % L
-    v_row = [(first, pres.u), (-1, pres.cu), *((key.xs[i], c) for i, c in pres.commitments)]
-    v, rg = group.lincombs([v_row, [(r, BASE8)]])
+    if v_rg is None:
+        first = (key.x0 + sum(key.xs[i] * m for i, m in pres.revealed)) % L
+        v_row = [(first, pres.u), (-1, pres.cu), *((key.xs[i], c) for i, c in pres.commitments)]
+        v, rg = group.lincombs([v_row, [(r, BASE8)]])
+    else:
+        v, rg = v_rg
     g, h, ng, nh = _constants()
     w = WireStatement()
     pu = pack(pres.u)
@@ -418,7 +471,11 @@ def verify_spend(
     `endorsement_key` `X`: whether it is an unendorsed coin bound to `X` (a plain spend and an
     unendorsed coin never verify as each other: their proofs hash different steps)."""
     try:
-        prepared = _prepare_spend(key, spend, merchant_id, info, level, endorsement_key)
+        opened = _open_spends(key, [(spend, merchant_id, info, endorsement_key)])[0]
+        if opened is None:
+            return None
+        sp, v_rg = opened
+        prepared = _prepare_spend(key, sp, merchant_id, info, level, endorsement_key, v_rg)
         if prepared is None:
             return None
         sp, st, ctx = prepared
@@ -440,9 +497,17 @@ def verify_spends(
     proofs passes with probability about 2^-128); if a batch fails, its proofs are checked one
     by one, so one bad spend costs the others nothing but time."""
     prepared: list[tuple[Spend, tuple[str, int], bytes] | None] = []
-    for spend, merchant_id, info, endorsement_key in items:
+    for (_, merchant_id, info, endorsement_key), opened in zip(
+        items, _open_spends(key, items), strict=True
+    ):
         try:
-            prepared.append(_prepare_spend(key, spend, merchant_id, info, level, endorsement_key))
+            prepared.append(
+                None
+                if opened is None
+                else _prepare_spend(
+                    key, opened[0], merchant_id, info, level, endorsement_key, opened[1]
+                )
+            )
         except (CredentialError, ValueError):
             prepared.append(None)
     live = [k for k, p in enumerate(prepared) if p is not None]

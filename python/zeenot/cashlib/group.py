@@ -6,8 +6,8 @@ bounded message reader and writer every message of `zeenot.cashlib` uses."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from zeenot.babyjub import SUBGROUP_ORDER, Point
 from zeenot.errors import ZeenotError
@@ -15,6 +15,7 @@ from zeenot.sigma import Element
 from zeenot.types import P
 
 L = SUBGROUP_ORDER
+T = TypeVar("T")
 MAX_PROOF_BYTES = 1 << 16
 
 
@@ -105,6 +106,20 @@ def unpack(data: bytes) -> Point:
     return Point._trusted(int(x), int(y))
 
 
+def unpack_many(data: Sequence[bytes]) -> list[Point]:
+    """Packed points, each checked as `unpack` checks it, in one native call (`bj_unpack_many`:
+    one shared field inversion); ValueError for the first bad one."""
+    native = _native()
+    if not hasattr(native, "bj_unpack_many"):
+        return [unpack(d) for d in data]
+    return [point_xy(b) for b in native.bj_unpack_many([bytes(d) for d in data])]
+
+
+def point_xy(b: bytes) -> Point:
+    """A point the native side checked or computed, as affine `x ‖ y` (64 bytes, little-endian)."""
+    return Point._trusted(int.from_bytes(b[:32], "little"), int.from_bytes(b[32:], "little"))
+
+
 def hash_to_scalar(label: bytes, *parts: bytes) -> int:
     """SHA-512 of the length-prefixed parts, reduced modulo `l` (bias below 2^-250)."""
     h = hashlib.sha512()
@@ -185,12 +200,47 @@ class Reader:
     """Parses a message; every length is bounded before use, every point fully checked, and
     any defect is a `CredentialError`."""
 
-    def __init__(self, data: Any, what: str):
+    def __init__(self, data: Any, what: str, *, points: Sequence[Point] | None = None):
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"{what} is bytes, got {type(data).__name__}")
         self._data = bytes(data)
         self._pos = 0
         self._what = what
+        # `read_all`: points decoded beforehand, or (`scan`) the raw points collected
+        self._points = None if points is None else iter(points)
+        self.scanned: list[bytes] | None = None
+
+    @classmethod
+    def read_all(cls, data: Any, what: str, parse: Callable[[Reader], T]) -> T:
+        """`parse` over the whole message (trailing bytes refused) with every point decoded and
+        checked in one native call (`scan`, `unpack_many`, `read_with`)."""
+        _, raw = cls.scan(data, what, parse)
+        try:
+            points = unpack_many(raw)
+        except ValueError as e:
+            raise CredentialError(f"a bad point in a {what}: {e}") from None
+        return cls.read_with(data, what, parse, points)
+
+    @classmethod
+    def scan(cls, data: Any, what: str, parse: Callable[[Reader], T]) -> tuple[T, list[bytes]]:
+        """A first pass: `parse`'s result with every point the identity (a draft: its counts,
+        scalars and blobs are read and checked) and the points' bytes in reading order. The
+        message's structure depends on its counts and lengths, never on a point."""
+        scan = cls(data, what)
+        scan.scanned = []
+        out = parse(scan)
+        scan.end()
+        return out, scan.scanned
+
+    @classmethod
+    def read_with(
+        cls, data: Any, what: str, parse: Callable[[Reader], T], points: Sequence[Point]
+    ) -> T:
+        """The second pass: `parse` with the points `scan` listed, decoded and checked."""
+        r = cls(data, what, points=points)
+        out = parse(r)
+        r.end()
+        return out
 
     def _take(self, n: int) -> bytes:
         if self._pos + n > len(self._data):
@@ -200,8 +250,14 @@ class Reader:
         return out
 
     def point(self) -> Point:
+        raw = self._take(32)
+        if self.scanned is not None:
+            self.scanned.append(raw)
+            return IDENTITY
+        if self._points is not None:
+            return next(self._points)
         try:
-            return unpack(self._take(32))
+            return unpack(raw)
         except ValueError as e:
             if isinstance(e, CredentialError):
                 raise

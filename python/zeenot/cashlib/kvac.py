@@ -46,6 +46,7 @@ from zeenot.cashlib.group import (
     lincombs,
     pack,
     pedersen_h,
+    point_xy,
     range_prove,
     range_verify,
     sub,
@@ -174,6 +175,17 @@ class IssuerKey:
         """`U' = (x0 + Σ x_i·m_i)·U` (what issuance hands out blindly; for tests)."""
         ms = _check_attributes(self.n, attributes)
         return ((self.x0 + sum(x * m for x, m in zip(self.xs, ms, strict=True))) % L) * u
+
+    @functools.cached_property
+    def verify_key(self) -> Any:
+        """The native `KvacVerifyKey` (the MAC check's `V` from a message's points, decoded
+        once), or `None` with a native module that lacks it."""
+        native = _native()
+        if not hasattr(native, "KvacVerifyKey"):
+            return None
+        return native.KvacVerifyKey(
+            (self.x0 % L).to_bytes(32, "little"), [(x % L).to_bytes(32, "little") for x in self.xs]
+        )
 
     def to_bytes(self) -> bytes:
         """The secret key (keep it where the issuer's secrets are kept)."""
@@ -590,10 +602,7 @@ class Presentation:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Presentation:
-        r = Reader(data, "presentation")
-        out = cls.read(r)
-        r.end()
-        return out
+        return Reader.read_all(data, "presentation", cls.read)
 
 
 @dataclass
@@ -722,11 +731,6 @@ def prepare_presentation(
     return pres, show, witness, ctx
 
 
-def _point_xy(b: bytes) -> Point:
-    """A point the native prover computed (affine `x ‖ y`, little-endian): in the subgroup."""
-    return Point._trusted(int.from_bytes(b[:32], "little"), int.from_bytes(b[32:], "little"))
-
-
 def present_native(
     params: IssuerParams,
     credential: Credential,
@@ -766,7 +770,7 @@ def present_native(
         )
     except ValueError as e:
         raise CredentialError(f"cannot show this credential: {e}") from None
-    pts = [_point_xy(b) for b in points]
+    pts = [point_xy(b) for b in points]
     commitments = tuple(zip(hidden, pts[2 : 2 + len(hidden)], strict=True))
     pres = Presentation(pts[0], pts[1], commitments, revealed, (), bytes(proof))
     if show_context(params, pres, policy, verifier_id, nonce) != ctx:
