@@ -544,7 +544,15 @@ class KvacVerifyKey:
                 list[bytes], int, int, list[tuple[int, int]], list[tuple[int, bytes]], list[bytes]
             ]
         ],
-    ) -> list[tuple[list[bytes], bytes, list[bytes]] | None]:
+    ) -> tuple[list[tuple[list[bytes], bytes, list[bytes]] | None], CheckedPoints]:
         """Per `(points, U's index, C_U''s index, hidden (j, index of C_j), revealed (i, m_i),
         public k)`: `None` for a bad point or index, else the points (`x ‖ y`), `V`, each
-        `k·G`."""
+        `k·G`; and all those points by their encoding."""
+
+class CheckedPoints:
+    """Points of the subgroup by their encoding, decoded with every check (or computed from
+    such points) by `KvacVerifyKey.open_many`."""
+
+def kvac_sigma_batch_verify(known: CheckedPoints, items: list[tuple[str, bytes, bytes]]) -> bool:
+    """`sigma_batch_verify` without decoding the points `known` holds again; `False` also for a
+    malformed statement or proof (check one by one with the engine then)."""

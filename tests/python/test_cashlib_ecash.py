@@ -219,3 +219,42 @@ def test_a_spends_points_decoded_once_give_what_the_reference_computes(bank):
         assert verify_spend(bank._key, bad, b"shop", info, LEVEL) is None
     with pytest.raises(ValueError):
         unpack_many([order_two])
+
+
+def test_the_sigma_batch_over_points_decoded_once(bank):
+    """`kvac_sigma_batch_verify` (the spends' points from `open_many`, not decoded again)
+    agrees with the engine's batch on honest spends and refuses tampered proofs, another
+    context, a point outside the subgroup in the statement, and malformed statements."""
+    import json
+
+    from zeenot import _native
+    from zeenot.cashlib.ecash import _open_spends, _prepare_spend
+    from zeenot.cashlib.group import P
+
+    wallet, _ = _wallet(bank, "known")
+    infos = [merchant_info() for _ in range(3)]
+    items = [(wallet.spend(b"shop", i).to_bytes(), b"shop", i, None) for i in infos]
+    known: list = []
+    wires = []
+    for (_, m, i, x), opened in zip(items, _open_spends(bank._key, items, known), strict=True):
+        assert opened is not None
+        prepared = _prepare_spend(bank._key, opened[0], m, i, LEVEL, x, opened[1])
+        assert prepared is not None
+        sp, (js, _), ctx = prepared
+        wires.append((js, sp.presentation.proof, ctx))
+    (checked,) = known
+    assert _native.kvac_sigma_batch_verify(checked, wires)
+    assert _native.sigma_batch_verify(wires)
+    js, proof, ctx = wires[1]
+    doc = json.loads(js)
+    doc["elements"][0]["point"] = (P - 1).to_bytes(32, "little").hex()  # (0, −1), order 2
+    bad_cases = {
+        "a commitment's bit": (js, proof[:40] + bytes([proof[40] ^ 4]) + proof[41:], ctx),
+        "a response's bit": (js, proof[:-40] + bytes([proof[-40] ^ 1]) + proof[-39:], ctx),
+        "another context": (js, proof, ctx + b"!"),
+        "a low-order element": (json.dumps(doc, separators=(",", ":")), proof, ctx),
+        "not JSON": ("{", proof, ctx),
+        "truncated proof": (js, proof[:-32], ctx),
+    }
+    for name, item in bad_cases.items():
+        assert not _native.kvac_sigma_batch_verify(checked, [wires[0], item, wires[2]]), name

@@ -392,13 +392,24 @@ impl KvacVerifyKey {
 
     /// For each message (at most 4,096; at most 256 points each): `None` if one of its points
     /// is not a point of the subgroup (or an index or scalar is bad), else its points decoded,
-    /// `V`, and the `k·G` asked for.
-    fn open_many<'py>(&self, py: Python<'py>, items: Vec<OpenItem>) -> PyResult<Vec<Opened<'py>>> {
+    /// `V`, and the `k·G` asked for; and all those points by their encoding, for
+    /// [`kvac_sigma_batch_verify`].
+    fn open_many<'py>(
+        &self,
+        py: Python<'py>,
+        items: Vec<OpenItem>,
+    ) -> PyResult<(Vec<Opened<'py>>, CheckedPoints)> {
         if items.len() > 4096 {
             return Err(bad("open_many: at most 4,096 messages"));
         }
-        let done: Vec<Option<OpenedPoints>> = py.detach(|| items.iter().map(|it| self.open(it)).collect());
-        Ok(done
+        let (done, known) = py.detach(|| {
+            let done: Vec<Option<OpenedPoints>> = items.iter().map(|it| self.open(it)).collect();
+            let all: Vec<Point> =
+                done.iter().flatten().flat_map(|(p, v, gs)| p.iter().chain([v]).chain(gs)).copied().collect();
+            let known = Point::encode_batch(&all).into_iter().zip(all).collect();
+            (done, CheckedPoints { points: known })
+        });
+        let answers = done
             .into_iter()
             .map(|o| {
                 o.map(|(pts, v, gs)| {
@@ -409,7 +420,8 @@ impl KvacVerifyKey {
                     )
                 })
             })
-            .collect())
+            .collect();
+        Ok((answers, known))
     }
 }
 
@@ -437,4 +449,80 @@ impl KvacVerifyKey {
             gs.iter().map(|k| scalar32(k, "k").ok().map(|k| Point::mul_base(&k))).collect::<Option<_>>()?;
         Some((points, v, gs))
     }
+}
+
+/// Points of the subgroup by their encoding: decoded with every check, or computed from such
+/// points, by [`KvacVerifyKey::open_many`]. Python cannot make one.
+#[pyclass(frozen, module = "zeenot._native")]
+pub(crate) struct CheckedPoints {
+    points: HashMap<[u8; 32], Point>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WireStatement {
+    secrets: Vec<String>,
+    elements: Vec<WireElement>,
+    equations: Vec<zeenot_sigma::Equation>,
+    root: Node,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WireElement {
+    name: String,
+    point: String,
+}
+
+/// `sigma_batch_verify` for statements (wire JSON, docs/sigma.md) whose points `known` mostly
+/// holds: those are not decoded again, the others are decoded with every check (once per
+/// batch). `True` when every proof verifies (one multi-exponentiation with random weights);
+/// `False` when one does not, or a statement or proof is malformed — the caller then checks
+/// them one by one with the engine's verifier. At most 4,096 items.
+#[pyfunction]
+pub(crate) fn kvac_sigma_batch_verify(
+    py: Python<'_>,
+    known: &CheckedPoints,
+    items: Vec<(String, Vec<u8>, Vec<u8>)>,
+) -> PyResult<bool> {
+    if items.len() > 4096 {
+        return Err(bad("kvac_sigma_batch_verify: at most 4,096 items"));
+    }
+    Ok(py.detach(|| batch_verify_known(&known.points, &items).unwrap_or(false)))
+}
+
+fn batch_verify_known(
+    known: &HashMap<[u8; 32], Point>,
+    items: &[(String, Vec<u8>, Vec<u8>)],
+) -> Option<bool> {
+    let mut decoded: HashMap<[u8; 32], Point> = HashMap::new();
+    let mut parsed = Vec::with_capacity(items.len());
+    for (json, proof, _) in items {
+        let wire: WireStatement = serde_json::from_str(json).ok()?;
+        let mut names = Vec::with_capacity(wire.elements.len());
+        let mut points = Vec::with_capacity(wire.elements.len());
+        for el in wire.elements {
+            let mut enc = [0u8; 32];
+            if el.point.len() != 64 {
+                return None;
+            }
+            hex::decode_to_slice(&el.point, &mut enc).ok()?;
+            let p = match known.get(&enc).or_else(|| decoded.get(&enc)) {
+                Some(p) => *p,
+                None => {
+                    let p = Point::decode(&enc).ok()?;
+                    decoded.insert(enc, p);
+                    p
+                }
+            };
+            names.push(el.name);
+            points.push(p);
+        }
+        let st = Statement::new(wire.secrets, names, points, wire.equations, wire.root).ok()?;
+        let proof = Proof::decode(&st, proof).ok()?;
+        parsed.push((st, proof));
+    }
+    let refs: Vec<(&Statement, &Proof, &[u8])> =
+        parsed.iter().zip(items).map(|((s, p), (_, _, c))| (s, p, c.as_slice())).collect();
+    Some(zeenot_sigma::batch_verify(&refs, &mut OsRng).is_ok())
 }

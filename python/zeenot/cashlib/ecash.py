@@ -335,11 +335,14 @@ _U_AT, _CU_AT, _COMMITMENTS_AT = 5, 6, 7
 
 
 def _open_spends(
-    key: IssuerKey, items: Sequence[tuple[Spend | bytes, bytes, bytes, Point | None]]
+    key: IssuerKey,
+    items: Sequence[tuple[Spend | bytes, bytes, bytes, Point | None]],
+    known: list[Any] | None = None,
 ) -> list[tuple[Spend, tuple[Point, Point] | None] | None]:
     """Each spend parsed, with `V` and `R·G` where the native key computes them: every spend's
     points decoded once, and `V` and `R·G` from them, in one native call
-    (`KvacVerifyKey.open_many`). `None` for malformed bytes."""
+    (`KvacVerifyKey.open_many`). `None` for malformed bytes. `known` receives the native
+    `CheckedPoints` of each call (for `kvac_sigma_batch_verify`)."""
     vk = key.verify_key
     out: list[tuple[Spend, tuple[Point, Point] | None] | None] = [None] * len(items)
     asks: list[Any] = []
@@ -361,7 +364,10 @@ def _open_spends(
         where.append((k, bytes(spend)))
     answers = []
     for at in range(0, len(asks), 4096):  # open_many's bound
-        answers += vk.open_many(asks[at : at + 4096])
+        got, checked = vk.open_many(asks[at : at + 4096])
+        answers += got
+        if known is not None:
+            known.append(checked)
     for (k, data), got in zip(where, answers, strict=True):
         if got is None:
             continue  # a point that is not one of the subgroup's (or a bad index)
@@ -497,8 +503,9 @@ def verify_spends(
     proofs passes with probability about 2^-128); if a batch fails, its proofs are checked one
     by one, so one bad spend costs the others nothing but time."""
     prepared: list[tuple[Spend, tuple[str, int], bytes] | None] = []
+    known: list[Any] = []
     for (_, merchant_id, info, endorsement_key), opened in zip(
-        items, _open_spends(key, items), strict=True
+        items, _open_spends(key, items, known), strict=True
     ):
         try:
             prepared.append(
@@ -523,7 +530,7 @@ def verify_spends(
     for k in live:
         sp, st, ctx = prepared[k]  # type: ignore[misc]
         sigma.append((st, sp.presentation.proof, ctx))
-    if sigma and not _batch_verify(sigma):
+    if sigma and not _batch_verify(sigma, known[0] if len(known) == 1 else None):
         live = [k for k, item in zip(live, sigma, strict=True) if _verify_one(*item)]
     ok = set(live)
     return [p[0] if k in ok and p is not None else None for k, p in enumerate(prepared)]
@@ -535,12 +542,17 @@ def _verify_one(st: tuple[str, int], proof: bytes, ctx: bytes) -> bool:
     return _batch_verify([(st, proof, ctx)])
 
 
-def _batch_verify(items: list[tuple[tuple[str, int], bytes, bytes]]) -> bool:
-    """`zeenot.sigma.batch_verify` on wire forms: one multi-exponentiation for all."""
+def _batch_verify(items: list[tuple[tuple[str, int], bytes, bytes]], known: Any = None) -> bool:
+    """`zeenot.sigma.batch_verify` on wire forms: one multi-exponentiation for all. With `known`
+    (the `CheckedPoints` the spends' points were decoded into), those points are not decoded
+    again (`kvac_sigma_batch_verify`; `False` there means some proof fails or is malformed)."""
     if any(len(proof) != size for (_, size), proof, _ in items):
         return False
+    native = group._native()
+    if known is not None:
+        return bool(native.kvac_sigma_batch_verify(known, [(js, p, c) for (js, _), p, c in items]))
     try:
-        return bool(group._native().sigma_batch_verify([(js, p, c) for (js, _), p, c in items]))
+        return bool(native.sigma_batch_verify([(js, p, c) for (js, _), p, c in items]))
     except ValueError as e:
         if str(e).startswith("malformed proof"):
             return False
