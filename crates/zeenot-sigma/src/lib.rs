@@ -27,6 +27,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod backend;
+pub mod bp_tables;
 pub mod bulletproofs;
 pub mod circuit;
 pub mod compressed;
