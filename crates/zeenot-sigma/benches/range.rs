@@ -6,6 +6,9 @@
 //!   `bits`, and `m` values (`m = 1, 4`; the bit-decomposition proof of `m` values is `m`
 //!   proofs). Generators and statements are built outside the timed loops, except that the
 //!   bit-decomposition prover builds its statement (it depends on the fresh bit commitments).
+//! * `range_prove_16/<prover>/1`: one 16-bit value (the cothority provider's proof), with the
+//!   precomputed generator tables (`tables`, what `RangeProof::prove` uses up to 32 bits) and
+//!   without (`folding`, the prover for larger proofs): the same proof either way.
 //! * Proof sizes are printed once at start-up.
 
 use std::hint::black_box;
@@ -83,6 +86,28 @@ fn bits_prove<R: RngCore + CryptoRng>(
     (cs, proof)
 }
 
+/// The 16-bit proof with and without the prover's tables.
+fn bench_16(c: &mut Criterion) {
+    let gens = zeenot_sigma::bp_tables::shared_gens(16);
+    let tables = zeenot_sigma::bp_tables::prover_tables(&gens, 16).expect("16 bits are tabled");
+    let mut r = rng();
+    let gamma = [Scalar::rand(&mut r)];
+    let v = 40_000u64;
+    let value = [Scalar::from(v)];
+    let bits: Vec<Scalar> = (0..16).map(|i| Scalar::from((v >> i) & 1)).collect();
+    let mut g = c.benchmark_group("range_prove_16");
+    g.sample_size(20).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
+    for (name, t) in [("tables", Some(&*tables)), ("folding", None)] {
+        g.bench_function(BenchmarkId::new(name, 1), |b| {
+            b.iter(|| {
+                RangeProof::prove_with(&gens, t, black_box(&value), &bits, &gamma, 16, CTX, &mut r)
+                    .expect("in range")
+            })
+        });
+    }
+    g.finish();
+}
+
 fn bench(c: &mut Criterion) {
     let gens = BulletproofGens::new(BITS * 4);
     let ped = PedersenGenerators::new(0);
@@ -144,5 +169,5 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench_16, bench);
 criterion_main!(benches);
