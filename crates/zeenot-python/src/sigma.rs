@@ -10,8 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zeenot_crypto::curve::Point;
-use zeenot_sigma::bp_tables::shared_gens;
-use zeenot_sigma::bulletproofs::{verify_each_encoded, EncodedRangeItem, RangeProof};
+use zeenot_sigma::bulletproofs::{verify_each_encoded, BulletproofGens, EncodedRangeItem, RangeProof};
 use zeenot_sigma::{wire, Error, Proof, Statement};
 
 use super::{bj_point, bj_xy, detached, rng};
@@ -140,7 +139,7 @@ pub(crate) fn bp_range_prove<'py>(
             .map(|(i, h)| wire::scalar_from_hex(h).map_err(|e| Error::Range(format!("blinding {i}: {e}"))))
             .collect::<Result<Vec<_>, _>>()?;
         // Derived once per process (and the prover's tables built once per size).
-        let gens = shared_gens(bits.saturating_mul(values.len().max(1)));
+        let gens = BulletproofGens::shared(bits.saturating_mul(values.len().max(1)));
         let (proof, commitments) =
             RangeProof::prove(&gens, &values, &blindings, bits, &context, &mut rng(seed))?;
         Ok((proof.encode(), commitments))
@@ -167,7 +166,7 @@ pub(crate) fn bp_range_verify(
             .map(|(i, c)| Point::decode_slice(c).map_err(|e| Error::Encoding(format!("commitment {i}: {e}"))))
             .collect::<Result<Vec<_>, _>>()?;
         let proof = RangeProof::decode(&proof)?;
-        let gens = shared_gens(bits.saturating_mul(points.len().max(1)));
+        let gens = BulletproofGens::shared(bits.saturating_mul(points.len().max(1)));
         verdict(proof.verify(&gens, &points, bits, &context))
     })
 }

@@ -88,8 +88,9 @@ fn bits_prove<R: RngCore + CryptoRng>(
 
 /// The 16-bit proof with and without the prover's tables.
 fn bench_16(c: &mut Criterion) {
-    let gens = zeenot_sigma::bp_tables::shared_gens(16);
-    let tables = zeenot_sigma::bp_tables::prover_tables(&gens, 16).expect("16 bits are tabled");
+    let gens = BulletproofGens::shared(16);
+    let tables = zeenot_sigma::bp_tables::prover_tables(&gens.g_vec()[..16], &gens.h_vec()[..16], gens.u())
+        .expect("16 bits are tabled");
     let mut r = rng();
     let gamma = [Scalar::rand(&mut r)];
     let v = 40_000u64;

@@ -76,8 +76,8 @@
 //! original generators' wide combs ([`ipa_prove_tabled`]). Same proof, same transcript, bit for
 //! bit, as the folding prover (a unit test compares them on fixed random draws). A 16-bit proof
 //! went from 3.3 to 1.6 ms of CPU on the loaded 2-core machine (`examples/` timing,
-//! 2026-11-27), the process's generators derived once ([`crate::bp_tables::shared_gens`],
-//! another 0.9 ms per call before).
+//! 2026-11-27), the process's generators derived once ([`BulletproofGens::shared`]; another
+//! 0.9 ms per call before).
 //!
 //! **Side channels.** Every multi-exponentiation with secret scalars (`A`, `S`, `T_k`, the
 //! commitments) is constant time; `L`, `R` (over `l(x)`, `r(x)`, blinded by `s_L·x`, `s_R·x`
@@ -86,6 +86,7 @@
 
 use ark_ff::{batch_inversion, Field, One, UniformRand, Zero};
 use rand::{CryptoRng, RngCore};
+use std::sync::{Arc, Mutex};
 use zeenot_crypto::ct::{FixedBaseTable, WideTable};
 use zeenot_crypto::pedersen::blinding_generator;
 use zeenot_crypto::{
@@ -94,7 +95,7 @@ use zeenot_crypto::{
 };
 use zeroize::Zeroize;
 
-use crate::bp_tables::ProverTables;
+use crate::bp_tables::{prover_tables, ProverTables};
 use crate::error::{Error, Result};
 
 /// The domain of the vector generators `G_i`, `H_i` and of `U`.
@@ -255,6 +256,30 @@ impl BulletproofGens {
             out.h_vec.extend(indexed_generators(b'H', from..to));
         }
         out
+    }
+
+    /// Generators covering at least `capacity` bits, derived once per process and shared
+    /// (grown, deriving only the new indices, when a wider proof asks; above
+    /// [`MAX_ENCODED_ITEM_BITS`], derived afresh per call). Deriving costs two hashes to the
+    /// curve per index and a comb for `H`: about 0.9 ms for a 16-bit proof, more than half of
+    /// what the proof itself then costs.
+    pub fn shared(capacity: usize) -> Arc<BulletproofGens> {
+        if capacity > MAX_ENCODED_ITEM_BITS {
+            return Arc::new(BulletproofGens::new(capacity));
+        }
+        static CACHE: Mutex<Option<Arc<BulletproofGens>>> = Mutex::new(None);
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(g) = cache.as_ref().filter(|g| g.capacity() >= capacity) {
+            return g.clone();
+        }
+        // At least a 64-bit proof's.
+        let wanted = capacity.next_power_of_two().max(64);
+        let g = Arc::new(match cache.as_ref() {
+            Some(smaller) => smaller.extended(wanted),
+            None => BulletproofGens::new(wanted),
+        });
+        *cache = Some(g.clone());
+        g
     }
 
     /// How many bits (`n·m`) these generators cover.
@@ -676,7 +701,7 @@ impl RangeProof {
         rng: &mut R,
     ) -> Result<(RangeProof, Vec<Point>)> {
         let nn = check_shape(gens, bits, values.len())?.0;
-        let tables = crate::bp_tables::prover_tables(gens, nn);
+        let tables = prover_tables(&gens.g_vec[..nn], &gens.h_vec[..nn], &gens.u);
         Self::prove_with(gens, tables.as_deref(), values, a_l, blindings, bits, context, rng)
     }
 
@@ -1270,4 +1295,108 @@ pub(crate) fn decode_wire(bytes: &[u8], names: &[&str], min_rounds: usize, what:
     let l = lr.iter().step_by(2).copied().collect();
     let r = lr.iter().skip(1).step_by(2).copied().collect();
     Ok(Wire { head, scalars, l, r, ab: [scalar(words - 2, "a")?, scalar(words - 1, "b")?] })
+}
+
+#[cfg(test)]
+mod tabled_tests {
+    use super::*;
+    use crate::bp_tables::MAX_TABLED_BITS;
+    use ark_ff::UniformRand;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+    use zeenot_crypto::Scalar;
+
+    const CTX: &[u8] = b"bp_tables test";
+
+    fn bits_of(values: &[u64], bits: usize) -> Vec<Scalar> {
+        values.iter().flat_map(|&v| (0..bits).map(move |i| Scalar::from((v >> i) & 1))).collect()
+    }
+
+    /// The tabled prover (no folding, combs for `S`) and the folding one make the same proof
+    /// from the same random draws, and it verifies.
+    #[test]
+    fn tabled_and_folding_provers_agree() {
+        let gens = BulletproofGens::shared(MAX_TABLED_BITS);
+        for (bits, m) in [(8, 1), (16, 1), (8, 2), (16, 2), (8, 4), (32, 1)] {
+            let tables = prover_tables(&gens.g_vec()[..bits * m], &gens.h_vec()[..bits * m], gens.u())
+                .expect("tabled size");
+            for seed in 0..3u64 {
+                let mut r = ChaCha20Rng::seed_from_u64(seed);
+                let values: Vec<u64> = (0..m as u64)
+                    .map(|j| match (seed + j) % 3 {
+                        0 => 0,
+                        1 => (1u64 << bits) - 1,
+                        _ => u64::from(u32::rand(&mut r)) & ((1u64 << bits) - 1),
+                    })
+                    .collect();
+                let gammas: Vec<Scalar> = (0..m).map(|_| Scalar::rand(&mut r)).collect();
+                let vs: Vec<Scalar> = values.iter().map(|&v| Scalar::from(v)).collect();
+                let a_l = bits_of(&values, bits);
+                let prove = |t: Option<&ProverTables>| {
+                    let mut r = ChaCha20Rng::seed_from_u64(100 + seed);
+                    RangeProof::prove_with(&gens, t, &vs, &a_l, &gammas, bits, CTX, &mut r).unwrap()
+                };
+                let (tabled, c1) = prove(Some(&tables));
+                let (folded, c2) = prove(None);
+                assert_eq!(c1, c2);
+                assert_eq!(tabled.encode(), folded.encode(), "{m} × {bits} bits, seed {seed}");
+                tabled.verify(&gens, &c1, bits, CTX).expect("verifies");
+                // What `prove` makes (tables picked by size) is that proof too.
+                let mut r = ChaCha20Rng::seed_from_u64(100 + seed);
+                let (public, _) = RangeProof::prove(&gens, &values, &gammas, bits, CTX, &mut r).unwrap();
+                assert_eq!(public, tabled);
+            }
+        }
+    }
+
+    /// A witness outside the range has no proof from the tabled prover, and a forged one
+    /// (bits of another value, non-binary bits, another commitment) does not verify.
+    #[test]
+    fn tabled_prover_refuses_or_fails_on_false_witnesses() {
+        let gens = BulletproofGens::shared(16);
+        let mut r = ChaCha20Rng::seed_from_u64(7);
+        let gamma = Scalar::rand(&mut r);
+        let err = RangeProof::prove(&gens, &[1 << 16], &[gamma], 16, CTX, &mut r).unwrap_err();
+        assert!(matches!(err, Error::Range(_)), "{err:?}");
+        let value = Scalar::from(70_000u64); // above 2^16; its low 16 bits as the witness
+        let forgeries = [bits_of(&[70_000 & 0xffff], 16), bits_of(&[0xffff], 16), {
+            // 70,000 = 2·35,000 with 35,000 < 2^16: a "bit" of 2 at position 0 absorbs it.
+            let mut b = bits_of(&[35_000], 16);
+            b.iter_mut().for_each(|x| *x += *x);
+            b
+        }];
+        for (i, a_l) in forgeries.iter().enumerate() {
+            assert!(prover_tables(&gens.g_vec()[..16], &gens.h_vec()[..16], gens.u()).is_some());
+            let (p, c) =
+                RangeProof::prove_unchecked(&gens, &[value], a_l, &[gamma], 16, CTX, &mut r).unwrap();
+            assert!(p.verify(&gens, &c, 16, CTX).is_err(), "forgery {i} verified");
+        }
+        // An honest proof does not verify for another commitment (a wrong opening).
+        let (p, c) = RangeProof::prove(&gens, &[1234], &[gamma], 16, CTX, &mut r).unwrap();
+        p.verify(&gens, &c, 16, CTX).expect("honest proof");
+        let other = [c[0] + Point::generator()];
+        assert!(p.verify(&gens, &other, 16, CTX).is_err());
+    }
+
+    /// Tables are only used for the generators they were built from: other generators get
+    /// their own (and a proof with them verifies against them).
+    #[test]
+    fn tables_follow_the_generators() {
+        let gens = BulletproofGens::shared(16);
+        assert!(gens.capacity() >= 64);
+        assert!(Arc::ptr_eq(&gens, &BulletproofGens::shared(8)));
+        let wide = BulletproofGens::shared(2 * MAX_TABLED_BITS);
+        let n = 2 * MAX_TABLED_BITS;
+        assert!(prover_tables(&wide.g_vec()[..n], &wide.h_vec()[..n], wide.u()).is_none());
+        // G and H swapped: a different generator set of the same size.
+        let swapped = BulletproofGens::from_vectors(gens.h_vec()[..16].to_vec(), gens.g_vec()[..16].to_vec());
+        let t = prover_tables(swapped.g_vec(), swapped.h_vec(), swapped.u()).expect("tables");
+        assert!(t.covers(swapped.g_vec(), swapped.h_vec(), swapped.u()));
+        assert!(!t.covers(&gens.g_vec()[..16], &gens.h_vec()[..16], gens.u()));
+        let mut r = ChaCha20Rng::seed_from_u64(8);
+        let gamma = Scalar::rand(&mut r);
+        let (p, c) = RangeProof::prove(&swapped, &[999], &[gamma], 16, CTX, &mut r).unwrap();
+        p.verify(&swapped, &c, 16, CTX).expect("verifies with its generators");
+        assert!(p.verify(&gens, &c, 16, CTX).is_err());
+    }
 }
