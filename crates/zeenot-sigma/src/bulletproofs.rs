@@ -75,9 +75,10 @@
 //! (and `h_j` likewise), so each `L`, `R` is one variable-time multi-exponentiation over the
 //! original generators' wide combs ([`ipa_prove_tabled`]). Same proof, same transcript, bit for
 //! bit, as the folding prover (a unit test compares them on fixed random draws). A 16-bit proof
-//! went from 3.3 to 1.6 ms of CPU on the loaded 2-core machine (`examples/` timing,
-//! 2026-11-27), the process's generators derived once ([`BulletproofGens::shared`]; another
-//! 0.9 ms per call before).
+//! went from 3.3 to 1.6 ms on the loaded 2-core machine (one thread, the least of 60 runs
+//! each, interleaved; `benches/range.rs`' `range_prove_16` compares the two, 2026-11-27), the
+//! process's generators derived once ([`BulletproofGens::shared`]; another 0.9 ms per call
+//! before).
 //!
 //! **Side channels.** Every multi-exponentiation with secret scalars (`A`, `S`, `T_k`, the
 //! commitments) is constant time; `L`, `R` (over `l(x)`, `r(x)`, blinded by `s_L·x`, `s_R·x`
@@ -557,8 +558,8 @@ pub(crate) fn ipa_prove_tabled(
     let mut ch = hf;
     let mut n = nn;
     let (mut ls, mut rs) = (Vec::new(), Vec::new());
-    // The wide combs in a fixed order: the G_i whose coefficient goes to L (else to R) take
-    // L's slot `i`, and so on; U last.
+    // Each round, every index i enters one of L, R as a G_i term and the other as an H_i
+    // term; U enters both, last.
     let mut l_tables: Vec<&WideTable> = Vec::with_capacity(nn + 1);
     let mut r_tables: Vec<&WideTable> = Vec::with_capacity(nn + 1);
     let (mut l_scalars, mut r_scalars) = (Vec::with_capacity(nn + 1), Vec::with_capacity(nn + 1));
