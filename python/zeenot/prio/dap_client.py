@@ -4,6 +4,7 @@ need no Rust toolchain, the load test, and examples).
 
     client = Client(task_id, leader, helper, vdaf, time_precision)
     client.upload(measurement)                     # shard, seal, PUT …/reports
+    client.upload_batch(measurements)              # POST …/reports:batch (zeenot's extension)
     collector = Collector(task_id, leader, vdaf, credential)
     result, count = collector.collect(start, duration)
 """
@@ -19,6 +20,7 @@ import httpx
 
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http as http
+from zeenot.prio.dap_batch import BATCH_MEDIA_TYPE, MAX_REPORTS, BatchOutcome, encode_batch
 from zeenot.prio.tasks import b64url, unb64url
 from zeenot.prio.vdaf import Vdaf
 
@@ -101,6 +103,37 @@ class Client:
 
     def upload(self, measurement: Any, at: int | None = None) -> int:
         return self.put(self.report(measurement, at))
+
+    def put_batch(self, reports: list[bytes]) -> list[BatchOutcome]:
+        """POST encoded reports (at most `dap_batch.MAX_REPORTS`) to the leader's batch upload
+        (zeenot's extension): one outcome per report, in order; `outcome.stored` says whether
+        the leader holds it. A refusal of the whole batch is a `DapRefused` (then no report is
+        acknowledged: send the same batch again after a 5xx or a network error)."""
+        answer = self.http.post(
+            f"{self.leader}tasks/{self.task_id}/reports:batch",
+            content=encode_batch(reports),
+            headers={"content-type": BATCH_MEDIA_TYPE},
+        )
+        if answer.status_code != 200:
+            raise _refused(answer)
+        if answer.headers.get("content-type") != "application/json":
+            raise DapRefused(answer.status_code, None, "the batch answer is not JSON")
+        entries = answer.json().get("reports")
+        if not isinstance(entries, list) or len(entries) != len(reports):
+            raise DapRefused(answer.status_code, None, "the batch answer lists other reports")
+        return [BatchOutcome.from_json(e, http.DAP_ERROR) for e in entries]
+
+    def upload_batch(
+        self, measurements: list[Any], at: int | None = None, size: int = MAX_REPORTS
+    ) -> list[BatchOutcome]:
+        """Shard, seal and upload `measurements` in batches of at most `size` reports."""
+        if not 1 <= size <= MAX_REPORTS:
+            raise ValueError(f"a batch is 1 to {MAX_REPORTS} reports")
+        reports = [self.report(m, at) for m in measurements]
+        outcomes: list[BatchOutcome] = []
+        for i in range(0, len(reports), size):
+            outcomes += self.put_batch(reports[i : i + size])
+        return outcomes
 
 
 @dataclass(frozen=True)

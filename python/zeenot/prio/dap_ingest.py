@@ -1,11 +1,13 @@
 """Group commit for the leader's uploads: reports arriving together are stored in one
 transaction, and each upload is answered only after the commit that stored it.
 
-One writer thread takes the uploads waiting in its queue (at most `MAX_BATCH`), stores them with
+One writer thread takes the uploads waiting in its queue (about `MAX_BATCH`), stores them with
 `DapStore.put_reports` (one commit, so one fsync on SQLite, for all of them) and then resolves each
-upload's future with its answer (`stored`, `repeated`, `replayed`, `collected`) or with the error
-the store raised. While it commits, the next uploads queue up: under load the batches grow by
-themselves, and a lone upload waits for no timer. "Stored before acknowledged" holds as before:
+submission's future with its answers (`stored`, `repeated`, `replayed`, `collected`) or with the
+error the store raised. A submission is one report (DAP's PUT) or a client's batch
+(`POST …/reports:batch`); a batch is never split across transactions. While it commits, the
+next uploads queue up: under load the batches grow by themselves, and a lone upload waits for
+no timer. "Stored before acknowledged" holds as before:
 the HTTP answer awaits the future, and the future is resolved after the commit.
 """
 
@@ -19,7 +21,8 @@ from concurrent.futures import Future
 from zeenot.prio.dap_store import DapStore, Upload
 
 log = logging.getLogger("zeenot.prio")
-MAX_BATCH = 512  # uploads per transaction
+_Item = tuple[list[Upload], "Future[list[str]]"]
+MAX_BATCH = 512  # uploads per transaction (a client's batch may take it past this, unsplit)
 
 
 class Ingest:
@@ -28,14 +31,23 @@ class Ingest:
     def __init__(self, dstore: DapStore, max_batch: int = MAX_BATCH):
         self.dstore = dstore
         self.max_batch = max_batch
-        self._queue: queue.SimpleQueue[tuple[Upload, Future[str]] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closed = False
 
-    def submit(self, upload: Upload) -> Future[str]:
-        """The future of `upload`'s answer, resolved once it is committed (or refused)."""
-        future: Future[str] = Future()
+    def submit(self, upload: Upload) -> Future[list[str]]:
+        """The future of `upload`'s answer (a list of one), resolved once it is committed (or
+        refused)."""
+        return self.submit_many([upload])
+
+    def submit_many(self, uploads: list[Upload]) -> Future[list[str]]:
+        """The future of the answers to `uploads`, in order, resolved once all of them are
+        committed (in one transaction) or refused."""
+        future: Future[list[str]] = Future()
+        if not uploads:
+            future.set_result([])
+            return future
         with self._lock:
             if self._closed:
                 raise RuntimeError("the leader is shutting down")
@@ -44,7 +56,7 @@ class Ingest:
                     target=self._run, name="zeenot-prio-ingest", daemon=True
                 )
                 self._thread.start()
-            self._queue.put((upload, future))
+            self._queue.put((uploads, future))
         return future
 
     def close(self, timeout: float = 10.0) -> None:
@@ -62,8 +74,9 @@ class Ingest:
             if first is None:
                 return
             batch = [first]
+            size = len(first[0])
             stop = False
-            while len(batch) < self.max_batch:
+            while size < self.max_batch:
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
@@ -72,17 +85,21 @@ class Ingest:
                     stop = True
                     break
                 batch.append(item)
+                size += len(item[0])
             self._store(batch)
             if stop:
                 return
 
-    def _store(self, batch: list[tuple[Upload, Future[str]]]) -> None:
+    def _store(self, batch: list[_Item]) -> None:
+        uploads = [upload for group, _ in batch for upload in group]
         try:
-            answers = self.dstore.put_reports([upload for upload, _ in batch])
+            answers = self.dstore.put_reports(uploads)
         except Exception as exc:  # the database away: every upload of the batch fails (5xx)
-            log.warning("storing %d uploads: %s", len(batch), exc)
+            log.warning("storing %d uploads: %s", len(uploads), exc)
             for _, future in batch:
                 future.set_exception(exc)
             return
-        for (_, future), answer in zip(batch, answers, strict=True):
-            future.set_result(answer)
+        at = 0
+        for group, future in batch:
+            future.set_result(answers[at : at + len(group)])
+            at += len(group)

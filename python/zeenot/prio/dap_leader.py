@@ -9,6 +9,10 @@ uploads share one transaction: `zeenot.prio.dap_ingest`). The same
 report again (a client retrying after a lost answer) is answered 201 and not stored twice;
 another report under a used report id is refused (`reportRejected`): DAP's "MUST ignore".
 
+Batch upload (`POST /tasks/{task}/reports:batch`, zeenot's extension: `zeenot.prio.dap_batch`):
+up to 1,000 reports in one body, each judged as above, stored in one transaction, and answered
+with one outcome per report.
+
 Aggregation: a driver thread gives pending reports to aggregation jobs (at most `job_size`
 each; a job of fewer waits up to `job_wait` seconds to fill up): the reports are marked and the
 job is enqueued in one transaction (`runtime/jobs.py`: leased, retried, resumed by another
@@ -40,11 +44,18 @@ from typing import Any
 import httpx
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 from zeenot.errors import ZeenotError
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http as http
+from zeenot.prio.dap_batch import (
+    BATCH_MEDIA_TYPE,
+    MAX_BATCH_BODY,
+    BatchError,
+    BatchOutcome,
+    decode_batch,
+)
 from zeenot.prio.dap_codec import CodecError, PrepareInit
 from zeenot.prio.dap_helper import CLOCK_SKEW, aggregate_all, batch_checks
 from zeenot.prio.dap_helper import collector_config as sealed_to
@@ -87,8 +98,51 @@ class Leader:
         task = http.task_of(request, self.tasks)
         data = await http.body(request, http.REPORT, task, limit=MAX_REPORT)
         upload = self.check_report(task, data)
-        _answer(task, await asyncio.wrap_future(self.ingest.submit(upload)))
+        (state,) = await asyncio.wrap_future(self.ingest.submit(upload))
+        refusal = _refusal(task, state)
+        if refusal is not None:
+            raise refusal
         return Response(status_code=201)
+
+    async def upload_batch(self, request: Request) -> Response:
+        """`POST /tasks/{task}/reports:batch` (zeenot's extension, `zeenot.prio.dap_batch`):
+        the framing checked whole, then each report judged as `upload` judges one, the
+        accepted ones stored in one transaction, then one outcome per report."""
+        task = http.task_of(request, self.tasks)
+        data = await http.body(request, BATCH_MEDIA_TYPE, task, limit=MAX_BATCH_BODY)
+        try:
+            bodies = decode_batch(data)
+        except BatchError as exc:
+            raise DapError(400, "invalidMessage", str(exc), task.task_id) from None
+        checked = await run_in_threadpool(self._check_all, task, bodies)
+        uploads = [c for c in checked if isinstance(c, Upload)]
+        states = iter(await asyncio.wrap_future(self.ingest.submit_many(uploads)))
+        outcomes = []
+        for c in checked:
+            if isinstance(c, DapError):
+                outcomes.append(BatchOutcome("rejected", c.status, None, c.kind, c.detail))
+                continue
+            state = next(states)
+            refusal = _refusal(task, state)
+            if refusal is None:
+                kind = "accepted" if state == "stored" else "repeated"
+                outcomes.append(BatchOutcome(kind, 201, c.report_id))
+            else:
+                kind = "replayed" if state == "replayed" else "rejected"
+                outcomes.append(
+                    BatchOutcome(kind, refusal.status, c.report_id, refusal.kind, refusal.detail)
+                )
+        doc = {"reports": [o.to_json(http.DAP_ERROR) for o in outcomes]}
+        return JSONResponse(doc)
+
+    def _check_all(self, task: Task, bodies: list[bytes]) -> list[Upload | DapError]:
+        checked: list[Upload | DapError] = []
+        for data in bodies:
+            try:
+                checked.append(self.check_report(task, data))
+            except DapError as exc:
+                checked.append(exc)
+        return checked
 
     def check_report(self, task: Task, data: bytes) -> Upload:
         """The report as the leader stores it, or the `DapError` that refuses it before the
@@ -346,12 +400,15 @@ class Leader:
         self.http.close()
 
 
-def _answer(task: Task, state: str) -> None:
-    """Refuse an upload the store did not take (`stored` and `repeated` are answered 201)."""
+def _refusal(task: Task, state: str) -> DapError | None:
+    """The refusal of an upload the store did not take (`stored` and `repeated` are 201)."""
     if state == "replayed":
-        raise DapError(400, "reportRejected", "this report id was used before", task.task_id)
+        return DapError(400, "reportRejected", "this report id was used before", task.task_id)
     if state == "collected":
-        raise DapError(400, "reportRejected", "the report's batch has been collected", task.task_id)
+        return DapError(
+            400, "reportRejected", "the report's batch has been collected", task.task_id
+        )
+    return None
 
 
 def _problem_kind(answer: httpx.Response) -> str | None:

@@ -22,6 +22,12 @@ Media types are compared exactly, without parameters, in both directions.
         `"dap-09 input share" || 0x01 || role` (leader 0x02, helper 0x03) and AAD
         `InputShareAad(task id, metadata, public share)`.
 
+    POST /tasks/T/reports:batch                      leader; no auth (as the PUT above)
+        zeenot's extension, not DAP's (`zeenot.prio.dap_batch`): body
+        `application/vnd.zeenot.dap-report-batch` (a count, then length-prefixed Reports, at
+        most 1,000). A framing error: 400 `invalidMessage`, nothing stored. Otherwise 200,
+        `application/json`, one outcome per report once the accepted ones are committed.
+
     PUT  /tasks/T/collection_jobs/J                  leader; the collector's bearer token
         body `application/dap-collect-req` (CollectionReq: a time-interval Query, the empty
         aggregation parameter). janus_collector wants exactly 201 (a 200 is an error). The
@@ -150,6 +156,7 @@ def build(
         jobs = "/tasks/{task_id}/collection_jobs/{job_id}"
         routes += [
             Route("/tasks/{task_id}/reports", leader.upload, methods=["PUT"]),
+            Route("/tasks/{task_id}/reports:batch", leader.upload_batch, methods=["POST"]),
             Route(jobs, leader.put_collection_job, methods=["PUT"]),
             Route(jobs, leader.poll_collection_job, methods=["POST"]),
             Route(jobs, leader.delete_collection_job, methods=["DELETE"]),
