@@ -1,7 +1,8 @@
 """A bounded load test of zeenot's DAP-09 aggregators on loopback (issue 32, item 5).
 
     python benchmarks/prio_load.py [--reports 4000] [--clients 32] [--invalid 0.05]
-        [--replayed 0.05] [--job-size 1024] [--db-dir DIR] [--bare-binary PATH] [--json OUT]
+        [--replayed 0.05] [--batch N] [--job-size 1024] [--db-dir DIR] [--bare-binary PATH]
+        [--json OUT]
 
 The leader and the helper run as real processes (`zeenot prio serve`, uvicorn, each with its own
 SQLite database); `--clients` concurrent connections upload Prio3Sum (32 bits) reports prepared
@@ -12,14 +13,23 @@ stored once) and half as another report under a used report id (refused). The le
 runs aggregation jobs with the helper while uploads arrive; when no report is pending the
 collector collects the hour, and the sum is checked against the valid reports' plain sum.
 
+With `--batch N` the clients send up to N reports per `POST …/reports:batch` (zeenot's batch
+upload, `zeenot.prio.dap_batch`) instead of one per `PUT`; the replays then go after every
+original is answered.
+
 Reported: verified reports per second (reports whose preparation ended, accepted or rejected,
-from the first upload to the last preparation), upload latency p50/p99, and CPU-seconds per
+from the first upload to the last preparation), upload latency p50/p99 per report (from sending
+the request that carries it to that request's answer: for a batch, the batch's round trip, which
+every report in it waits for) and per request, and CPU-seconds per
 report of each aggregator process (`/proc/PID/stat`, user + system). The machine is shared, so
 wall-clock rates depend on the load beside the test (`os.getloadavg()` is printed); CPU-seconds
 per report do not (much). The proxy for "the bare crate's preparation of the same reports" is
 `crates/zeenot-prio/examples/prepare_timing` (`benchmarks/prio_vdaf.py`'s bare side), timed in
 the same run: both aggregators' DAP preparation of one Prio3Sum(32) report (cost independent of
-the value); the overhead is (leader + helper CPU-seconds per report) / that − 1.
+the value); the overhead is (leader + helper CPU-seconds per report) / that − 1. DAP also has
+each aggregator open its HPKE-sealed input share, which the bare preparation leaves out; the
+example times that too (`hpke_open`), and `overhead_vs_prepare_and_hpke` compares with the
+preparation plus two openings.
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ import httpx
 
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http
+from zeenot.prio.dap_batch import BATCH_MEDIA_TYPE, MAX_REPORTS, encode_batch
 from zeenot.prio.dap_client import Client, Collector
 from zeenot.prio.dap_store import DapStore
 from zeenot.prio.tasks import new_task, unb64url
@@ -173,50 +184,76 @@ def reports(client: Client, n: int, invalid: float, replayed: float, at: int) ->
     }
 
 
-async def upload(url: str, bodies: list[bytes], clients: int) -> tuple[list[float], dict[int, int]]:
-    """PUT every body with `clients` concurrent connections: per-request latency and statuses."""
-    latencies: list[float] = []
+async def upload(
+    url: str, bodies: list[bytes], clients: int, batch: int = 0
+) -> tuple[list[float], list[float], dict[int, int]]:
+    """Send every body with `clients` concurrent connections: one report per PUT, or with
+    `batch` > 0 up to `batch` reports per POST to `reports:batch`. Returns the latency of each
+    report (from sending its request to its answer: for a batch, the batch's), the latency of
+    each request, and the statuses per report (a batch's outcomes carry the status the single
+    upload would have had)."""
+    per_report: list[float] = []
+    per_request: list[float] = []
     statuses: dict[int, int] = {}
-    queue: asyncio.Queue[bytes] = asyncio.Queue()
-    for b in bodies:
-        queue.put_nowait(b)
+    queue: asyncio.Queue[list[bytes]] = asyncio.Queue()
+    step = batch or 1
+    for i in range(0, len(bodies), step):
+        queue.put_nowait(bodies[i : i + step])
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
 
         async def worker() -> None:
             while not queue.empty():
-                body = queue.get_nowait()
+                group = queue.get_nowait()
                 start = time.perf_counter()
-                answer = await http.put(
-                    url, content=body, headers={"content-type": dap_http.REPORT}
-                )
-                latencies.append(time.perf_counter() - start)
-                statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1
+                if batch:
+                    answer = await http.post(
+                        url + ":batch",
+                        content=encode_batch(group),
+                        headers={"content-type": BATCH_MEDIA_TYPE},
+                    )
+                    codes = [int(o["status"]) for o in answer.json()["reports"]]
+                else:
+                    answer = await http.put(
+                        url, content=group[0], headers={"content-type": dap_http.REPORT}
+                    )
+                    codes = [answer.status_code]
+                took = time.perf_counter() - start
+                per_request.append(took)
+                per_report.extend([took] * len(group))
+                for code in codes:
+                    statuses[code] = statuses.get(code, 0) + 1
 
         await asyncio.gather(*(worker() for _ in range(clients)))
-    return latencies, statuses
+    return per_report, per_request, statuses
 
 
-def _upload_slice(url: str, bodies: list[bytes], clients: int) -> tuple[list[float], dict]:
-    return asyncio.run(upload(url, bodies, clients))
+def _upload_slice(
+    url: str, bodies: list[bytes], clients: int, batch: int
+) -> tuple[list[float], list[float], dict[int, int]]:
+    return asyncio.run(upload(url, bodies, clients, batch))
 
 
 def upload_from(
-    url: str, bodies: list[bytes], clients: int, procs: int
-) -> tuple[list[float], dict[int, int]]:
+    url: str, bodies: list[bytes], clients: int, procs: int, batch: int = 0
+) -> tuple[list[float], list[float], dict[int, int]]:
     """`upload` from `procs` client processes (one Python process tops out near a core), the
     connections shared among them; the replays at the end stay after the originals."""
     if procs == 1:
-        return _upload_slice(url, bodies, clients)
+        return _upload_slice(url, bodies, clients, batch)
     slices = [bodies[i::procs] for i in range(procs)]
-    latencies: list[float] = []
+    per_report: list[float] = []
+    per_request: list[float] = []
     statuses: dict[int, int] = {}
     with ProcessPoolExecutor(procs) as pool:
-        for lat, st in pool.map(_upload_slice, [url] * procs, slices, [clients // procs] * procs):
-            latencies += lat
+        for rep, req, st in pool.map(
+            _upload_slice, [url] * procs, slices, [clients // procs] * procs, [batch] * procs
+        ):
+            per_report += rep
+            per_request += req
             for code, n in st.items():
                 statuses[code] = statuses.get(code, 0) + n
-    return latencies, statuses
+    return per_report, per_request, statuses
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -224,8 +261,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
-def bare_prepare(binary: Path | None) -> float | None:
-    """Seconds of both aggregators' DAP preparation of one Prio3Sum(32) report, bare crate."""
+def bare_prepare(binary: Path | None) -> dict[str, float] | None:
+    """Seconds of both aggregators' DAP preparation of one Prio3Sum(32) report, bare crate
+    (`dap_prepare`), and of one aggregator's HPKE opening of its input share (`hpke_open`)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import prio_vdaf  # benchmarks/prio_vdaf.py, beside this file
 
@@ -234,7 +272,8 @@ def bare_prepare(binary: Path | None) -> float | None:
     except (OSError, subprocess.CalledProcessError) as exc:
         print(f"(no bare crate figure: {exc})", file=sys.stderr)
         return None
-    return float(prio_vdaf.bare(path, 0.1)["sum32"]["dap_prepare"])
+    got = prio_vdaf.bare(path, 0.1)["sum32"]
+    return {"dap_prepare": float(got["dap_prepare"]), "hpke_open": float(got.get("hpke_open", 0))}
 
 
 def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
@@ -264,12 +303,24 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         cpu0 = (cpu_seconds(leader.proc.pid), cpu_seconds(helper.proc.pid))
         load0 = os.getloadavg()
         start = time.perf_counter()
-        latencies, statuses = upload_from(
-            f"{leader_url}tasks/{task.task_id}/reports",
-            plan["uploads"],
-            args.clients,
-            args.client_procs,
-        )
+        url = f"{leader_url}tasks/{task.task_id}/reports"
+        if args.batch:
+            # Batches run concurrently: the replays go once every original is answered, so a
+            # reused id never races the report it reuses.
+            phases = [plan["uploads"][: plan["distinct"]], plan["uploads"][plan["distinct"] :]]
+        else:
+            phases = [plan["uploads"]]
+        latencies: list[float] = []
+        requests: list[float] = []
+        statuses: dict[int, int] = {}
+        for phase in phases:
+            if not phase:
+                continue
+            rep, req, st = upload_from(url, phase, args.clients, args.client_procs, args.batch)
+            latencies += rep
+            requests += req
+            for code, n in st.items():
+                statuses[code] = statuses.get(code, 0) + n
         uploaded = time.perf_counter() - start
         dstore = DapStore(Store(str(leader.db)))
         while dstore.report_states(task.task_id).get("pending", 0):
@@ -307,8 +358,12 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         "uploads_per_s": len(plan["uploads"]) / uploaded,
         "verified_s": prepared,
         "verified_per_s": verified / prepared,
+        "batch": args.batch or "none (one report per PUT)",
+        "requests": len(requests),
         "upload_p50_ms": percentile(latencies, 0.5) * 1e3,
         "upload_p99_ms": percentile(latencies, 0.99) * 1e3,
+        "request_p50_ms": percentile(requests, 0.5) * 1e3,
+        "request_p99_ms": percentile(requests, 0.99) * 1e3,
         "leader_cpu_ms_per_report": leader_cpu / verified * 1e3,
         "helper_cpu_ms_per_report": helper_cpu / verified * 1e3,
         "loadavg_before": load0[0],
@@ -323,6 +378,9 @@ def main() -> None:
     ap.add_argument("--client-procs", type=int, default=1, help="uploading processes")
     ap.add_argument("--invalid", type=float, default=0.05, help="fraction with a bad proof")
     ap.add_argument("--replayed", type=float, default=0.05, help="fraction sent again")
+    ap.add_argument(
+        "--batch", type=int, default=0, help="reports per batch upload (0: DAP's one per PUT)"
+    )
     ap.add_argument("--job-size", type=int, default=1024, help="reports per aggregation job")
     ap.add_argument("--leader-workers", type=int, default=1, help="uvicorn worker processes")
     ap.add_argument("--helper-workers", type=int, default=1, help="uvicorn worker processes")
@@ -336,6 +394,8 @@ def main() -> None:
     args = ap.parse_args()
     if not 1 <= args.reports <= 1_000_000 or not 1 <= args.clients <= 1024:
         raise SystemExit("--reports is 1 to 1e6, --clients 1 to 1024")
+    if not 0 <= args.batch <= MAX_REPORTS:
+        raise SystemExit(f"--batch is 0 to {MAX_REPORTS}")
     directory = args.db_dir or Path(tempfile.mkdtemp(prefix="zeenot-prio-load-"))
     directory.mkdir(parents=True, exist_ok=True)
     try:
@@ -346,8 +406,14 @@ def main() -> None:
     bare = None if args.no_bare else bare_prepare(args.bare_binary)
     system_ms = result["leader_cpu_ms_per_report"] + result["helper_cpu_ms_per_report"]
     if bare is not None:
-        result["bare_dap_prepare_ms"] = bare * 1e3
-        result["overhead"] = system_ms / (bare * 1e3) - 1
+        result["bare_dap_prepare_ms"] = bare["dap_prepare"] * 1e3
+        result["overhead"] = system_ms / (bare["dap_prepare"] * 1e3) - 1
+        if bare["hpke_open"]:
+            # DAP's irreducible native work per report: the preparation and each aggregator's
+            # HPKE opening of its input share
+            native = (bare["dap_prepare"] + 2 * bare["hpke_open"]) * 1e3
+            result["bare_hpke_open_ms"] = bare["hpke_open"] * 1e3
+            result["overhead_vs_prepare_and_hpke"] = system_ms / native - 1
     for key, value in result.items():
         print(f"{key:<26} {value:.3f}" if isinstance(value, float) else f"{key:<26} {value}")
     if args.json:
