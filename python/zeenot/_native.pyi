@@ -366,6 +366,24 @@ def prio_hpke_generate(
 ) -> tuple[bytes, bytes]:
     """A fresh HPKE key pair: `(encoded HpkeConfig, private key)`."""
 
+# ---- DAP-09 per request and per job (crates/zeenot-python/src/prio_shares.rs): a report that
+# fails comes back as a `str` in its place.
+
+def prio_dap_split_reports(
+    reports: list[bytes],
+) -> list[tuple[bytes, int, bytes, bytes, bytes, int] | str]:
+    """Each encoded Report split: (report id, time, public share, the leader's and the helper's
+    encoded HpkeCiphertext, the leader's config id), or why it does not decode."""
+
+def prio_dap_open_input_shares(
+    keys: list[tuple[bytes, bytes]],
+    recipient: str,
+    task_id: bytes,
+    items: list[tuple[bytes, int, bytes, bytes]],
+) -> list[bytes | str]:
+    """Each (report id, time, public share, HpkeCiphertext)'s input share opened with the key
+    whose config it names: the VDAF input share, or DAP's PrepareError name."""
+
 # ---- the collective authority (zeenot.cothority.crypto; crates/zeenot-python/src/cothority.rs)
 # Points are 32 packed bytes, ciphertexts 64 bytes `K ‖ C`, batches concatenated, scalars 32
 # little-endian bytes. `ValueError` for malformed bytes or parameters; a proof or share that does

@@ -14,6 +14,7 @@ pub mod afe;
 pub mod dap;
 pub mod hpke;
 pub mod kind;
+pub mod shares;
 pub mod vdaf;
 
 pub use kind::VdafKind;

@@ -19,6 +19,7 @@ mod cothority;
 mod kvac;
 mod points;
 mod prio;
+mod prio_shares;
 mod r1cs;
 mod shuffle;
 mod sigma;
@@ -563,6 +564,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_verify_batch, m)?)?;
     m.add_function(wrap_pyfunction!(sigma_backend::sigma_program_shape, m)?)?;
     prio::register(m)?;
+    prio_shares::register(m)?;
     m.add_class::<LoadedProgram>()?;
     m.add_function(wrap_pyfunction!(load_program, m)?)?;
     m.add_function(wrap_pyfunction!(encode_program_binary, m)?)?;

@@ -6,6 +6,11 @@ HPKE (DAP-09's application info strings, as janus_core builds them); this module
 few shapes the leader, the helper, the client and the collector use to those objects, so that
 they read as DAP's prose does. Nothing here writes a DAP encoding by hand. Ciphertexts travel
 between the functions below as encoded `HpkeCiphertext` bytes.
+
+On the per-report paths (an upload, a batch of them, an aggregation job's input shares) the JSON
+round trip cost more than the cryptography; `split_uploads` and `open_input_shares` call
+`zeenot_prio::shares` instead (the same janus_messages decoding and HPKE, many reports per
+native call, without the GIL).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from zeenot import _native
 from zeenot.errors import ZeenotError
 from zeenot.prio import messages
 
@@ -100,15 +106,37 @@ def decode_report(data: bytes) -> Report:
 
 def decode_upload(data: bytes) -> tuple[Report, int]:
     """A Report and the HPKE config id its leader share is sealed under (one decoding)."""
-    v = _dec("Report", data)
-    config_id = int(v["leader_encrypted_input_share"]["config_id"])
-    return Report(
-        _hex(v["metadata"]["report_id"]),
-        int(v["metadata"]["time"]),
-        _hex(v["public_share"]),
-        _enc("HpkeCiphertext", v["leader_encrypted_input_share"]),
-        _enc("HpkeCiphertext", v["helper_encrypted_input_share"]),
-    ), config_id
+    (got,) = split_uploads([data])
+    if isinstance(got, str):
+        raise CodecError(got)
+    return got
+
+
+def split_uploads(data: list[bytes]) -> list[tuple[Report, int] | str]:
+    """For each encoded Report, in one native call: the Report and the HPKE config id of its
+    leader share, or why it does not decode."""
+    out: list[tuple[Report, int] | str] = []
+    for item in _wrap(_native.prio_dap_split_reports, data):
+        if isinstance(item, str):
+            out.append(item)
+        else:
+            rid, at, public, leader, helper, config_id = item
+            out.append((Report(rid, at, public, leader, helper), config_id))
+    return out
+
+
+def open_input_shares(
+    keys: list[tuple[bytes, bytes]],
+    recipient: str,
+    task_id: bytes,
+    shares: list[tuple[bytes, int, bytes, bytes]],
+) -> list[bytes | str]:
+    """Open input shares sealed to `recipient` with whichever of `keys` (encoded HpkeConfig,
+    private key) each names; `shares` holds (report id, time, public share, HpkeCiphertext).
+    Each result is the VDAF input share or DAP's PrepareError name (`invalid_message` for a
+    ciphertext or plaintext that does not decode or an extension, `hpke_unknown_config_id`,
+    `hpke_decrypt_error`)."""
+    return list(_wrap(_native.prio_dap_open_input_shares, keys, recipient, task_id, shares))
 
 
 def ciphertext_config_id(ciphertext: bytes) -> int:

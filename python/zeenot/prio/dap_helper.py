@@ -106,23 +106,33 @@ class Helper:
             raise DapError(400, "invalidMessage", "a report id appears twice in the job")
         seen = self.dstore.seen(task.task_id, ids)
         collected = self.dstore.collected_intervals(task.task_id)
-        keys = self.keys
         vdaf = self.vdafs[task.task_id]
-        task_id = task.task_id_bytes
         horizon = int(time.time()) + CLOCK_SKEW
+        errors: list[str | None] = []
+        for rid, p in zip(ids, inits, strict=True):
+            if rid in seen:
+                errors.append("report_replayed")
+            elif p.time > horizon:
+                errors.append("report_too_early")
+            elif any(start <= p.time < start + length for start, length in collected):
+                errors.append("batch_collected")
+            else:
+                errors.append(None)
+        todo = [p for p, error in zip(inits, errors, strict=True) if error is None]
+        opened = iter(
+            codec.open_input_shares(
+                list(self.keys.values()),
+                codec.HELPER,
+                task.task_id_bytes,
+                [(p.report_id, p.time, p.public_share, p.encrypted_share) for p in todo],
+            )
+        )
         resps: list[PrepareResp] = []
         outcomes: list[Outcome] = []
-        for rid, p in zip(ids, inits, strict=False):
-            error: str | None = None
+        for rid, p, error in zip(ids, inits, errors, strict=True):
             out_share = message = b""
-            if rid in seen:
-                error = "report_replayed"
-            elif p.time > horizon:
-                error = "report_too_early"
-            elif any(start <= p.time < start + length for start, length in collected):
-                error = "batch_collected"
-            else:
-                error, out_share, message = self._prepare_one(task_id, vdaf, keys, task, p)
+            if error is None:
+                error, out_share, message = self._prepare_one(vdaf, task, p, next(opened))
             if error is None:
                 resps.append(PrepareResp(p.report_id, "continue", message))
                 outcomes.append(Outcome(rid, "aggregated", out_share))
@@ -134,24 +144,12 @@ class Helper:
 
     @staticmethod
     def _prepare_one(
-        task_id: bytes, vdaf: Vdaf, keys: dict[int, tuple[bytes, bytes]], task: Task, p: Any
+        vdaf: Vdaf, task: Task, p: Any, share: bytes | str
     ) -> tuple[str | None, bytes, bytes]:
-        """(error, output share, ping-pong reply) for one report."""
-        try:
-            config_id = codec.ciphertext_config_id(p.encrypted_share)
-        except CodecError:
-            return "invalid_message", b"", b""
-        if config_id not in keys:
-            return "hpke_unknown_config_id", b"", b""
-        config, private_key = keys[config_id]
-        report = codec.Report(p.report_id, p.time, p.public_share, b"", p.encrypted_share)
-        try:
-            share = codec.open_input_share(
-                config, private_key, codec.HELPER, p.encrypted_share, task_id, report
-            )
-        except CodecError as exc:
-            kind = "invalid_message" if "extension" in str(exc) else "hpke_decrypt_error"
-            return kind, b"", b""
+        """(error, output share, ping-pong reply) for one report whose input share was opened
+        (or failed to open: DAP's name of the failure)."""
+        if isinstance(share, str):
+            return share, b"", b""
         try:
             out_share, reply = vdaf.helper_initialized(
                 task.verify_key, p.report_id, p.public_share, share, p.message

@@ -61,7 +61,7 @@ from zeenot.prio.dap_helper import CLOCK_SKEW, aggregate_all, batch_checks
 from zeenot.prio.dap_helper import collector_config as sealed_to
 from zeenot.prio.dap_http import DapError
 from zeenot.prio.dap_ingest import Ingest
-from zeenot.prio.dap_store import DapStore, Outcome, StoredReport, Upload
+from zeenot.prio.dap_store import DapStore, Outcome, Upload
 from zeenot.prio.tasks import Task, b64url, unb64url
 from zeenot.prio.vdaf import Vdaf
 
@@ -135,26 +135,31 @@ class Leader:
         doc = {"reports": [o.to_json(http.DAP_ERROR) for o in outcomes]}
         return JSONResponse(doc)
 
-    def _check_all(self, task: Task, bodies: list[bytes]) -> list[Upload | DapError]:
-        checked: list[Upload | DapError] = []
-        for data in bodies:
-            try:
-                checked.append(self.check_report(task, data))
-            except DapError as exc:
-                checked.append(exc)
-        return checked
-
     def check_report(self, task: Task, data: bytes) -> Upload:
         """The report as the leader stores it, or the `DapError` that refuses it before the
         database is asked."""
-        try:
-            report, config_id = codec.decode_upload(data)
-        except CodecError as exc:
-            raise DapError(400, "invalidMessage", str(exc), task.task_id) from None
+        got = self._judge(task, data, codec.split_uploads([data])[0])
+        if isinstance(got, DapError):
+            raise got
+        return got
+
+    def _check_all(self, task: Task, bodies: list[bytes]) -> list[Upload | DapError]:
+        """`check_report` of each body, the decoding in one native call."""
+        return [
+            self._judge(task, data, split)
+            for data, split in zip(bodies, codec.split_uploads(bodies), strict=True)
+        ]
+
+    def _judge(
+        self, task: Task, data: bytes, split: tuple[codec.Report, int] | str
+    ) -> Upload | DapError:
+        if isinstance(split, str):
+            return DapError(400, "invalidMessage", split, task.task_id)
+        report, config_id = split
         if config_id not in self.keys:
-            raise DapError(400, "outdatedConfig", f"no HPKE config {config_id} here", task.task_id)
+            return DapError(400, "outdatedConfig", f"no HPKE config {config_id} here", task.task_id)
         if report.time > time.time() + CLOCK_SKEW:
-            raise DapError(
+            return DapError(
                 400, "reportTooEarly", "the report's time is in the future", task.task_id
             )
         return Upload(
@@ -178,48 +183,36 @@ class Leader:
         if not pending:
             return {"reports": 0}  # finished by an earlier run
         vdaf = self.vdafs[task.task_id]
-        keys = self.keys
         outcomes: list[Outcome] = []
         inits: list[PrepareInit] = []
         states: dict[str, bytes] = {}
-        for r in pending:
-            error, state, message = self._start(task, vdaf, keys, r)
-            if error is not None:
-                outcomes.append(Outcome(r.report_id, "rejected", error=error))
+        rids = [unb64url(r.report_id, "report id", 16) for r in pending]
+        opened = codec.open_input_shares(
+            list(self.keys.values()),
+            codec.LEADER,
+            task.task_id_bytes,
+            [
+                (rid, r.time, r.public_share, r.leader_share)
+                for rid, r in zip(rids, pending, strict=True)
+            ],
+        )
+        for rid, r, share in zip(rids, pending, opened, strict=True):
+            if isinstance(share, str):
+                outcomes.append(Outcome(r.report_id, "rejected", error=share))
                 continue
-            rid = unb64url(r.report_id, "report id", 16)
-            inits.append(PrepareInit(rid, r.time, r.public_share, r.helper_share, message))
-            states[r.report_id] = state
+            try:
+                state, message = vdaf.leader_initialized(
+                    task.verify_key, rid, r.public_share, share
+                )
+            except ZeenotError:
+                outcomes.append(Outcome(r.report_id, "rejected", error="vdaf_prep_error"))
+                continue
+            inits.append(PrepareInit(rid, r.time, r.public_share, r.helper_share, bytes(message)))
+            states[r.report_id] = bytes(state)
         if inits:
             outcomes += self._with_helper(task, job_id, vdaf, inits, states)
         self.dstore.finish_reports(task.task_id, job_id, outcomes)
         return {"reports": len(outcomes)}
-
-    @staticmethod
-    def _start(
-        task: Task, vdaf: Vdaf, keys: dict[int, tuple[bytes, bytes]], r: StoredReport
-    ) -> tuple[str | None, bytes, bytes]:
-        rid = unb64url(r.report_id, "report id", 16)
-        report = codec.Report(rid, r.time, r.public_share, r.leader_share, r.helper_share)
-        try:
-            config, private_key = keys[codec.ciphertext_config_id(r.leader_share)]
-        except (CodecError, KeyError):
-            return "hpke_unknown_config_id", b"", b""
-        try:
-            share = codec.open_input_share(
-                config, private_key, codec.LEADER, r.leader_share, task.task_id_bytes, report
-            )
-        except CodecError as exc:
-            return (
-                ("invalid_message" if "extension" in str(exc) else "hpke_decrypt_error"),
-                b"",
-                b"",
-            )
-        try:
-            state, message = vdaf.leader_initialized(task.verify_key, rid, r.public_share, share)
-        except ZeenotError:
-            return "vdaf_prep_error", b"", b""
-        return None, bytes(state), bytes(message)
 
     def _with_helper(
         self,
