@@ -185,27 +185,35 @@ def reports(client: Client, n: int, invalid: float, replayed: float, at: int) ->
 
 
 async def upload(
-    url: str, bodies: list[bytes], clients: int, batch: int = 0
+    url: str, bodies: list[bytes], clients: int, batch: int = 0, rate: float = 0.0
 ) -> tuple[list[float], list[float], dict[int, int]]:
     """Send every body with `clients` concurrent connections: one report per PUT, or with
     `batch` > 0 up to `batch` reports per POST to `reports:batch`. Returns the latency of each
     report (from sending its request to its answer: for a batch, the batch's), the latency of
     each request, and the statuses per report (a batch's outcomes carry the status the single
-    upload would have had)."""
+    upload would have had). With `rate` > 0 the load is open: request k is due at
+    k·step/rate seconds, and its latency counts from when it was due (a request sent late
+    because every connection was busy waits in the count, not outside it)."""
     per_report: list[float] = []
     per_request: list[float] = []
     statuses: dict[int, int] = {}
-    queue: asyncio.Queue[list[bytes]] = asyncio.Queue()
+    queue: asyncio.Queue[tuple[int, list[bytes]]] = asyncio.Queue()
     step = batch or 1
-    for i in range(0, len(bodies), step):
-        queue.put_nowait(bodies[i : i + step])
+    for k, i in enumerate(range(0, len(bodies), step)):
+        queue.put_nowait((k, bodies[i : i + step]))
+    t0 = time.perf_counter()
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
 
         async def worker() -> None:
             while not queue.empty():
-                group = queue.get_nowait()
+                k, group = queue.get_nowait()
                 start = time.perf_counter()
+                if rate > 0:
+                    due = t0 + k * step / rate
+                    if due > start:
+                        await asyncio.sleep(due - start)
+                    start = due
                 if batch:
                     answer = await http.post(
                         url + ":batch",
@@ -229,25 +237,30 @@ async def upload(
 
 
 def _upload_slice(
-    url: str, bodies: list[bytes], clients: int, batch: int
+    url: str, bodies: list[bytes], clients: int, batch: int, rate: float
 ) -> tuple[list[float], list[float], dict[int, int]]:
-    return asyncio.run(upload(url, bodies, clients, batch))
+    return asyncio.run(upload(url, bodies, clients, batch, rate))
 
 
 def upload_from(
-    url: str, bodies: list[bytes], clients: int, procs: int, batch: int = 0
+    url: str, bodies: list[bytes], clients: int, procs: int, batch: int = 0, rate: float = 0.0
 ) -> tuple[list[float], list[float], dict[int, int]]:
     """`upload` from `procs` client processes (one Python process tops out near a core), the
     connections shared among them; the replays at the end stay after the originals."""
     if procs == 1:
-        return _upload_slice(url, bodies, clients, batch)
+        return _upload_slice(url, bodies, clients, batch, rate)
     slices = [bodies[i::procs] for i in range(procs)]
     per_report: list[float] = []
     per_request: list[float] = []
     statuses: dict[int, int] = {}
     with ProcessPoolExecutor(procs) as pool:
         for rep, req, st in pool.map(
-            _upload_slice, [url] * procs, slices, [clients // procs] * procs, [batch] * procs
+            _upload_slice,
+            [url] * procs,
+            slices,
+            [clients // procs] * procs,
+            [batch] * procs,
+            [rate / procs] * procs,
         ):
             per_report += rep
             per_request += req
@@ -316,7 +329,9 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         for phase in phases:
             if not phase:
                 continue
-            rep, req, st = upload_from(url, phase, args.clients, args.client_procs, args.batch)
+            rep, req, st = upload_from(
+                url, phase, args.clients, args.client_procs, args.batch, args.rate
+            )
             latencies += rep
             requests += req
             for code, n in st.items():
@@ -359,6 +374,7 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         "verified_s": prepared,
         "verified_per_s": verified / prepared,
         "batch": args.batch or "none (one report per PUT)",
+        "offered_rate": args.rate or "as fast as the connections go",
         "requests": len(requests),
         "upload_p50_ms": percentile(latencies, 0.5) * 1e3,
         "upload_p99_ms": percentile(latencies, 0.99) * 1e3,
@@ -380,6 +396,9 @@ def main() -> None:
     ap.add_argument("--replayed", type=float, default=0.05, help="fraction sent again")
     ap.add_argument(
         "--batch", type=int, default=0, help="reports per batch upload (0: DAP's one per PUT)"
+    )
+    ap.add_argument(
+        "--rate", type=float, default=0.0, help="offered reports/s, open loop (0: closed loop)"
     )
     ap.add_argument("--job-size", type=int, default=1024, help="reports per aggregation job")
     ap.add_argument("--leader-workers", type=int, default=1, help="uvicorn worker processes")

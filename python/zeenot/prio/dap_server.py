@@ -91,6 +91,9 @@ from zeenot.runtime.jobs import RETENTION, JobRunner, retention
 from zeenot.runtime.store import Store
 
 ROLES = ("leader", "helper")
+# aggregation jobs one leader process runs at once: with two, one prepares (or finishes) while
+# the other waits for the helper, so both aggregators' cores are kept busy
+JOB_THREADS = max(1, int(os.environ.get("ZEENOT_PRIO_JOB_THREADS", "2")))
 
 
 def load_tasks(paths: list[str]) -> dict[str, Task]:
@@ -144,6 +147,7 @@ def build(
 
     routes = [Route("/health", health), Route("/hpke_config", hpke_config)]
     runner: JobRunner | None = None
+    more: list[JobRunner] = []  # aggregation only: a job waits on the helper while one prepares
     leader: Leader | None = None
     if role == "leader":
         leader = Leader(tasks, dstore, job_size)
@@ -153,6 +157,10 @@ def build(
             periodic=[RETENTION],
             poll=0.2,
         )
+        more = [
+            JobRunner(store, {AGGREGATE_JOB: leader.aggregate}, poll=0.2)
+            for _ in range(JOB_THREADS - 1)
+        ]
         jobs = "/tasks/{task_id}/collection_jobs/{job_id}"
         routes += [
             Route("/tasks/{task_id}/reports", leader.upload, methods=["PUT"]),
@@ -176,6 +184,8 @@ def build(
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         if run_jobs and runner is not None and leader is not None:
             runner.start()
+            for r in more:
+                r.start()
             leader.start()
         try:
             yield
@@ -183,6 +193,8 @@ def build(
             if run_jobs and runner is not None and leader is not None:
                 await run_in_threadpool(leader.stop)
                 await run_in_threadpool(runner.stop)
+                for r in more:
+                    await run_in_threadpool(r.stop)
             elif leader is not None:
                 await run_in_threadpool(leader.ingest.close)
 
