@@ -339,7 +339,7 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         uploaded = time.perf_counter() - start
         dstore = DapStore(Store(str(leader.db)))
         while dstore.report_states(task.task_id).get("pending", 0):
-            time.sleep(0.05)
+            time.sleep(0.2)  # a count over the reports table: not too often on 2 shared cores
         prepared = time.perf_counter() - start
         cpu1 = (cpu_seconds(leader.proc.pid), cpu_seconds(helper.proc.pid))
         load1 = os.getloadavg()
