@@ -384,6 +384,16 @@ def prio_dap_open_input_shares(
     """Each (report id, time, public share, HpkeCiphertext)'s input share opened with the key
     whose config it names: the VDAF input share, or DAP's PrepareError name."""
 
+def prio_dap_encode_init_req(inits: list[tuple[bytes, int, bytes, bytes, bytes]]) -> bytes:
+    """A time-interval AggregationJobInitializeReq of (report id, time, public share, the
+    helper's HpkeCiphertext, the leader's ping-pong message) (`ValueError` for a bad part)."""
+
+def prio_dap_decode_init_req(
+    data: bytes,
+) -> tuple[bytes, list[tuple[bytes, int, bytes, bytes, bytes]]]:
+    """(aggregation parameter, the reports' parts) of a time-interval
+    AggregationJobInitializeReq (`DecodeError` if it does not decode)."""
+
 # ---- the collective authority (zeenot.cothority.crypto; crates/zeenot-python/src/cothority.rs)
 # Points are 32 packed bytes, ciphertexts 64 bytes `K ‖ C`, batches concatenated, scalars 32
 # little-endian bytes. `ValueError` for malformed bytes or parameters; a proof or share that does

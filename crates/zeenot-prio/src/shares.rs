@@ -9,10 +9,12 @@
 use crate::hpke::{self, Label};
 use crate::{bounded, Error, Result};
 use janus_messages::codec::{Decode, Encode};
+use janus_messages::query_type::TimeInterval;
 use janus_messages::{
-    HpkeCiphertext, HpkeConfig, InputShareAad, PlaintextInputShare, Report, ReportId, ReportMetadata, Role,
-    TaskId, Time,
+    AggregationJobInitializeReq, HpkeCiphertext, HpkeConfig, InputShareAad, PartialBatchSelector,
+    PlaintextInputShare, PrepareInit, Report, ReportId, ReportMetadata, ReportShare, Role, TaskId, Time,
 };
+use prio::topology::ping_pong::PingPongMessage;
 
 /// An uploaded `Report`, split: its id, time, public share, and both input shares as encoded
 /// `HpkeCiphertext`s, with the config id the leader's is sealed under.
@@ -93,6 +95,66 @@ pub fn open_input_share(
     Ok(plain.payload().to_vec())
 }
 
+/// One report of a time-interval task's `AggregationJobInitializeReq`: its id, time, public
+/// share, the helper's input share (an encoded `HpkeCiphertext`) and the leader's encoded
+/// ping-pong message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InitParts {
+    pub report_id: [u8; 16],
+    pub time: u64,
+    pub public_share: Vec<u8>,
+    pub ciphertext: Vec<u8>,
+    pub message: Vec<u8>,
+}
+
+fn input(what: &'static str) -> impl FnOnce(prio::codec::CodecError) -> Error {
+    move |e| Error::Input(format!("{what}: {e}"))
+}
+
+/// The leader's `AggregationJobInitializeReq` (time interval, the empty aggregation parameter
+/// of Prio3) for these reports.
+pub fn encode_init_req(inits: &[InitParts]) -> Result<Vec<u8>> {
+    let prepare_inits = inits
+        .iter()
+        .map(|p| {
+            let ct = HpkeCiphertext::get_decoded(&p.ciphertext).map_err(input("an HPKE ciphertext"))?;
+            let message = PingPongMessage::get_decoded(&p.message).map_err(input("a ping-pong message"))?;
+            let metadata =
+                ReportMetadata::new(ReportId::from(p.report_id), Time::from_seconds_since_epoch(p.time));
+            Ok(PrepareInit::new(ReportShare::new(metadata, p.public_share.clone(), ct), message))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    encoded(&AggregationJobInitializeReq::<TimeInterval>::new(
+        Vec::new(),
+        PartialBatchSelector::new_time_interval(),
+        prepare_inits,
+    ))
+}
+
+/// The helper's reading of a time-interval `AggregationJobInitializeReq`: the aggregation
+/// parameter and each report's parts.
+pub fn decode_init_req(bytes: &[u8]) -> Result<(Vec<u8>, Vec<InitParts>)> {
+    let req =
+        AggregationJobInitializeReq::<TimeInterval>::get_decoded(bounded("DAP message", bytes)?).map_err(
+            |e| Error::Decode { what: "DAP message", msg: format!("AggregationJobInitializeReq: {e}") },
+        )?;
+    let inits = req
+        .prepare_inits()
+        .iter()
+        .map(|p| {
+            let share = p.report_share();
+            Ok(InitParts {
+                report_id: *share.metadata().id().as_ref(),
+                time: share.metadata().time().as_seconds_since_epoch(),
+                public_share: share.public_share().to_vec(),
+                ciphertext: encoded(share.encrypted_input_share())?,
+                message: encoded(p.message())?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok((req.aggregation_parameter().to_vec(), inits))
+}
+
 /// A 32-byte task id.
 pub fn task_id(bytes: &[u8]) -> Result<TaskId> {
     let raw: [u8; 32] =
@@ -165,5 +227,37 @@ mod tests {
         let to_helper = sealed(&lc, Role::Helper, b"x", &aad, false);
         assert_eq!(open(&of(&to_helper)), Err("hpke_decrypt_error")); // the info binds the role
         assert!(task_id(&[0; 31]).is_err());
+    }
+
+    #[test]
+    fn init_requests_agree_with_the_json_codec() {
+        let (config, _) = hpke::generate(1, 0x20, 1, 1).unwrap();
+        let info = hpke::application_info(Label::InputShare, Role::Client, Role::Helper);
+        let ct = hpke::seal(&config, &info, b"share", b"aad").unwrap();
+        let message = dap::encode(
+            "PingPongMessage",
+            &json!({"type": "initialize", "prep_share": "0102"}),
+            QueryType::TimeInterval,
+        )
+        .unwrap();
+        let inits: Vec<InitParts> = (0..3u8)
+            .map(|i| InitParts {
+                report_id: [i; 16],
+                time: 3600 * u64::from(i),
+                public_share: vec![i; usize::from(i)],
+                ciphertext: ct.clone(),
+                message: message.clone(),
+            })
+            .collect();
+        let bytes = encode_init_req(&inits).unwrap();
+        let q = QueryType::TimeInterval;
+        let json = dap::decode("AggregationJobInitializeReq", &bytes, q).unwrap();
+        assert_eq!(dap::encode("AggregationJobInitializeReq", &json, q).unwrap(), bytes);
+        assert_eq!(json["prepare_inits"].as_array().unwrap().len(), 3);
+        assert_eq!(json["prepare_inits"][2]["report_share"]["metadata"]["time"], 7200);
+        assert_eq!(decode_init_req(&bytes).unwrap(), (Vec::new(), inits.clone()));
+        assert!(decode_init_req(&bytes[..bytes.len() - 1]).is_err());
+        let bad = InitParts { message: vec![9], ..inits[0].clone() };
+        assert!(encode_init_req(&[bad]).is_err());
     }
 }

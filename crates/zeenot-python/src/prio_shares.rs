@@ -6,7 +6,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
-use zeenot_prio::shares::{self, Key, ShareOf};
+use zeenot_prio::shares::{self, InitParts, Key, ShareOf};
 
 use super::ZeenotError;
 
@@ -99,9 +99,66 @@ pub(crate) fn prio_dap_open_input_shares<'py>(
     PyList::new(py, out)
 }
 
+/// (report id, time, public share, the helper's HpkeCiphertext, the leader's ping-pong message).
+type InitItem = (Vec<u8>, u64, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// The leader's `AggregationJobInitializeReq` (time interval, empty aggregation parameter) for
+/// these reports.
+#[pyfunction]
+pub(crate) fn prio_dap_encode_init_req<'py>(
+    py: Python<'py>,
+    inits: Vec<InitItem>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    too_many(inits.len())?;
+    let parts = inits
+        .into_iter()
+        .map(|(rid, time, public_share, ciphertext, message)| {
+            let report_id: [u8; 16] = rid
+                .as_slice()
+                .try_into()
+                .map_err(|_| PyValueError::new_err(format!("a report id is 16 bytes, not {}", rid.len())))?;
+            Ok(InitParts { report_id, time, public_share, ciphertext, message })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let out = detached(py, || shares::encode_init_req(&parts))?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// The helper's reading of a time-interval `AggregationJobInitializeReq`: `(aggregation
+/// parameter, [(report id, time, public share, HpkeCiphertext, ping-pong message)])`; bytes that
+/// do not decode are a `DecodeError`.
+#[pyfunction]
+pub(crate) fn prio_dap_decode_init_req<'py>(
+    py: Python<'py>,
+    data: &[u8],
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyList>)> {
+    let (param, inits) = detached(py, || shares::decode_init_req(data))?
+        .map_err(|e| super::DecodeError::new_err(e.to_string()))?;
+    let items = inits
+        .iter()
+        .map(|p| -> PyResult<Bound<'py, PyAny>> {
+            Ok(PyTuple::new(
+                py,
+                [
+                    PyBytes::new(py, &p.report_id).into_any(),
+                    p.time.into_pyobject(py)?.into_any(),
+                    PyBytes::new(py, &p.public_share).into_any(),
+                    PyBytes::new(py, &p.ciphertext).into_any(),
+                    PyBytes::new(py, &p.message).into_any(),
+                ],
+            )?
+            .into_any())
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((PyBytes::new(py, &param), PyList::new(py, items)?))
+}
+
 /// Add this module's functions to `zeenot._native`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prio_dap_split_reports, m)?)?;
     m.add_function(wrap_pyfunction!(prio_dap_open_input_shares, m)?)?;
+    m.add_function(wrap_pyfunction!(prio_dap_encode_init_req, m)?)?;
+    m.add_function(wrap_pyfunction!(prio_dap_decode_init_req, m)?)?;
     Ok(())
 }

@@ -8,8 +8,9 @@ they read as DAP's prose does. Nothing here writes a DAP encoding by hand. Ciphe
 between the functions below as encoded `HpkeCiphertext` bytes.
 
 On the per-report paths (an upload, a batch of them, an aggregation job's input shares) the JSON
-round trip cost more than the cryptography; `split_uploads` and `open_input_shares` call
-`zeenot_prio::shares` instead (the same janus_messages decoding and HPKE, many reports per
+round trip cost more than the cryptography; `split_uploads`, `open_input_shares` and the
+aggregation job's request (`encode_init_req`, `decode_init_req`) call `zeenot_prio::shares`
+instead (the same janus_messages decoding and HPKE, many reports per
 native call, without the GIL).
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 from zeenot import _native
 from zeenot.errors import ZeenotError
 from zeenot.prio import messages
+from zeenot.prio.vdaf import _call
 
 LEADER, HELPER, COLLECTOR, CLIENT = "leader", "helper", "collector", "client"
 
@@ -116,7 +118,7 @@ def split_uploads(data: list[bytes]) -> list[tuple[Report, int] | str]:
     """For each encoded Report, in one native call: the Report and the HPKE config id of its
     leader share, or why it does not decode."""
     out: list[tuple[Report, int] | str] = []
-    for item in _wrap(_native.prio_dap_split_reports, data):
+    for item in _wrap(_call, _native.prio_dap_split_reports, data):
         if isinstance(item, str):
             out.append(item)
         else:
@@ -136,7 +138,7 @@ def open_input_shares(
     Each result is the VDAF input share or DAP's PrepareError name (`invalid_message` for a
     ciphertext or plaintext that does not decode or an extension, `hpke_unknown_config_id`,
     `hpke_decrypt_error`)."""
-    return list(_wrap(_native.prio_dap_open_input_shares, keys, recipient, task_id, shares))
+    return list(_wrap(_call, _native.prio_dap_open_input_shares, keys, recipient, task_id, shares))
 
 
 def ciphertext_config_id(ciphertext: bytes) -> int:
@@ -239,41 +241,15 @@ def encode_report(
 
 
 def encode_init_req(inits: list[PrepareInit]) -> bytes:
-    return _enc(
-        "AggregationJobInitializeReq",
-        {
-            "aggregation_parameter": b"",
-            "partial_batch_selector": {},
-            "prepare_inits": [
-                {
-                    "report_share": {
-                        "metadata": _metadata(p.report_id, p.time),
-                        "public_share": p.public_share,
-                        "encrypted_input_share": _dec("HpkeCiphertext", p.encrypted_share),
-                    },
-                    "message": p.message,
-                }
-                for p in inits
-            ],
-        },
-    )
+    """The leader's AggregationJobInitializeReq (one native call, no JSON)."""
+    items = [(p.report_id, p.time, p.public_share, p.encrypted_share, p.message) for p in inits]
+    return bytes(_wrap(_call, _native.prio_dap_encode_init_req, items))
 
 
 def decode_init_req(data: bytes) -> tuple[bytes, list[PrepareInit]]:
-    v = _dec("AggregationJobInitializeReq", data)
-    inits = []
-    for p in v["prepare_inits"]:
-        share = p["report_share"]
-        inits.append(
-            PrepareInit(
-                _hex(share["metadata"]["report_id"]),
-                int(share["metadata"]["time"]),
-                _hex(share["public_share"]),
-                _enc("HpkeCiphertext", share["encrypted_input_share"]),
-                _hex(p["message"]),
-            )
-        )
-    return _hex(v["aggregation_parameter"]), inits
+    """The aggregation parameter and the reports of an AggregationJobInitializeReq."""
+    param, items = _wrap(_call, _native.prio_dap_decode_init_req, data)
+    return bytes(param), [PrepareInit(*item) for item in items]
 
 
 def encode_job_resp(resps: list[PrepareResp]) -> bytes:
