@@ -17,11 +17,13 @@ import logging
 import queue
 import threading
 from concurrent.futures import Future
+from typing import Any
 
 from zeenot.prio.dap_store import DapStore, Upload
 
 log = logging.getLogger("zeenot.prio")
-_Item = tuple[list[Upload], "Future[list[str]]"]
+# the uploads, the future of their answers, and whether it takes one answer (a str) or a list
+_Item = tuple[list[Upload], "Future[Any]", bool]
 MAX_BATCH = 512  # uploads per transaction (a client's batch may take it past this, unsplit)
 
 
@@ -36,15 +38,17 @@ class Ingest:
         self._thread: threading.Thread | None = None
         self._closed = False
 
-    def submit(self, upload: Upload) -> Future[list[str]]:
-        """The future of `upload`'s answer (a list of one), resolved once it is committed (or
-        refused)."""
-        return self.submit_many([upload])
+    def submit(self, upload: Upload) -> Future[str]:
+        """The future of `upload`'s answer, resolved once it is committed (or refused)."""
+        return self._enqueue([upload], single=True)
 
     def submit_many(self, uploads: list[Upload]) -> Future[list[str]]:
         """The future of the answers to `uploads`, in order, resolved once all of them are
         committed (in one transaction) or refused."""
-        future: Future[list[str]] = Future()
+        return self._enqueue(uploads, single=False)
+
+    def _enqueue(self, uploads: list[Upload], single: bool) -> Future[Any]:
+        future: Future[Any] = Future()
         if not uploads:
             future.set_result([])
             return future
@@ -56,7 +60,7 @@ class Ingest:
                     target=self._run, name="zeenot-prio-ingest", daemon=True
                 )
                 self._thread.start()
-            self._queue.put((uploads, future))
+            self._queue.put((uploads, future, single))
         return future
 
     def close(self, timeout: float = 10.0) -> None:
@@ -91,15 +95,16 @@ class Ingest:
                 return
 
     def _store(self, batch: list[_Item]) -> None:
-        uploads = [upload for group, _ in batch for upload in group]
+        uploads = [upload for group, _, _ in batch for upload in group]
         try:
             answers = self.dstore.put_reports(uploads)
         except Exception as exc:  # the database away: every upload of the batch fails (5xx)
             log.warning("storing %d uploads: %s", len(uploads), exc)
-            for _, future in batch:
+            for _, future, _ in batch:
                 future.set_exception(exc)
             return
         at = 0
-        for group, future in batch:
-            future.set_result(answers[at : at + len(group)])
+        for group, future, single in batch:
+            got = answers[at : at + len(group)]
+            future.set_result(got[0] if single else got)
             at += len(group)

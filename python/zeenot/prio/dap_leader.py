@@ -98,7 +98,7 @@ class Leader:
         task = http.task_of(request, self.tasks)
         data = await http.body(request, http.REPORT, task, limit=MAX_REPORT)
         upload = self.check_report(task, data)
-        (state,) = await asyncio.wrap_future(self.ingest.submit(upload))
+        state = await asyncio.wrap_future(self.ingest.submit(upload))
         refusal = _refusal(task, state)
         if refusal is not None:
             raise refusal

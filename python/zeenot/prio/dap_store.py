@@ -352,7 +352,10 @@ class DapStore:
             rows = conn.execute(
                 sa.select(r.c.report_id, r.c.created_at)
                 .where(r.c.task_id == task_id, r.c.state == "pending", r.c.agg_job.is_(None))
-                .order_by(r.c.time, r.c.report_id)
+                # `time + 0`: ordering by the bare column let SQLite walk the (task, time) index
+                # over every report of the task, aggregated or not (the cost grew with the
+                # table); so it takes the unassigned reports' index and sorts only those
+                .order_by(r.c.time + 0, r.c.report_id)
                 .limit(limit)
             ).all()
             if not rows:
@@ -382,10 +385,11 @@ class DapStore:
             rows = conn.execute(
                 sa.select(
                     r.c.report_id, r.c.time, r.c.public_share, r.c.leader_share, r.c.helper_share
-                )
-                .where(r.c.task_id == task_id, r.c.agg_job == job_id, r.c.state == "pending")
-                .order_by(r.c.report_id)
+                ).where(r.c.task_id == task_id, r.c.agg_job == job_id, r.c.state == "pending")
             ).all()
+        # sorted here: an ORDER BY report_id let SQLite walk the primary key over every report
+        # of the task instead of the job's index
+        rows = sorted(rows, key=lambda x: str(x[0]))
         return [StoredReport(x[0], int(x[1]), bytes(x[2]), bytes(x[3]), bytes(x[4])) for x in rows]
 
     def finish_reports(self, task_id: str, job_id: str, outcomes: Iterable[Outcome]) -> int:
