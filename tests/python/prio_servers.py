@@ -8,7 +8,8 @@ import json
 import os
 import signal
 import subprocess
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,3 +98,25 @@ def aggregators(
     finally:
         leader.stop()
         helper.stop()
+
+
+def until_answered(send: Callable[[], Any], what: str, timeout: float = 120.0) -> Any:
+    """`send()` again and again, as janus_client retries an upload, until it is answered: a
+    network error or a 5xx (an aggregator killed and restarting) means the same request again;
+    a 4xx is the answer's refusal, raised."""
+    import httpx
+
+    from zeenot.prio.dap_client import DapRefused
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return send()
+        except httpx.TransportError:
+            pass
+        except DapRefused as exc:
+            if exc.status < 500:
+                raise
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} was never answered")
+        time.sleep(0.2)

@@ -25,7 +25,7 @@ from zeenot.prio.dap_store import DapStore
 from zeenot.prio.tasks import Task, b64url
 from zeenot.runtime.store import Store
 
-from .prio_servers import aggregators, new_task
+from .prio_servers import aggregators, new_task, until_answered
 
 SUM32 = {"type": "Prio3Sum", "bits": 32}
 TP = 3600
@@ -184,22 +184,9 @@ def test_malformed_or_oversize_batches_are_refused_whole(tmp_path: Path) -> None
         assert _states(tmp_path / "leader.db", task) == {"pending": 1}
 
 
-def _post_until_acknowledged(client, batch: list[bytes], timeout: float = 120.0) -> list:  # type: ignore[no-untyped-def]
+def _post_until_acknowledged(client, batch: list[bytes]) -> list:  # type: ignore[no-untyped-def]
     """Send a batch until it is answered (a network error or a 5xx: the same batch again)."""
-    from zeenot.prio.dap_client import DapRefused
-
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return client.put_batch(batch)  # type: ignore[no-any-return]
-        except httpx.TransportError:
-            pass
-        except DapRefused as exc:
-            if exc.status < 500:
-                raise
-        if time.monotonic() > deadline:
-            raise AssertionError("a batch was never answered")
-        time.sleep(0.2)
+    return until_answered(lambda: client.put_batch(batch), "a batch")  # type: ignore[no-any-return]
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ from zeenot.prio.dap_store import DapStore
 from zeenot.prio.tasks import Task, b64url
 from zeenot.runtime.store import Store
 
-from .prio_servers import aggregators, new_task
+from .prio_servers import aggregators, new_task, until_answered
 from .runtime_server import ROOT
 
 SUM32 = {"type": "Prio3Sum", "bits": 32}
@@ -206,23 +206,9 @@ def test_helper_answers_a_repeated_job_identically(tmp_path: Path) -> None:
         assert [r.error for r in resps] == ["report_replayed"] * 3
 
 
-def _put_until_acknowledged(client, report: bytes, timeout: float = 120.0) -> None:  # type: ignore[no-untyped-def]
+def _put_until_acknowledged(client, report: bytes) -> None:  # type: ignore[no-untyped-def]
     """Upload as janus_client does: retry the same report on a network error or a 5xx."""
-    from zeenot.prio.dap_client import DapRefused
-
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            client.put(report)
-            return
-        except httpx.TransportError:
-            pass
-        except DapRefused as exc:
-            if exc.status < 500:
-                raise
-        if time.monotonic() > deadline:
-            raise AssertionError("a report was never acknowledged")
-        time.sleep(0.2)
+    until_answered(lambda: client.put(report), "a report")
 
 
 @pytest.mark.slow
