@@ -206,7 +206,7 @@ def bbs(binary: Path, reps: int) -> dict[str, Any]:
     return result
 
 
-def side_by_side(creds: dict[str, Any], b: dict[str, Any] | None) -> str:
+def side_by_side(creds: dict[str, Any], b: dict[str, Any] | None, binary: Path) -> str:
     """Our showing and issuance beside BBS's from the same run: the least wall and CPU time."""
     c = creds["show_1_of_10"]
     iss = creds["issue"]
@@ -222,7 +222,10 @@ def side_by_side(creds: dict[str, Any], b: dict[str, Any] | None) -> str:
         ),
     ]
     if b is None:
-        lines = [f"BBS not built ({BBS_BUILD}): BBS figures QUOTED from issue 31, not measured"]
+        lines = [
+            f"no BBS benchmark at {binary} (build it: {BBS_BUILD}): "
+            "BBS's figures QUOTED from issue 31, not measured"
+        ]
         q = BBS_QUOTED
         extra = [
             ("possession, prove", "BBS (quoted)", q["possession_prove_ms"], None),
@@ -298,7 +301,7 @@ def main() -> None:
         f"(min {c['verify_ms'][1]:.2f}), {c['bytes']} B; least CPU: prove "
         f"{c['prove_cpu_ms_min']:.2f} ms, verify {c['verify_cpu_ms_min']:.2f} ms"
     )
-    print(side_by_side(results["credentials"], b))
+    print(side_by_side(results["credentials"], b, args.bbs))
     if "ecash" in results:
         e = results["ecash"]
         print(
