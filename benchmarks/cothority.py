@@ -9,7 +9,8 @@ Measured, per ciphertext or per proof, in this process (the Rust core through Py
 * key switch + its proof / its verification (`zeenot.cothority.crypto.key_switch`,
   `verify_key_switch`), one server's batch of `--n` ciphertexts, per ciphertext;
 * the Terelius–Wikström shuffle of `--rows` rows of one ciphertext (`zeenot.shuffle`), prove
-  and verify;
+  and verify, and of `--rows` rows of 3 ciphertexts (what a server shuffles before the tags
+  for the example's query, VARIANCE of age BY diagnosis: diagnosis, age, age²);
 * a provider's range proof on a ciphertext for `[0, 2^16)` (`zeenot.sigma.plaintext_in_range(...,
   method="bulletproofs")`: a Pedersen commitment, the sigma proof tying it to the ciphertext and
   a Bulletproof): prove, verify one, verify `--n` as one batch (`sigma.batch_verify`), bytes;
@@ -95,16 +96,22 @@ def key_switch_figures(n: int, repeat: int) -> dict[str, float]:
 
 def shuffle_figures(rows: int, repeat: int) -> dict[str, float]:
     _, pk = crypto.keygen(seed=6)
-    cts = crypto.split_ciphertexts(crypto.encrypt(pk, list(range(rows)), seed=7))
-    in_rows = [[c] for c in cts]
+    cts = crypto.split_ciphertexts(crypto.encrypt(pk, list(range(3 * rows)), seed=7))
+    in_rows = [[c] for c in cts[:rows]]
+    wide = [cts[3 * i : 3 * i + 3] for i in range(rows)]  # rows of 3, as the example's query
     ctx = b"bench shuffle"
     out, proof = shuffle(pk, in_rows, ctx)
     assert verify_shuffle(pk, in_rows, out, proof, ctx)
+    out3, proof3 = shuffle(pk, wide, ctx)
+    assert verify_shuffle(pk, wide, out3, proof3, ctx)
     return {
         "shuffle_prove": best(lambda: shuffle(pk, in_rows, ctx), repeat),
         "shuffle_verify": best(lambda: verify_shuffle(pk, in_rows, out, proof, ctx), repeat),
         "shuffle_rows": rows,
         "shuffle_proof_bytes": len(proof),
+        "shuffle_w3_prove": best(lambda: shuffle(pk, wide, ctx), repeat),
+        "shuffle_w3_verify": best(lambda: verify_shuffle(pk, wide, out3, proof3, ctx), repeat),
+        "shuffle_w3_proof_bytes": len(proof3),
     }
 
 
@@ -155,6 +162,8 @@ def end_to_end(records: int, port: int, servers: int = 3, threshold: int = 2) ->
 
 
 STEP_ORDER = [
+    "shuffle",
+    "shuffle_check",
     "tags",
     "tags_check",
     "noise",
@@ -217,6 +226,13 @@ def table(res: dict[str, Any]) -> str:
             f"| {what} | {fmt(theirs)} | {fmt(ours)} | {ratio} | "
             f"{'—' if goal is None else fmt(goal)} |"
         )
+    if "shuffle_w3_prove" in res:
+        n = res["shuffle_rows"]
+        for k, what in (("prove", "prove"), ("verify", "verify")):
+            lines.append(
+                f"| row shuffle of {n:,} rows × 3 ciphertexts, {what} | — | "
+                f"{fmt(res[f'shuffle_w3_{k}'])} | — | — |"
+            )
     if "range_proof_bytes" in res:
         size = res["range_proof_bytes"]
         what = "range proof bytes (16 bits, with the sigma link)"

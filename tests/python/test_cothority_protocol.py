@@ -136,9 +136,9 @@ def test_tampered_transcripts_are_named(cluster):
     d = copy.deepcopy(doc)  # a key-switch part changed by the leader: not s3's signature
     d["keyswitch"][1]["output"]["parts"][0][1] = d["keyswitch"][1]["output"]["parts"][0][0]
     cases.append((d, second, "not signed"))
-    d = copy.deepcopy(doc)  # a record dropped: the tag chain no longer matches
+    d = copy.deepcopy(doc)  # a record dropped: the first row shuffle no longer matches
     d["records"].pop()
-    cases.append((d, "s1", "outputs for"))
+    cases.append((d, "s1", "has 24 rows for 23 records"))
     for bad, server, words in cases:
         with pytest.raises(Misbehaviour) as err:
             cluster.verify(bad)

@@ -1,5 +1,6 @@
 """A query led by the server it was sent to: it picks t answering servers (those that answer
-its health check, itself first), asks each for its steps in order, checks every output
+its health check, itself first), asks each for its steps in order (the row shuffle and the
+tags when the query has GROUP BY or WHERE, then noise, then the key switch), checks every output
 (cothority/transcript.py) and, when a server does not answer or its step does not check,
 names it in the transcript's `excluded` list (with the signed output that convicts it) and
 starts again with another answering set, until t honest servers have answered or fewer than
@@ -68,6 +69,15 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
             return {"state": "failed"}
     digests = [d for d, _ in node.db.records()]
     records = node.load_records(digests)
+    weight = transcript.shuffle_weight(query, len(records), dep.threshold)
+    if weight > transcript.MAX_SHUFFLE_ENTRIES:
+        error = (
+            f"the query's row shuffle: {len(records)} rows of {len(query.row_columns())} "
+            f"ciphertexts shuffled by {dep.threshold} servers exceed what a step carries "
+            f"({weight} > {transcript.MAX_SHUFFLE_ENTRIES}: rows × (columns + 3) × servers)"
+        )
+        node.db.update_query(qid, state="failed", error=error)
+        return {"state": "failed"}
     excluded: list[dict[str, Any]] = []
     while True:
         down = {e["server"] for e in excluded}
@@ -93,27 +103,44 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
             "query": row["query"],
             "answering": answering,
             "records": digests,
+            "shuffles": [],
             "tags": [],
             "noise": [],
         }
-        step, switch = "tag", []
+        step, switch = "shuffle", []
         # wall seconds per step (the servers' work, then the leader's check of it): reported
         # beside the transcript for benchmarks (benchmarks/cothority.py); not part of what
         # anyone verifies
         lap = _Laps()
         try:
             if query.tag_columns():
+                # UnLynx's verifiable shuffle, then the tags on the shuffled rows: each server
+                # shuffles the previous one's rows, each shuffle checked before the next
+                for s in answering:
+                    body["shuffles"].append(_ask(node, s, "shuffle", body))
+                    lap("shuffle")
+                    k = len(body["shuffles"])
+                    transcript.check_row_shuffles(
+                        dep, keys, query, answering, records, body["shuffles"], upto=k
+                    )
+                    lap("shuffle_check")
+                rows = transcript.shuffled_records(
+                    dep, keys, query, answering, records, body["shuffles"]
+                )
+                step = "tag"
                 for s in answering:
                     body["tags"].append(_ask(node, s, "tag", body))
                 lap("tags")
-                transcript.check_tags(dep, keys, query, answering, records, body["tags"])
+                transcript.check_tags(dep, keys, query, answering, rows, body["tags"])
                 lap("tags_check")
             step = "noise"
             if query.noise is not None:
                 shuffled = query.noise.mechanism == "list"
                 n = 0
                 if shuffled:
-                    d = transcript.derive(dep, keys, query, answering, records, body["tags"], None)
+                    d = transcript.derive(
+                        dep, keys, query, answering, records, body["shuffles"], body["tags"], None
+                    )
                     n = len(d.groups) * len(query.sensitivities(dep.schema))
                     if n * query.noise.length * len(answering) > transcript.MAX_NOISE_ENTRIES:
                         error = (
@@ -135,7 +162,7 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
                     transcript.check_shuffles(dep, keys, query, answering, body["noise"], n, upto=k)
                     lap("noise_check")
             derived = transcript.derive(
-                dep, keys, query, answering, records, body["tags"], body["noise"]
+                dep, keys, query, answering, records, body["shuffles"], body["tags"], body["noise"]
             )
             lap("aggregate")
             step = "keyswitch"
@@ -168,6 +195,7 @@ def run_query(node: Node, qid: str) -> dict[str, Any]:
             "answering": answering,
             "excluded": excluded,
             "records": [json.loads(b) for _, b in node.db.records(digests)],
+            "shuffles": body["shuffles"],
             "tags": body["tags"],
             "noise": body["noise"],
             "keyswitch": switch,
@@ -192,7 +220,8 @@ class _Laps:
 
 
 def _evidence(body: dict[str, Any], switch: list[Any] | None, server: str) -> Any:
-    for entry in [*(switch or []), *body["noise"], *body["tags"]]:  # the latest step first
+    latest_first = [*(switch or []), *body["noise"], *body["tags"], *body["shuffles"]]
+    for entry in latest_first:
         if isinstance(entry, dict) and entry.get("server") == server:
             return entry
     return None
@@ -202,7 +231,11 @@ def _culprit(
     exc: Exception, answering: list[str], body: dict[str, Any], step: str, switched: int
 ) -> str:
     """The server whose request failed: the one after the last that answered this step."""
-    done = {"tag": len(body["tags"]), "noise": len(body["noise"])}.get(step, switched)
+    done = {
+        "shuffle": len(body["shuffles"]),
+        "tag": len(body["tags"]),
+        "noise": len(body["noise"]),
+    }.get(step, switched)
     if isinstance(exc, StepRefused) and exc.reason.startswith("`"):
         return exc.reason.split("`")[1]
     return answering[min(done, len(answering) - 1)]

@@ -269,3 +269,13 @@ class Query:
 
     def tag_columns(self) -> list[str]:
         return [c for c in (self.group_by, self.where and self.where[0]) if c]
+
+    def row_columns(self) -> list[str]:
+        """The columns of a record the query reads (its tag columns, then its summed columns,
+        each once): what the answering servers shuffle, row by row, before the tags when the
+        query has tags (docs/cothority.md, the row shuffle)."""
+        out: list[str] = []
+        for c in self.tag_columns() + self.value_columns():
+            if c not in out:
+                out.append(c)
+        return out

@@ -5,7 +5,9 @@ routes requests here; cothority/transcript.py checks what others did).
 Fault injection for tests: `ZEENOT_COTHORITY_FAULT=keyswitch|tag` makes this server falsify
 its step's output (after proving the honest one); `noise-drop|noise-replace|noise-key|
 noise-replay` makes its noise shuffle drop an entry, replace one, re-encrypt under another key,
-or replay the previous server's shuffle and proofs; so tests can show that the leader, the
+or replay the previous server's shuffle and proofs; `shuffle-drop|shuffle-replace|shuffle-key|
+shuffle-replay|shuffle-skip` does the same to its row shuffle (`skip`: its input passed on
+unshuffled, with the proof of its real shuffle); so tests can show that the leader, the
 querier and the auditor name it. Never set it in a deployment.
 """
 
@@ -267,7 +269,7 @@ class Node:
 
     def step(self, step: str, body: Any) -> dict[str, Any]:
         keys = self.ready()
-        if step not in ("tag", "noise", "keyswitch") or not isinstance(body, dict):
+        if step not in ("shuffle", "tag", "noise", "keyswitch") or not isinstance(body, dict):
             raise StepRefused(404, f"no step `{step}`")
         try:
             query = Query.from_json(body.get("query"), self.dep.schema)
@@ -290,7 +292,7 @@ class Node:
         once = step == "noise" and query.noise is not None and query.noise.mechanism != "list"
         slot = step if once else f"{step}:{wire.digest(answering)}"
         in_digest = wire.digest(
-            {k: body.get(k) for k in ("query", "answering", "records", "tags", "noise")}
+            {k: body.get(k) for k in ("query", "answering", "records", "shuffles", "tags", "noise")}
         )
         stored = self.db.step(query.id, slot)
         if stored is not None:
@@ -299,14 +301,25 @@ class Node:
                     409, f"`{self.name}` answered its {step} step of `{query.id}` for other inputs"
                 )
             return stored[1]
-        tags = body.get("tags") or []
+        shuffles, tags = body.get("shuffles") or [], body.get("tags") or []
+        if not isinstance(shuffles, list) or not isinstance(tags, list):
+            raise StepRefused(400, "`shuffles` and `tags` are lists of signed outputs")
         try:
-            if step == "tag":
-                out = self._tag(keys, query, answering, records, tags)
+            if step == "shuffle":
+                out = self._row_shuffle(keys, query, answering, records, shuffles)
+            elif step == "tag":  # on the shuffled rows, every shuffle checked
+                rows = transcript.shuffled_records(
+                    self.dep, keys, query, answering, records, shuffles
+                )
+                out = self._tag(keys, query, answering, rows, tags)
             elif step == "noise":
-                out = self._noise(keys, query, answering, records, tags, body.get("noise") or [])
+                out = self._noise(
+                    keys, query, answering, records, shuffles, tags, body.get("noise") or []
+                )
             else:
-                out = self._switch(keys, query, answering, records, tags, body.get("noise") or [])
+                out = self._switch(
+                    keys, query, answering, records, shuffles, tags, body.get("noise") or []
+                )
         except Misbehaviour as exc:
             raise StepRefused(422, str(exc)) from None
         except MalformedInput as exc:  # e.g. a noise list whose delta is above the query's
@@ -314,12 +327,43 @@ class Node:
         entry = transcript.signed_output(self.key, query.id, step, self.name, out)
         return self.db.put_step(query.id, slot, in_digest, entry)[1]
 
-    def _tag(
-        self, keys: Keys, query: Query, answering: list[str], records: Any, tags: list[Any]
+    def _row_shuffle(
+        self, keys: Keys, query: Query, answering: list[str], records: Any, previous: list[Any]
     ) -> Any:
+        """This server's shuffle of the query's rows (UnLynx's verifiable shuffle before the
+        tags), after checking the previous servers' (the first shuffles the records' rows)."""
+        if not query.tag_columns():
+            raise StepRefused(400, "the query has no GROUP BY or WHERE: no rows to shuffle")
+        if transcript.shuffle_weight(query, len(records), len(answering)) > (
+            transcript.MAX_SHUFFLE_ENTRIES
+        ):
+            raise StepRefused(400, f"{len(records)} rows are too many to shuffle in one query")
         pos = answering.index(self.name)
-        transcript.check_tags(self.dep, keys, query, answering, records, tags[:pos], upto=pos)
-        cur = transcript.tag_inputs(query, records)
+        rows = transcript.check_row_shuffles(
+            self.dep, keys, query, answering, records, previous[:pos], upto=pos
+        )
+        if not rows:
+            return {"rows": [], "proof": ""}
+        c = transcript.ctx(self.dep, keys.key, query.id, "shuffle", self.name, answering)
+        key = bj.keygen()[1] if self.fault == "shuffle-key" else keys.key  # fault: another key
+        out, proof = steps.shuffle_rows(key, rows, c)
+        if self.fault == "shuffle-drop":
+            out = out[:-1]
+        elif self.fault == "shuffle-replace":
+            out[0][0] = steps.public_list([0])[0]
+        elif self.fault == "shuffle-skip":
+            out = rows
+        elif self.fault == "shuffle-replay" and pos:  # the previous server's rows and proof
+            return previous[pos - 1]["output"]
+        return {"rows": [[e.hex() for e in row] for row in out], "proof": proof.hex()}
+
+    def _tag(
+        self, keys: Keys, query: Query, answering: list[str], rows: Any, tags: list[Any]
+    ) -> Any:
+        """This server's tag step on the shuffled rows (checked by `step`)."""
+        pos = answering.index(self.name)
+        transcript.check_tags(self.dep, keys, query, answering, rows, tags[:pos], upto=pos)
+        cur = transcript.tag_inputs(query, rows)
         if pos:
             cur = wire.ciphertexts(tags[pos - 1]["output"]["cts"], "tagged", transcript.MAX_ROWS)
         lam = steps.lagrange(self.index, [self.dep.index(s) for s in answering])
@@ -335,12 +379,13 @@ class Node:
         query: Query,
         answering: list[str],
         records: Any,
+        shuffles: list[Any],
         tags: list[Any],
         previous: list[Any],
     ) -> Any:
         if query.noise is None:
             raise StepRefused(400, "the query asks for no noise")
-        d = transcript.derive(self.dep, keys, query, answering, records, tags, None)
+        d = transcript.derive(self.dep, keys, query, answering, records, shuffles, tags, None)
         n = len(d.groups) * len(query.sensitivities(self.dep.schema))
         if query.noise.mechanism == "list":
             return self._shuffle(keys, query, answering, previous, n)
@@ -387,11 +432,19 @@ class Node:
         query: Query,
         answering: list[str],
         records: Any,
+        shuffles: list[Any],
         tags: list[Any],
         noise: list[Any],
     ) -> Any:
         d = transcript.derive(
-            self.dep, keys, query, answering, records, tags, noise if query.noise else []
+            self.dep,
+            keys,
+            query,
+            answering,
+            records,
+            shuffles,
+            tags,
+            noise if query.noise else [],
         )
         lam = steps.lagrange(self.index, [self.dep.index(s) for s in answering])
         c = transcript.ctx(self.dep, keys.key, query.id, "keyswitch", self.name, answering)

@@ -107,7 +107,14 @@ def verify_transcript(dep: Deployment, keys: Keys, doc: Any, *, providers: bool 
             )
     records = [r.columns for r, _ in parsed]
     derived = transcript.derive(
-        dep, keys, query, answering, records, doc.get("tags") or [], doc.get("noise") or []
+        dep,
+        keys,
+        query,
+        answering,
+        records,
+        doc.get("shuffles") or [],
+        doc.get("tags") or [],
+        doc.get("noise") or [],
     )
     released = transcript.check_switch(
         dep, keys, query, answering, derived.released, doc.get("keyswitch") or []

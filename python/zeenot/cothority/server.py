@@ -12,7 +12,7 @@ Routes (JSON):
                                            acknowledged (201), relayed to the others [provider]
     POST /cothority/records/relay          records relayed by another server [server]
     GET  /cothority/records                every record held (the auditor's input; public)
-    POST /cothority/steps/{step}           tag, noise or keyswitch for a query [server]
+    POST /cothority/steps/{step}           shuffle, tag, noise or keyswitch for a query [server]
     POST /cothority/queries                a query, led by this server (202) [querier]
     GET  /cothority/queries/{id}           its state and, once done, its transcript (public)
 

@@ -16,6 +16,10 @@ the deployment, the query and the server.
 * **Tags** (UnLynx's DDT, over the answering set): server `i` with a fresh secret `s`
   (commitment `S_i = s·G`) maps `(C1, C2)` to `(s·C1, s·(C2 - λ_i·x_i·C1))`, one proof per
   batch; after all of `S`, `C2 = (Π s)·m·G`, the same point for the same `m` within the query.
+* **Row shuffle** (UnLynx's verifiable shuffle, before the tags): each answering server in
+  turn moves the query's rows (per record its tag and summed columns, `Query.row_columns`)
+  under a secret permutation and re-randomises them, with a Terelius-Wikström proof
+  (`zeenot.shuffle`), so that the tags cannot be linked to the records.
 * **Noise** (Drynx's, the default): per released value a public list of discrete-Laplace
   values, encrypted with public randomness, shuffled and re-randomised by every answering server
   with a Terelius-Wikström proof (`zeenot.shuffle`); the last list's first entry is added.
@@ -200,13 +204,21 @@ _VERIFIED: OrderedDict[bytes, None] = OrderedDict()  # digests of shuffles known
 _VERIFIED_MAX = 4096
 _VERIFIED_LOCK = threading.Lock()
 
+Rows = Sequence[Sequence[bytes]]  # rows of 64-byte packed ciphertexts, all of one width
 
-def _shuffle_key(
-    K: bytes, cin: Sequence[bytes], cout: Sequence[bytes], proof: bytes, ctx: bytes
-) -> bytes:
+
+def _shuffle_key(K: bytes, cin: Rows, cout: Rows, proof: bytes, ctx: bytes) -> bytes:
+    """What a verified shuffle is remembered by: the key, the context, the proof and both row
+    lists with their shapes (rows of two ciphertexts never pass for twice as many rows of one)."""
     h = hashlib.sha256()
-    for part in (K, ctx, proof, *cin, b"|", *cout):
+    for part in (K, ctx, proof):
         h.update(len(part).to_bytes(8, "little") + part)
+    for rows in (cin, cout):
+        h.update(len(rows).to_bytes(8, "little"))
+        for row in rows:
+            h.update(len(row).to_bytes(8, "little"))
+            for c in row:
+                h.update(len(c).to_bytes(8, "little") + c)
     return h.digest()
 
 
@@ -218,13 +230,19 @@ def _remember(key: bytes) -> None:
             _VERIFIED.popitem(last=False)
 
 
+def shuffle_rows(K: Point, rows: Rows, ctx: bytes) -> tuple[list[list[bytes]], bytes]:
+    """`rows` (each moved whole) shuffled and re-randomised under `K`, with the
+    Terelius-Wikström proof bound to `ctx`."""
+    k = _pack(K)
+    out, proof = shuffle.shuffle(k, rows, ctx)
+    _remember(_shuffle_key(k, rows, out, proof, ctx))  # proved here: no need to verify it again
+    return out, proof
+
+
 def shuffle_list(K: Point, cts: Sequence[bytes], ctx: bytes) -> tuple[list[bytes], bytes]:
     """`cts` shuffled and re-randomised under `K` with its proof (bound to `ctx`)."""
-    k = _pack(K)
-    rows, proof = shuffle.shuffle(k, [[c] for c in cts], ctx)
-    out = [r[0] for r in rows]
-    _remember(_shuffle_key(k, cts, out, proof, ctx))  # proved here: no need to verify it again
-    return out, proof
+    rows, proof = shuffle_rows(K, [[c] for c in cts], ctx)
+    return [r[0] for r in rows], proof
 
 
 def shuffle_ok(
@@ -232,31 +250,32 @@ def shuffle_ok(
 ) -> bool:
     """Whether `cout` is a re-encryption shuffle of `cin` under `K` (for `ctx`). A shuffle
     that verified once in this process is not verified again (its digest is remembered)."""
-    if len(cin) != len(cout) or not cin:
-        return False
-    k = _pack(K)
-    key = _shuffle_key(k, cin, cout, proof, ctx)
-    with _VERIFIED_LOCK:
-        if key in _VERIFIED:
-            return True
-    if not shuffle.verify_shuffle(k, [[c] for c in cin], [[c] for c in cout], proof, ctx):
-        return False
-    _remember(key)
-    return True
+    return shuffles_ok(K, [(cin, cout, proof, ctx)])[0]
 
 
 def shuffles_ok(
     K: Point, items: Sequence[tuple[Sequence[bytes], Sequence[bytes], bytes, bytes]]
 ) -> list[bool]:
-    """Per `(cin, cout, proof, ctx)` of `items`, what `shuffle_ok` says; those not known to
-    verify are checked in one batch (`zeenot.shuffle.verify_batch`: one multi-scalar
-    multiplication, one by one only if it fails, so a bad proof is still named)."""
+    """Per `(cin, cout, proof, ctx)` of `items` (lists of single ciphertexts), what
+    `shuffle_ok` says: `rows_shuffles_ok` on rows of one ciphertext."""
+    rows = [([[c] for c in cin], [[c] for c in cout], pf, cx) for cin, cout, pf, cx in items]
+    return rows_shuffles_ok(K, rows)
+
+
+def rows_shuffles_ok(K: Point, items: Sequence[tuple[Rows, Rows, bytes, bytes]]) -> list[bool]:
+    """Per `(in_rows, out_rows, proof, ctx)` of `items`, whether `out_rows` is a re-encryption
+    shuffle of `in_rows` under `K` for `ctx`; those not known to verify (remembered by digest
+    in this process) are checked in one batch (`zeenot.shuffle.verify_batch`: one
+    multi-scalar multiplication, one by one only if it fails, so a bad proof is still
+    named). Rows of another count or width than the input's: `False`."""
     k = _pack(K)
     verdicts = [False] * len(items)
     todo: list[int] = []
     keys: list[bytes] = []
     for i, (cin, cout, proof, ctx) in enumerate(items):
         if len(cin) != len(cout) or not cin:
+            continue
+        if any(len(row) != len(cin[0]) for row in (*cin, *cout)):
             continue
         key = _shuffle_key(k, cin, cout, proof, ctx)
         with _VERIFIED_LOCK:
@@ -265,20 +284,18 @@ def shuffles_ok(
         if not known:
             todo.append(i)
             keys.append(key)
-    batch = [
-        (k, [[c] for c in items[i][0]], [[c] for c in items[i][1]], items[i][2], items[i][3])
-        for i in todo
-    ]
-    for i, key, ok in zip(todo, keys, shuffle.verify_batch(batch), strict=True):
+    batch = [(k, items[i][0], items[i][1], items[i][2], items[i][3]) for i in todo]
+    for i, key, ok in zip(todo, keys, shuffle.verify_batch(batch) if batch else [], strict=True):
         verdicts[i] = ok
         if ok:
             _remember(key)
     return verdicts
 
 
-def shuffle_proof_limit(length: int) -> int:
-    """An upper bound on a proof's bytes for a list of `length` (3N+5 points, 2N+4 scalars)."""
-    return 160 * length + 4096
+def shuffle_proof_limit(length: int, width: int = 1) -> int:
+    """An upper bound on a proof's bytes for `length` rows of `width` ciphertexts (3N+3+2w
+    points, 2N+3+w scalars)."""
+    return 160 * length + 96 * width + 4096
 
 
 def list_entry(ct: bytes) -> Ciphertext:

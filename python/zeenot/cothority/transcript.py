@@ -4,7 +4,10 @@ key-switches, what the querier checks before it decrypts, and what the auditor r
 A transcript (JSON) holds the query, the deployment's collective key and verification keys,
 the answering servers in order, the servers excluded (and the signed output that got them
 excluded), the records (ciphertexts and proofs), and each server's signed output of each step:
-`tag` (one per answering server, in order, when the query has GROUP BY or WHERE), `noise`
+`shuffle` (one per answering server, in order, when the query has GROUP BY or WHERE: its
+shuffle of the query's rows, UnLynx's verifiable shuffle, so that the tags computed on the
+last server's rows cannot be linked to the records), `tag` (one per answering server, in
+order, on the shuffled rows, when the query has GROUP BY or WHERE), `noise`
 (one per answering server, when the query asks for noise: its shuffle of every noise list, in
 order, or its own draws) and `keyswitch` (one each).
 Everything else (the tags' chain input, the groups, the sums) is recomputed here, so a step
@@ -28,6 +31,10 @@ MAX_ROWS = 200_000
 # Noise-list entries in a transcript (lists × length × answering servers): what a step's
 # request body carries (about 450 bytes each in JSON, under the server's 64 MiB).
 MAX_NOISE_ENTRIES = 120_000
+# Row-shuffle weight in a transcript (rows × (width + 3) × answering servers): what a step's
+# request body carries (a row's ciphertexts about 131 bytes each in JSON, its share of the
+# proof about 320: at most about 47 MB, under the server's 64 MiB).
+MAX_SHUFFLE_ENTRIES = 360_000
 
 
 class Misbehaviour(ZeenotError):
@@ -101,6 +108,107 @@ class Derived:
     released: list[Ciphertext]  # per group: [group value?, count, sums...] (noise added)
 
 
+def shuffle_weight(query: Query, records: int, answering: int) -> int:
+    """What a query's row shuffles weigh against `MAX_SHUFFLE_ENTRIES` (0 without tags)."""
+    if not query.tag_columns():
+        return 0
+    return records * (len(query.row_columns()) + 3) * answering
+
+
+def check_row_shuffles(
+    dep: Deployment,
+    keys: Keys,
+    query: Query,
+    answering: list[str],
+    records: list[dict[str, Ciphertext]],
+    entries: list[Any],
+    upto: int | None = None,
+) -> list[list[bytes]]:
+    """The query's rows (`Query.row_columns` of each record, packed) after the answering
+    servers' shuffles, each checked (`upto`: only the first servers', what a server checks
+    before its own shuffle); the first server shuffles the records' rows in digest order.
+    Verified in one batch; the first culprit in server order is named. A query without tags
+    has no shuffle (and no rows)."""
+    if not isinstance(entries, list):
+        raise MalformedInput("`shuffles` is a list of signed outputs")
+    if not query.tag_columns():
+        if entries:
+            raise Misbehaviour(answering[0], "a row shuffle in a query without tags")
+        return []
+    cols = query.row_columns()
+    width, n = len(cols), len(records)
+    if shuffle_weight(query, n, len(answering)) > MAX_SHUFFLE_ENTRIES:
+        raise MalformedInput(
+            f"{n} rows of {width} ciphertexts shuffled by {len(answering)} servers are too many "
+            "to check"
+        )
+    rows = [_split(steps.pack_cts([r[c] for c in cols])) for r in records]
+    m = len(answering) if upto is None else upto
+    if len(entries) != m:
+        raise Misbehaviour(
+            answering[len(entries)] if len(entries) < m else answering[0],
+            "its row shuffle is missing (skipped)",
+        )
+    pending: list[tuple[str, tuple[list[list[bytes]], list[list[bytes]], bytes, bytes]]] = []
+
+    def verify_pending() -> None:
+        verdicts = steps.rows_shuffles_ok(keys.key, [item for _, item in pending])
+        for (who, _), ok in zip(pending, verdicts, strict=True):
+            if not ok:
+                raise Misbehaviour(who, "its row shuffle's proof does not verify")
+        pending.clear()
+
+    limit = steps.shuffle_proof_limit(n, width)
+    for j in range(m):
+        server = answering[j]
+        try:
+            out = check_signed(dep, entries[j], query.id, "shuffle", server)
+            raw = out.get("rows") if isinstance(out, dict) else None
+            if not isinstance(raw, list) or len(raw) != n:
+                got = len(raw) if isinstance(raw, list) else "no"
+                raise Misbehaviour(server, f"its row shuffle has {got} rows for {n} records")
+            new = []
+            for i, row in enumerate(raw):
+                if not isinstance(row, list) or len(row) != width:
+                    raise MalformedInput(f"row {i} is not {width} ciphertexts")
+                new.append([_entry(c) for c in row])
+            proof = wire.blob(out.get("proof"), "a shuffle proof", limit)
+        except Misbehaviour:
+            verify_pending()
+            raise
+        except MalformedInput as exc:
+            verify_pending()
+            raise Misbehaviour(server, f"its row shuffle is malformed: {exc}") from None
+        if n:  # no rows: nothing to permute, nothing to prove
+            c = ctx(dep, keys.key, query.id, "shuffle", server, answering)
+            pending.append((server, (rows, new, proof, c)))
+        elif proof:
+            verify_pending()
+            raise Misbehaviour(server, "its row shuffle of no rows has a proof")
+        rows = new
+    verify_pending()
+    return rows
+
+
+def shuffled_records(
+    dep: Deployment,
+    keys: Keys,
+    query: Query,
+    answering: list[str],
+    records: list[dict[str, Ciphertext]],
+    entries: list[Any],
+) -> list[dict[str, Ciphertext]]:
+    """What the tags and the sums are computed on: the records themselves for a query without
+    tags, otherwise the rows after every answering server's shuffle (each checked), as
+    `{column: ciphertext}` for the query's row columns."""
+    if not query.tag_columns():
+        check_row_shuffles(dep, keys, query, answering, records, entries)
+        return records
+    cols = query.row_columns()
+    rows = check_row_shuffles(dep, keys, query, answering, records, entries)
+    return [{c: steps.list_entry(ct) for c, ct in zip(cols, row, strict=True)} for row in rows]
+
+
 def tag_inputs(query: Query, records: list[dict[str, Ciphertext]]) -> list[Ciphertext]:
     cols = query.tag_columns()
     out = [r[c] for r in records for c in cols]
@@ -158,11 +266,13 @@ def derive(
     query: Query,
     answering: list[str],
     records: list[dict[str, Ciphertext]],
+    shuffle_entries: list[Any],
     tag_entries: list[Any],
     noise_entries: list[Any] | None,
 ) -> Derived:
     """Everything a key switch is applied to, recomputed from the records and the checked
-    tag and noise steps."""
+    row-shuffle, tag and noise steps (the tags and sums over the shuffled rows)."""
+    records = shuffled_records(dep, keys, query, answering, records, shuffle_entries)
     tags = check_tags(dep, keys, query, answering, records, tag_entries)
     ncols = len(query.tag_columns())
     where_tag = tags[-1] if query.where is not None else None
@@ -306,6 +416,10 @@ def check_shuffles(
         lists = new
     verify_pending()
     return lists
+
+
+def _split(packed: bytes) -> list[bytes]:
+    return [packed[k : k + 64] for k in range(0, len(packed), 64)]
 
 
 def _entry(value: Any) -> bytes:
