@@ -267,3 +267,17 @@ def test_a_remembered_shuffle_is_keyed_by_its_shape():
     assert steps.rows_shuffles_ok(K, [(rows, out, proof, b"ctx")]) == [True]
     assert steps.rows_shuffles_ok(K, [(flat_in, flat_out, proof, b"ctx")]) == [False]
     assert steps.rows_shuffles_ok(K, [(rows, out, proof, b"other")]) == [False]
+
+
+def test_the_python_packing_is_the_cores():
+    """`steps._pack` (in Python, for speed: rows are packed for every shuffle check) gives the
+    core's packed encoding, for points of both signs of x and the identity."""
+    from zeenot import _native
+    from zeenot import babyjub as bj
+
+    points = [bj.Point.identity(), bj.BASE8, -bj.BASE8]
+    points += [bj.random_scalar() * bj.BASE8 for _ in range(64)]
+    assert {int(p.x) > (bj.P - 1) // 2 for p in points} == {True, False}
+    for p in points:
+        assert steps._pack(p) == bytes(_native.bj_pack(str(int(p.x)), str(int(p.y))))
+        assert steps._unpack(steps._pack(p)) == p

@@ -43,6 +43,7 @@ from zeenot import babyjub as bj
 from zeenot.babyjub import BASE8, SUBGROUP_ORDER, Ciphertext, Point
 from zeenot.cothority import crypto
 from zeenot.errors import MalformedInput
+from zeenot.types import P as FIELD
 
 L = SUBGROUP_ORDER
 MAX_PROOF = 1 << 22
@@ -85,8 +86,15 @@ def public_keys(dealings: Sequence[crypto.Dealing]) -> tuple[Point, list[Point]]
 # on packed bytes. One proof per server and batch (not per ciphertext), batch-verified.
 
 
+_HALF = (FIELD - 1) // 2
+
+
 def _pack(p: Point) -> bytes:
-    return bytes(_native.bj_pack(str(int(p.x)), str(int(p.y))))
+    """circomlibjs `packPoint`: `y` little-endian, its top bit set when `x > (p-1)/2` (the core's
+    encoding; a unit test compares the two). In Python: a `Point` is checked when it is built,
+    and whoever reads these bytes decodes them with its own curve and subgroup checks."""
+    x, y = int(p.x), int(p.y)
+    return (y | (x > _HALF) << 255).to_bytes(32, "little")
 
 
 def _unpack(b: bytes) -> Point:
