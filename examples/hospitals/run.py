@@ -51,8 +51,30 @@ def zeenot(*args: str) -> list[str]:
     return [sys.executable, "-m", "zeenot.cli", "cothority", *args]
 
 
+def postgres_databases(url: str, servers: int) -> dict[str, str]:
+    """A new database per authority server on the PostgreSQL server of `url`, as URLs."""
+    import uuid
+
+    import sqlalchemy as sa
+
+    tag = uuid.uuid4().hex[:8]
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    urls = {}
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        for i in range(servers):
+            name = f"hospitals_s{i + 1}_{tag}"
+            conn.execute(sa.text(f"CREATE DATABASE {name}"))
+            urls[f"s{i + 1}"] = url.rsplit("/", 1)[0] + "/" + name
+    engine.dispose()
+    return urls
+
+
 def start(
-    d: Path, kill: str | None = None, fault: dict[str, str] | None = None, servers: int = 3
+    d: Path,
+    kill: str | None = None,
+    fault: dict[str, str] | None = None,
+    servers: int = 3,
+    dbs: dict[str, str] | None = None,
 ) -> list[subprocess.Popen]:
     procs = []
     for s in (f"s{i + 1}" for i in range(servers)):
@@ -68,7 +90,7 @@ def start(
                     "--key",
                     str(d / f"{s}.key"),
                     "--db",
-                    str(d / f"{s}.db"),
+                    dbs[s] if dbs else str(d / f"{s}.db"),
                 ),
                 env=env,
             )
@@ -99,6 +121,12 @@ def main() -> int:
     ap.add_argument("--base-port", type=int, default=8101)
     ap.add_argument("--servers", type=int, default=3, help="m, the authority's servers")
     ap.add_argument("--threshold", type=int, default=2, help="t, the servers a query needs")
+    ap.add_argument(
+        "--postgres",
+        default=None,
+        help="a postgresql:// server URL: each authority server its own new database there "
+        "(default: a SQLite file each)",
+    )
     args = ap.parse_args()
     d = Path(args.dir or tempfile.mkdtemp(prefix="hospitals-"))
     t0 = time.time()
@@ -125,7 +153,8 @@ def main() -> int:
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    procs = start(d, servers=args.servers)
+    dbs = postgres_databases(args.postgres, args.servers) if args.postgres else None
+    procs = start(d, servers=args.servers, dbs=dbs)
     try:
         t1 = time.time()
         data = records(args.records)

@@ -50,6 +50,17 @@ def test_hospitals_1000_records_equal_reference(tmp_path):
 
 
 @pytest.mark.slow
+def test_hospitals_on_postgresql(tmp_path, postgres_url):
+    """The example with each server's database on PostgreSQL (a step's key once overflowed a
+    column there, which SQLite does not check: every step failed)."""
+    out = _run(
+        tmp_path, "--records", "60", "--base-port", _free_base_port(), "--postgres", postgres_url
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "equal to the reference" in out.stdout and '"verdict": "valid"' in out.stdout
+
+
+@pytest.mark.slow
 def test_query_completes_with_one_server_killed(tmp_path):
     out = _run(tmp_path, "--records", "60", "--kill", "s2", "--base-port", _free_base_port())
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
