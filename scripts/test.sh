@@ -34,8 +34,9 @@ phase bootstrap
 
 phase "cargo fmt, ruff"
 cargo fmt --all -- --check
-.venv/bin/ruff check python tests examples benchmarks fuzz/python
-.venv/bin/ruff format --check python tests examples benchmarks fuzz/python
+.venv/bin/python scripts/build_time_packages.py --check  # Cargo.toml names every proc macro
+.venv/bin/ruff check python tests examples benchmarks fuzz/python scripts
+.venv/bin/ruff format --check python tests examples benchmarks fuzz/python scripts
 
 # pytest-xdist: JOBS worker processes, each test file on one worker (its module-scoped fixtures,
 # compiled circuits and keys, built once); every test is parallel-safe (free ports, its own
