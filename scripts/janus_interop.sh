@@ -60,10 +60,12 @@ print('\n'.join($gen for _ in range($n)))" >"$WORK/$name.txt"
   TASK_ARGS+=(--task "$WORK/$name.task.json")
 done
 
-zeenot prio serve --role helper "${TASK_ARGS[@]}" --db "$WORK/helper.db" --port "$HPORT" \
+# "$PY" itself in the background (not the function: $! would be a subshell, and killing it
+# left the server running)
+"$PY" -m zeenot.cli prio serve --role helper "${TASK_ARGS[@]}" --db "$WORK/helper.db" --port "$HPORT" \
   >"$WORK/helper.log" 2>&1 &
 PIDS+=($!)
-zeenot prio serve --role leader "${TASK_ARGS[@]}" --db "$WORK/leader.db" --port "$LPORT" \
+"$PY" -m zeenot.cli prio serve --role leader "${TASK_ARGS[@]}" --db "$WORK/leader.db" --port "$LPORT" \
   >"$WORK/leader.log" 2>&1 &
 PIDS+=($!)
 for url in "$LEADER" "$HELPER"; do
