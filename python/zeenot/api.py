@@ -72,6 +72,7 @@ def compile(  # noqa: A001 - the CLI verb
     *,
     regions: bool = True,
     max_instructions: int | None = None,
+    synthesize: bool = True,
 ) -> Circuit | Template | Regions:
     """Compile a `@zk` function, given as the function itself or as `"path/app.py:name"`.
 
@@ -80,7 +81,10 @@ def compile(  # noqa: A001 - the CLI verb
     `Regions`, one circuit per region (zeenot.bundle; the calls' values cross as commitments),
     unless `regions=False`, which inlines them into one circuit (the runtime's regions).
     `max_instructions` raises (or lowers) the front end's limit on the unrolled program
-    (ZN114 past it; default `zeenot.lang.emit.MAX_INSTRUCTIONS`)."""
+    (ZN114 past it; default `zeenot.lang.emit.MAX_INSTRUCTIONS`). The circuit is synthesized
+    once here, so that its size and any synthesis error are known now; `synthesize=False` leaves
+    that to the first proof or statistic (the runtime's clients and peers: the server
+    synthesized the same regions when it started)."""
     if isinstance(target, str):
         fn = load_target(target)
     elif inspect.isfunction(inspect.unwrap(target)):
@@ -91,6 +95,8 @@ def compile(  # noqa: A001 - the CLI verb
         raise UsageError(f"`regions` is True or False, not {regions!r}")
     if max_instructions is not None and (type(max_instructions) is not int or max_instructions < 1):
         raise UsageError("`max_instructions` is a positive integer")
+    if type(synthesize) is not bool:
+        raise UsageError(f"`synthesize` is True or False, not {synthesize!r}")
     limit = {} if max_instructions is None else {"max_instructions": max_instructions}
     template = _template(fn)
     if template is not None:
@@ -100,10 +106,12 @@ def compile(  # noqa: A001 - the CLI verb
     if "zeenot_regions" in doc:  # it calls other @zk functions: one circuit per region
         regions = Regions.from_document(doc)
         for circuit in regions.circuits.values():
-            circuit.stats  # noqa: B018 - synthesize now, as below
+            if synthesize:
+                circuit.stats  # noqa: B018 - synthesize now, as below
         return regions
     circuit = Circuit(Program(doc))
-    circuit.stats  # noqa: B018 - synthesize now: compiling reports size and synthesis errors
+    if synthesize:
+        circuit.stats  # noqa: B018 - synthesize now: compiling reports size and synthesis errors
     return circuit
 
 

@@ -29,18 +29,24 @@ def check_backend(app: Application, name: str, circuit: api.Circuit | api.Templa
         )
 
 
-def compile_regions(app: Application) -> dict[str, api.Circuit | api.Template]:
+def compile_regions(
+    app: Application, *, synthesize: bool = True
+) -> dict[str, api.Circuit | api.Template]:
     """The app's regions that its workers call (the client's, and a movable worker's wherever
     it is placed), compiled (both tiers do this)."""
-    return compile_regions_by_name(app, sorted({c.region for _, c in app.region_calls()}))
+    names = sorted({c.region for _, c in app.region_calls()})
+    return compile_regions_by_name(app, names, synthesize=synthesize)
 
 
 def compile_regions_by_name(
-    app: Application, names: list[str]
+    app: Application, names: list[str], *, synthesize: bool = True
 ) -> dict[str, api.Circuit | api.Template]:
+    """`names` compiled; `synthesize=False` leaves each circuit's synthesis to its first proof
+    (see `api.compile`)."""
     out = {}
     for name in names:
-        compiled = api.compile(app.regions[name], regions=False)  # @zk calls inline here
+        # @zk calls inline here
+        compiled = api.compile(app.regions[name], regions=False, synthesize=synthesize)
         assert not isinstance(compiled, api.Regions)
         check_backend(app, name, compiled)  # on both tiers, before any key is made
         out[name] = compiled

@@ -40,11 +40,16 @@ _DOMAIN = b"zeenot/runtime-context/v1\x00"
 
 
 def bound_regions(
-    app: Application, names: list[str] | None = None
+    app: Application, names: list[str] | None = None, *, synthesize: bool = True
 ) -> dict[str, api.Circuit | api.Template]:
     """The application's regions as the runtime proves them, each with its `@context` input:
-    those its client steps call, or the ones `names` lists (a PeerSum's share and combine)."""
-    compiled = compile_regions(app) if names is None else compile_regions_by_name(app, names)
+    those its client steps call, or the ones `names` lists (a PeerSum's share and combine).
+    Clients and peers pass `synthesize=False`: the server synthesized the same regions when it
+    started, and the bound circuit is synthesized again by its first proof anyway."""
+    if names is None:
+        compiled = compile_regions(app, synthesize=synthesize)
+    else:
+        compiled = compile_regions_by_name(app, names, synthesize=synthesize)
     return {name: bound(c) for name, c in compiled.items()}
 
 

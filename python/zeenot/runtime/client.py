@@ -84,7 +84,7 @@ class Runner:
         self.peer = peer  # the run's peer, for workers on the peer tier
         self.http = httpx.Client(base_url=server.rstrip("/"), timeout=timeout)
         self.retries = retries
-        self.regions = bound_regions(app)
+        self.regions = bound_regions(app, synthesize=False)
         self._descriptor: dict[str, Any] | None = None
         self._keys: dict[str, api.Keys] = {}
         self._values: dict[int, Any] | None = None  # the last prepared run's step values

@@ -183,7 +183,8 @@ class Peer:
         self.base = f"/api/apps/{app.name}/rounds/{rnd}"
         self.key = X25519PrivateKey.generate()  # attempt 0's; each share announces the next's
         self.attempt_keys: dict[int, X25519PrivateKey] = {0: self.key}
-        self.regions = bound_regions(app, [self.spec.share.__name__, self.spec.combine.__name__])
+        names = [self.spec.share.__name__, self.spec.combine.__name__]
+        self.regions = bound_regions(app, names, synthesize=False)
         self.token = ""
         self.epoch = ""
         self.width = 0  # the length of the contribution vector
