@@ -109,6 +109,23 @@ def test_honest_exchange_never_involves_the_arbiter(world):
     assert str(x) not in repr(seller.paid) + repr(buyer) + repr(seller)
 
 
+def test_endorse_then_deposit_is_finish_in_two_steps(world):
+    """`endorse` (what Cashlib's buy protocol times last) checks x before anything reaches the
+    bank; `deposit` then stores the endorsed coin once."""
+    bank, arbiter, _ = world
+    seller, buyer, _ = _start(bank, arbiter)
+    x = buyer.receive_key(
+        seller.accept(buyer.pay(seller.merchant_id, seller.info, seller.ciphertext))
+    )
+    with pytest.raises(ExchangeError, match="endorsement"):
+        seller.endorse(x + 1)
+    assert seller.paid is None
+    done = seller.endorse(x)
+    assert seller.paid is None  # endorsing deposits nothing
+    assert seller.deposit(done).accepted and seller.paid is done
+    assert not seller.deposit(done).accepted  # the same coin twice: refused
+
+
 def test_buyer_withholds_the_endorsement_the_arbiter_endorses_for_the_seller(world):
     bank, arbiter, store = world
     seller, buyer, _ = _start(bank, arbiter)

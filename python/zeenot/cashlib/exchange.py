@@ -293,15 +293,20 @@ class SellerExchange:
         return self._key
 
     def finish(self, endorsement: int) -> ecash.DepositResult:
-        """Step 5: complete the coin with the buyer's `x` and deposit it. `ExchangeError` if
-        `x` is not the endorsement (then go to the arbiter: `resolve`)."""
+        """Step 5: complete the coin with the buyer's `x` and deposit it (`endorse`, then
+        `deposit`). `ExchangeError` if `x` is not the endorsement (then go to the arbiter:
+        `resolve`)."""
+        return self.deposit(self.endorse(endorsement))
+
+    def endorse(self, endorsement: int) -> EndorsedCoin:
+        """The coin completed by the buyer's `x` (Cashlib's `Seller::endorseCoin`, the last
+        step its buy protocol times); `ExchangeError` if `x` is not the endorsement."""
         if self.offer is None:
             raise ExchangeError("no accepted offer")
         try:
-            done = endorsed.endorse(self.offer.coin, endorsement)
+            return endorsed.endorse(self.offer.coin, endorsement)
         except (TypeError, ValueError) as e:
             raise ExchangeError(f"the buyer's endorsement: {e}") from None
-        return self._deposit(done)
 
     def resolve(self, arbiter: Arbiter, *, at: float | None = None) -> ecash.DepositResult:
         """The buyer withheld (or botched) the endorsement: ask the arbiter, check its answer,
@@ -319,9 +324,10 @@ class SellerExchange:
             )
         except ValueError as e:
             raise ExchangeError(f"the arbiter's answer: {e}") from None
-        return self._deposit(done)
+        return self.deposit(done)
 
-    def _deposit(self, done: EndorsedCoin) -> ecash.DepositResult:
+    def deposit(self, done: EndorsedCoin) -> ecash.DepositResult:
+        """The endorsed coin deposited at the bank (verified there and stored before it answers)."""
         result = self.bank.deposit(
             done.spend.to_bytes(), self.merchant, self.info, endorsement=done.endorsement
         )
