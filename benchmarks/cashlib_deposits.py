@@ -1,6 +1,7 @@
 """The bank's deposit path, one by one against in batches (`zeenot.cashlib.bank`).
 
-    python benchmarks/cashlib_deposits.py [--spends 256] [--batch 1 16 64] [--json OUT]
+    python benchmarks/cashlib_deposits.py [--spends 256] [--batch 1 16 64] [--procs N]
+        [--json OUT]
 
 Makes `spends` spends of one wallet (`2^10` coins), then deposits them into a fresh `BankStore`
 over SQLite in a temporary directory: one `deposit` at a time (`--batch 1`), and through
@@ -9,8 +10,11 @@ least of the runs is reported). For each: CPU milliseconds per deposit
 (`time.process_time`, this process's CPU: the honest proxy for throughput on a shared machine),
 wall milliseconds per deposit, and the deposits per second that the CPU figure implies for one
 and for two cores. Then the verification alone (no database): `verify_spend` one by one against
-`verify_spends` in batches. The machine's load is printed: timings on a shared machine, not a
-test.
+`verify_spends` in batches. With `--procs N`: N bank processes over one SQLite database
+(the same bank: its key is the database's), each depositing its share of `--procs-spends`
+spends in batches of 64 from one moment on; the deposits per second by the wall clock, and a
+few spends given to every process (concurrent double deposits: each must be accepted exactly
+once). The machine's load is printed: timings on a shared machine, not a test.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import json
 import os
 import tempfile
 import time
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +34,56 @@ from zeenot.cashlib.bank import BankStore
 from zeenot.runtime.store import Store
 
 LEVEL = 10
+PROCS_BATCH = 64
+
+
+def _deposit_share(db: str, share: list[tuple[bytes, str, bytes, None]], start: Any) -> list[bool]:
+    """One bank process: its own engine over the shared database, then its share in batches."""
+    bank = BankStore(Store(db), level=LEVEL)
+    start.wait()
+    accepted: list[bool] = []
+    for at in range(0, len(share), PROCS_BATCH):
+        accepted += [r.accepted for r in bank.deposit_many(share[at : at + PROCS_BATCH])]
+    return accepted
+
+
+def processes(procs: int, n: int, tmp: str) -> dict[str, Any]:
+    """`n` spends (plus a few given to every process) deposited by `procs` processes at once."""
+    db = str(Path(tmp) / "shared.db")
+    bank = BankStore(Store(db), level=LEVEL)
+    u = random_scalar()
+    bank.open_account("carol", u * BASE8)
+    req, state = ecash.withdrawal_request(bank.params, u)
+    wallet = ecash.finish_withdrawal(
+        state, bank.withdraw("carol", u * BASE8, req.to_bytes()), LEVEL
+    )
+    made = []
+    for _ in range(n):
+        info = ecash.merchant_info()
+        made.append((wallet.spend(b"shop", info).to_bytes(), "shop", info, None))
+    doubles, unique = made[:4], made[4:]
+    shares = [unique[k::procs] + doubles for k in range(procs)]
+    ctx = get_context("spawn")
+    with ctx.Manager() as manager:
+        start = manager.Event()
+        with ctx.Pool(procs) as pool:
+            jobs = [pool.apply_async(_deposit_share, (db, share, start)) for share in shares]
+            time.sleep(3)  # every process has opened its engine and waits
+            wall = time.perf_counter()
+            start.set()
+            results = [j.get() for j in jobs]
+            wall = time.perf_counter() - wall
+    total = sum(len(r) for r in results)
+    accepted_doubles = [sum(r[-len(doubles) + k] for r in results) for k in range(len(doubles))]
+    assert all(sum(r[: -len(doubles)]) == len(r) - len(doubles) for r in results)
+    assert accepted_doubles == [1] * len(doubles), accepted_doubles
+    return {
+        "procs": procs,
+        "deposits": total,
+        "wall_s": wall,
+        "deposits_per_s": total / wall,
+        "double_deposits_each_accepted_once": True,
+    }
 
 
 def main() -> None:
@@ -36,6 +91,8 @@ def main() -> None:
     ap.add_argument("--spends", type=int, default=256)
     ap.add_argument("--batch", type=int, nargs="+", default=[1, 16, 64])
     ap.add_argument("--runs", type=int, default=3, help="runs per figure; the least is kept")
+    ap.add_argument("--procs", type=int, default=0, help="bank processes over one database")
+    ap.add_argument("--procs-spends", type=int, default=1024)
     ap.add_argument("--json", help="write the results here too")
     args = ap.parse_args()
     load_before = os.getloadavg()
@@ -87,6 +144,9 @@ def main() -> None:
                     assert all(ecash.verify_spends(key_bank._key, chunk, LEVEL))
             best = min(best, 1000 * (time.process_time() - cpu) / len(items))
         out[f"verify_batch_{size}_cpu_ms"] = best
+    if args.procs:
+        with tempfile.TemporaryDirectory() as tmp:
+            out["processes"] = processes(args.procs, args.procs_spends, tmp)
     out["load_after"] = os.getloadavg()
     print(json.dumps(out, indent=1))
     for size in args.batch:
@@ -95,6 +155,12 @@ def main() -> None:
             f"batch {size:3}: {r['cpu_ms_per_deposit']:6.2f} CPU ms/deposit "
             f"({r['wall_ms_per_deposit']:6.2f} wall), {r['per_s_two_cores_by_cpu']:6.0f}/s "
             f"on two cores by CPU; verification alone {out[f'verify_batch_{size}_cpu_ms']:.2f} ms"
+        )
+    if args.procs:
+        r = out["processes"]
+        print(
+            f"{r['procs']} bank processes over one database: {r['deposits']} deposits in "
+            f"{r['wall_s']:.2f} s, {r['deposits_per_s']:.0f}/s by the wall clock"
         )
     print(f"load average before/after: {load_before[0]:.2f} / {out['load_after'][0]:.2f}")
     if args.json:
