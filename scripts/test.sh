@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting and lints, Rust tests (release-optimised dependencies),
-# fuzzing (short bounded runs), Python tests (slow ones included). Run from anywhere; installs
+# The test suite: formatting and lints, Rust tests (release-optimised dependencies), Python
+# tests (slow ones included). CI (.ci/run) runs it, then short bounded fuzzing of every target
+# (scripts/fuzz.sh, scripts/fuzz_python.sh: a sanitizer build of its own) and the Janus interop
+# build, as the heavy interop builds after the tests. Run from anywhere; installs
 # what is missing first, including the Debian packages the tests need (scripts/system_deps.sh;
 # the demo needs none).
 #
 # Time (README, Quick start): pytest runs on TEST_JOBS + 1 workers (pytest-xdist; TEST_JOBS
-# defaults to the CPUs; PYTEST_JOBS overrides) after the Rust checks; the fuzz targets run
-# TEST_JOBS at a time; clippy's lints are compiled with the test build. TEST_SERIAL=0 runs pytest
+# defaults to the CPUs; PYTEST_JOBS overrides) after the Rust checks; clippy's lints are
+# compiled with the test build. TEST_SERIAL=0 runs pytest
 # in the background while the Rust checks run instead (no faster on 2 cores, where both are
 # CPU-bound). Each phase's wall time is printed at the end.
 set -euo pipefail
@@ -78,10 +80,6 @@ phase "cargo clippy + build"
 "${with_clippy[@]}" cargo build --workspace --all-targets -q
 phase "cargo test"
 "${with_clippy[@]}" cargo test --workspace -q
-phase "fuzzing"  # short bounded runs; the long runs and their figures: README, Hardening
-FUZZ_JOBS="$JOBS" ./scripts/fuzz.sh 10
-FUZZ_JOBS="$JOBS" ./scripts/fuzz_python.sh 5
-
 phase "pytest"
 if [ -n "$pytest_pid" ]; then
   wait "$pytest_pid" || true
