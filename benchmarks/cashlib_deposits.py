@@ -51,16 +51,16 @@ def processes(procs: int, n: int, tmp: str) -> dict[str, Any]:
     """`n` spends (plus a few given to every process) deposited by `procs` processes at once."""
     db = str(Path(tmp) / "shared.db")
     bank = BankStore(Store(db), level=LEVEL)
-    u = random_scalar()
-    bank.open_account("carol", u * BASE8)
-    req, state = ecash.withdrawal_request(bank.params, u)
-    wallet = ecash.finish_withdrawal(
-        state, bank.withdraw("carol", u * BASE8, req.to_bytes()), LEVEL
-    )
     made = []
-    for _ in range(n):
-        info = ecash.merchant_info()
-        made.append((wallet.spend(b"shop", info).to_bytes(), "shop", info, None))
+    for k in range(-(-n // 2**LEVEL)):  # a wallet holds 2^LEVEL coins
+        u = random_scalar()
+        bank.open_account(f"carol{k}", u * BASE8)
+        req, state = ecash.withdrawal_request(bank.params, u)
+        answer = bank.withdraw(f"carol{k}", u * BASE8, req.to_bytes())
+        wallet = ecash.finish_withdrawal(state, answer, LEVEL)
+        for _ in range(min(2**LEVEL, n - len(made))):
+            info = ecash.merchant_info()
+            made.append((wallet.spend(b"shop", info).to_bytes(), "shop", info, None))
     doubles, unique = made[:4], made[4:]
     shares = [unique[k::procs] + doubles for k in range(procs)]
     ctx = get_context("spawn")
