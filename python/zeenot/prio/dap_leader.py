@@ -39,6 +39,8 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 import httpx
@@ -49,6 +51,7 @@ from starlette.responses import JSONResponse, Response
 from zeenot.errors import ZeenotError
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http as http
+from zeenot.prio import dap_stats as stats
 from zeenot.prio.dap_batch import (
     BATCH_MEDIA_TYPE,
     MAX_BATCH_BODY,
@@ -60,7 +63,7 @@ from zeenot.prio.dap_codec import CodecError, PrepareInit
 from zeenot.prio.dap_helper import CLOCK_SKEW, aggregate_all, batch_checks
 from zeenot.prio.dap_helper import collector_config as sealed_to
 from zeenot.prio.dap_http import DapError
-from zeenot.prio.dap_ingest import Ingest
+from zeenot.prio.dap_ingest import Ingest, IngestFailed
 from zeenot.prio.dap_store import DapStore, Outcome, Upload
 from zeenot.prio.tasks import Task, b64url, unb64url
 from zeenot.prio.vdaf import Vdaf
@@ -70,6 +73,7 @@ MAX_REPORT = 1 << 20  # bytes of one uploaded report
 JOB_SIZE = 256
 JOB_WAIT = 0.5  # seconds a report waits for its aggregation job to fill up, at most
 HELPER_TIMEOUT = 60.0
+INGEST_TIMEOUT = 120.0  # seconds an upload waits for its commit before it is answered 503
 
 
 class Leader:
@@ -95,28 +99,51 @@ class Leader:
     # upload ------------------------------------------------------------------------------
 
     async def upload(self, request: Request) -> Response:
+        began = time.perf_counter()
         task = http.task_of(request, self.tasks)
         data = await http.body(request, http.REPORT, task, limit=MAX_REPORT)
+        stats.since("upload.body", began)
         upload = self.check_report(task, data)
-        state = await asyncio.wrap_future(self.ingest.submit(upload))
+        state = await self._committed(lambda: self.ingest.submit(upload))
         refusal = _refusal(task, state)
         if refusal is not None:
             raise refusal
+        stats.since("upload.handler", began)
         return Response(status_code=201)
+
+    async def _committed(self, submit: Callable[[], Future[Any]]) -> Any:
+        """The answer(s) of the group commit (`zeenot.prio.dap_ingest`); a 503 if the writer
+        could not store them or did not answer within `INGEST_TIMEOUT` seconds (then nothing
+        is acknowledged: a retried upload is answered as a repeat if it was stored)."""
+        handed = time.perf_counter()
+        try:
+            future = submit()
+            answer = await asyncio.wait_for(asyncio.wrap_future(future), INGEST_TIMEOUT)
+        except (IngestFailed, TimeoutError) as exc:
+            detail = str(exc) or "the upload was not committed in time"
+            raise DapError(503, None, f"try again: {detail}") from None
+        if stats.ENABLED:
+            stats.since("upload.commit", handed)
+            stats.since("ingest.wake", getattr(future, "resolved_at", time.perf_counter()))
+        return answer
 
     async def upload_batch(self, request: Request) -> Response:
         """`POST /tasks/{task}/reports:batch` (zeenot's extension, `zeenot.prio.dap_batch`):
         the framing checked whole, then each report judged as `upload` judges one, the
         accepted ones stored in one transaction, then one outcome per report."""
+        began = time.perf_counter()
         task = http.task_of(request, self.tasks)
         data = await http.body(request, BATCH_MEDIA_TYPE, task, limit=MAX_BATCH_BODY)
+        stats.since("upload.body", began)
         try:
             bodies = decode_batch(data)
         except BatchError as exc:
             raise DapError(400, "invalidMessage", str(exc), task.task_id) from None
+        checking = time.perf_counter()
         checked = await run_in_threadpool(self._check_all, task, bodies)
+        stats.since("upload.check", checking)
         uploads = [c for c in checked if isinstance(c, Upload)]
-        states = iter(await asyncio.wrap_future(self.ingest.submit_many(uploads)))
+        states = iter(await self._committed(lambda: self.ingest.submit_many(uploads)))
         outcomes = []
         for c in checked:
             if isinstance(c, DapError):
@@ -133,6 +160,7 @@ class Leader:
                     BatchOutcome(kind, refusal.status, c.report_id, refusal.kind, refusal.detail)
                 )
         doc = {"reports": [o.to_json(http.DAP_ERROR) for o in outcomes]}
+        stats.since("upload.handler", began)
         return JSONResponse(doc)
 
     def check_report(self, task: Task, data: bytes) -> Upload:
@@ -385,11 +413,15 @@ class Leader:
         self._thread = threading.Thread(target=loop, name="zeenot-prio-driver", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
-        self.ingest.close()
+    def stop_driving(self) -> None:
+        """Stop the driver thread (a job under way in a job runner finishes first)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(10)
+
+    def close(self) -> None:
+        """Store the uploads queued, then let go of the helper's connections."""
+        self.ingest.close()
         self.http.close()
 
 

@@ -11,6 +11,7 @@ its batch. Each aggregator keeps its own database; none of these rows travels to
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -19,6 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from zeenot.prio import dap_stats as stats
 from zeenot.runtime.jobs import job_row
 from zeenot.runtime.store import Conflict, Store, jobs_table, now
 
@@ -305,7 +307,11 @@ class DapStore:
                         rows.append({**u.row(), "state": "pending", "created_at": at})
                         answers.append("stored")
                 if rows:
+                    inserting = time.perf_counter()
                     conn.execute(r.insert(), rows)
+                    stats.since("store.insert", inserting)
+                committing = time.perf_counter()
+            stats.since("store.commit", committing)
             return answers
         except sa.exc.IntegrityError:
             return [self.put_report(*u.args()) for u in uploads]
