@@ -207,6 +207,7 @@ class Leader:
         if task is None:
             raise RuntimeError("a job for a task this leader does not serve")
         job_id = str(payload["job_id"])
+        began = time.perf_counter()
         pending = self.dstore.job_reports(task.task_id, job_id)
         if not pending:
             return {"reports": 0}  # finished by an earlier run
@@ -239,7 +240,10 @@ class Leader:
             states[r.report_id] = bytes(state)
         if inits:
             outcomes += self._with_helper(task, job_id, vdaf, inits, states)
+        finishing = time.perf_counter()
         self.dstore.finish_reports(task.task_id, job_id, outcomes)
+        stats.since("job.finish", finishing)
+        stats.since("job.run", began)
         return {"reports": len(outcomes)}
 
     def _with_helper(
@@ -390,7 +394,10 @@ class Leader:
         busy = False
         for task_id in self.tasks:
             job_id = b64url(secrets.token_bytes(16))
+            assigning = time.perf_counter()
             got = self.dstore.assign_pending(task_id, job_id, self.job_size, self.job_wait)
+            if got:
+                stats.since("job.assign", assigning)
             busy |= got == self.job_size  # a full job: more may be waiting
         for job in self.dstore.pending_collection_jobs():
             try:
