@@ -19,9 +19,11 @@ job is enqueued in one transaction (`runtime/jobs.py`: leased, retried, resumed 
 process after a kill -9). The job decrypts the leader's
 shares, starts preparation (Prio3's `prepare_init` is deterministic, so a retried job sends the
 helper the very same request), `PUT`s the `AggregationJobInitReq` to the helper, finishes
-preparation with the helper's replies and stores every report's outcome in one transaction. A
-kill anywhere in between leaves the reports pending in their job; the job runs again, the helper
-answers its stored response, and each report is counted exactly once.
+preparation with the helper's replies and stores the reports' outcomes (in transactions of at
+most `dap_store.FINISH_CHUNK` reports, so that uploads do not wait for the write lock behind a
+whole job). A kill anywhere in between leaves some or all reports pending in their job; the job
+runs again over all its reports, so the helper gets the same request and answers its stored
+response, only the pending reports are recorded, and each report is counted exactly once.
 
 Collection (`PUT /tasks/{task}/collection_jobs/{job}`, the collector's token): the interval is
 checked (`batchInvalid`), overlapping batches are refused (`batchOverlap`), and the batch is
@@ -208,8 +210,8 @@ class Leader:
             raise RuntimeError("a job for a task this leader does not serve")
         job_id = str(payload["job_id"])
         began = time.perf_counter()
-        pending = self.dstore.job_reports(task.task_id, job_id)
-        if not pending:
+        pending = self.dstore.job_reports(task.task_id, job_id)  # all: the same request again
+        if not any(r.pending for r in pending):
             return {"reports": 0}  # finished by an earlier run
         vdaf = self.vdafs[task.task_id]
         outcomes: list[Outcome] = []

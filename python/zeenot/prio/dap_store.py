@@ -10,9 +10,13 @@ its batch. Each aggregator keeps its own database; none of these rows travels to
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
+import os
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -90,6 +94,8 @@ AGGREGATE_JOB = "prio_aggregate"  # the jobs.py kind of a leader's aggregation j
 # An aggregation job is retried (backoff capped at 5 minutes: about a month) rather than given
 # up: the helper may have prepared its reports, and only this job id gets its answer back.
 JOB_ATTEMPTS = 10_000
+# reports of a job whose outcomes one transaction records (`DapStore.finish_reports`)
+FINISH_CHUNK = max(1, int(os.environ.get("ZEENOT_PRIO_FINISH_CHUNK", "128")))
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,7 @@ class StoredReport:
     public_share: bytes
     leader_share: bytes
     helper_share: bytes
+    pending: bool = True  # not yet prepared (a job's reports: `DapStore.job_reports`)
 
 
 @dataclass(frozen=True)
@@ -193,12 +200,54 @@ def _overlaps(task_id: str, start: int, duration: int) -> Any:
     )
 
 
+class WriterQueue:
+    """On SQLite, the writers of one database file take turns through a kernel lock (`flock` on
+    `<file>.prio-writer.lock`), every thread and process over the file, before their write
+    transaction; on PostgreSQL it does nothing.
+
+    SQLite lets one transaction write at a time and makes the others wait in its busy handler,
+    which polls with growing sleeps (1, 2, 5, 10, 15, 20, 25 … ms): a writer that found the lock
+    taken wakes only at its next poll, up to tens of milliseconds after the lock was released,
+    and may find it taken again by then. Under load that was the tail of the leader's uploads,
+    which wait behind the driver's job transactions (measured: `dap_stats`' `store.insert`). In
+    the kernel's queue a waiter wakes when the lock is released."""
+
+    def __init__(self, store: Store):
+        lock = store.url.removeprefix("sqlite:///") + ".prio-writer.lock"
+        self.path = lock if store.is_sqlite else None
+        self._local = threading.Lock()  # one fd per process: flock does not exclude its own fd
+        self._fd: int | None = None
+
+    @contextlib.contextmanager
+    def turn(self) -> Iterator[None]:
+        if self.path is None:
+            yield
+            return
+        waiting = time.perf_counter()
+        with self._local:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            stats.since("store.turn", waiting)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+
 class DapStore:
     """An aggregator's DAP state over one `Store` (its engine and its migrations)."""
 
     def __init__(self, store: Store):
         self.store = store
         self.engine = store.engine
+        self.writers = WriterQueue(store)
+
+    @contextlib.contextmanager
+    def begin(self) -> Iterator[Connection]:
+        """A write transaction, in its turn (`WriterQueue`)."""
+        with self.writers.turn(), self.engine.begin() as conn:
+            yield conn
 
     # HPKE keys -------------------------------------------------------------------------------
 
@@ -243,7 +292,7 @@ class DapStore:
         time lies in a batch claimed by a collection)."""
         r = reports
         try:
-            with self.engine.begin() as conn:
+            with self.begin() as conn:
                 _batch_lock(conn, task_id, exclusive=False)
                 if self._in_collected_batch(conn, task_id, time):
                     return "collected"
@@ -278,7 +327,7 @@ class DapStore:
         r = reports
         answers: list[str] = []
         try:
-            with self.engine.begin() as conn:
+            with self.begin() as conn:
                 claimed: dict[str, list[tuple[int, int]]] = {}
                 known: dict[tuple[str, str], str] = {}
                 for task_id in sorted({u.task_id for u in uploads}):
@@ -354,7 +403,7 @@ class DapStore:
         jobs fill up: fewer round trips and commits per report). The update is conditional, so
         of leader processes racing, each report goes to one job."""
         r = reports
-        with self.engine.begin() as conn:
+        with self.begin() as conn:
             rows = conn.execute(
                 sa.select(r.c.report_id, r.c.created_at)
                 .where(r.c.task_id == task_id, r.c.state == "pending", r.c.agg_job.is_(None))
@@ -384,23 +433,36 @@ class DapStore:
         return int(got or 0)
 
     def job_reports(self, task_id: str, job_id: str) -> list[StoredReport]:
-        """The reports of a leader's aggregation job that are still pending, in a fixed order
-        (so a retried job sends the helper the same request)."""
+        """Every report of a leader's aggregation job, prepared or not (`pending`), in a fixed
+        order: a job run again (after a kill, perhaps between two of `finish_reports`'
+        transactions) sends the helper the very same request, which the helper answers with
+        its stored response."""
         r = reports
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(
-                    r.c.report_id, r.c.time, r.c.public_share, r.c.leader_share, r.c.helper_share
-                ).where(r.c.task_id == task_id, r.c.agg_job == job_id, r.c.state == "pending")
+                    r.c.report_id,
+                    r.c.time,
+                    r.c.public_share,
+                    r.c.leader_share,
+                    r.c.helper_share,
+                    r.c.state,
+                ).where(r.c.task_id == task_id, r.c.agg_job == job_id)
             ).all()
         # sorted here: an ORDER BY report_id let SQLite walk the primary key over every report
         # of the task instead of the job's index
         rows = sorted(rows, key=lambda x: str(x[0]))
-        return [StoredReport(x[0], int(x[1]), bytes(x[2]), bytes(x[3]), bytes(x[4])) for x in rows]
+        return [
+            StoredReport(x[0], int(x[1]), bytes(x[2]), bytes(x[3]), bytes(x[4]), x[5] == "pending")
+            for x in rows
+        ]
 
     def finish_reports(self, task_id: str, job_id: str, outcomes: Iterable[Outcome]) -> int:
-        """Record the outcome of each report of a leader's aggregation job, all at once; only
-        reports still pending in that job change (a second run of the job changes nothing)."""
+        """Record the outcome of each report of a leader's aggregation job; only reports still
+        pending in that job change (a second run of the job changes nothing). In transactions
+        of at most `FINISH_CHUNK` reports (an executemany each), so that an upload waiting for
+        the write lock waits behind a part of a job, not the whole of it; a job killed between
+        two of them runs again and records the rest."""
         r = reports
         rows = [{"rid": o.report_id, **o.row()} for o in outcomes]
         if not rows:
@@ -419,8 +481,11 @@ class DapStore:
                 error=sa.bindparam("error"),
             )
         )
-        with self.engine.begin() as conn:  # one executemany, one commit
-            return int(conn.execute(statement, rows).rowcount)
+        done = 0
+        for i in range(0, len(rows), FINISH_CHUNK):
+            with self.begin() as conn:
+                done += int(conn.execute(statement, rows[i : i + FINISH_CHUNK]).rowcount)
+        return done
 
     # the helper: aggregation jobs ------------------------------------------------------------
 
@@ -465,7 +530,7 @@ class DapStore:
         since; then nothing is written)."""
         at = now()
         try:
-            with self.engine.begin() as conn:
+            with self.begin() as conn:
                 _batch_lock(conn, task_id, exclusive=False)
                 claimed = self._claimed(conn, task_id)
                 if any(
@@ -512,7 +577,7 @@ class DapStore:
         `repeated` (this job with this request exists), `changed` (this job id with another
         request), `overlap` (another collection's batch overlaps this one)."""
         c = collection_jobs
-        with self.engine.begin() as conn:
+        with self.begin() as conn:
             _batch_lock(conn, task_id, exclusive=True)
             row = conn.execute(
                 sa.select(c.c.request_sha256).where(c.c.task_id == task_id, c.c.job_id == job_id)
@@ -567,7 +632,7 @@ class DapStore:
         """Move a pending job to `finished` (with its Collection) or `failed`; False if another
         process finished it first."""
         c = collection_jobs
-        with self.engine.begin() as conn:
+        with self.begin() as conn:
             return (
                 conn.execute(
                     c.update()
@@ -580,7 +645,7 @@ class DapStore:
     def delete_collection_job(self, task_id: str, job_id: str) -> bool:
         """Forget a job's result (the batch stays claimed: it was, or may have been, collected)."""
         c = collection_jobs
-        with self.engine.begin() as conn:
+        with self.begin() as conn:
             return (
                 conn.execute(
                     c.update()
@@ -631,7 +696,7 @@ class DapStore:
     ) -> bool:
         """Record the AggregateShare answered for a batch; False if the batch overlaps one
         answered before (nothing written)."""
-        with self.engine.begin() as conn:
+        with self.begin() as conn:
             _batch_lock(conn, task_id, exclusive=True)
             if conn.execute(
                 sa.select(batches.c.batch_start).where(_overlaps(task_id, start, duration))
