@@ -401,9 +401,11 @@ class DapStore:
         and enqueue the job (jobs.py) in the same transaction; how many it got. A job of fewer
         than `limit` reports starts only once one of them has waited `wait` seconds (under load
         jobs fill up: fewer round trips and commits per report). The update is conditional, so
-        of leader processes racing, each report goes to one job."""
+        of leader processes racing, each report goes to one job. The reports are chosen before
+        the writer's turn (a read; the update is conditional), so the write lock is held for
+        the update and the job's row only."""
         r = reports
-        with self.begin() as conn:
+        with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(r.c.report_id, r.c.created_at)
                 .where(r.c.task_id == task_id, r.c.state == "pending", r.c.agg_job.is_(None))
@@ -413,13 +415,14 @@ class DapStore:
                 .order_by(r.c.time + 0, r.c.report_id)
                 .limit(limit)
             ).all()
-            if not rows:
+        if not rows:
+            return 0
+        if len(rows) < limit and wait > 0:
+            oldest = min(_aware(row[1]) for row in rows)
+            if (now() - oldest).total_seconds() < wait:
                 return 0
-            if len(rows) < limit and wait > 0:
-                oldest = min(_aware(row[1]) for row in rows)
-                if (now() - oldest).total_seconds() < wait:
-                    return 0
-            ids = [row[0] for row in rows]
+        ids = [row[0] for row in rows]
+        with self.begin() as conn:
             got = conn.execute(
                 r.update()
                 .where(r.c.task_id == task_id, r.c.report_id.in_(ids), r.c.agg_job.is_(None))
