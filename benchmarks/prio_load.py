@@ -1,8 +1,8 @@
 """A bounded load test of zeenot's DAP-09 aggregators on loopback (issue 32, item 5).
 
     python benchmarks/prio_load.py [--reports 4000] [--clients 32] [--invalid 0.05]
-        [--replayed 0.05] [--batch N] [--job-size 1024] [--db-dir DIR] [--bare-binary PATH]
-        [--json OUT]
+        [--replayed 0.05] [--batch N] [--rate R] [--job-size 1024] [--split] [--stats]
+        [--db-dir DIR] [--bare-binary PATH] [--json OUT]
 
 The leader and the helper run as real processes (`zeenot prio serve`, uvicorn, each with its own
 SQLite database); `--clients` concurrent connections upload Prio3Sum (32 bits) reports prepared
@@ -17,11 +17,19 @@ With `--batch N` the clients send up to N reports per `POST …/reports:batch` (
 upload, `zeenot.prio.dap_batch`) instead of one per `PUT`; the replays then go after every
 original is answered.
 
+With `--split` the leader is two processes over its database: `zeenot prio serve --no-drive`
+(uploads) and `zeenot prio drive` (its aggregation and collection jobs), and the CPU per report
+of each is reported. With `--stats` the servers keep `zeenot.prio.dap_stats`' timers (where an
+upload's time goes: reading, checking, waiting for the writer, the writer's turn, insert and
+commit, the event loop's wake-up; the driver's transactions) and the summary per process is
+printed and put in `--json`.
+
 Reported: verified reports per second (reports whose preparation ended, accepted or rejected,
 from the first upload to the last preparation), upload latency p50/p99 per report (from sending
 the request that carries it to that request's answer: for a batch, the batch's round trip, which
 every report in it waits for) and per request, and CPU-seconds per
-report of each aggregator process (`/proc/PID/stat`, user + system). The machine is shared, so
+report of each aggregator process (`/proc/PID/stat`, user + system) and of the load clients.
+The machine is shared, so
 wall-clock rates depend on the load beside the test (`os.getloadavg()` is printed); CPU-seconds
 per report do not (much). The proxy for "the bare crate's preparation of the same reports" is
 `crates/zeenot-prio/examples/prepare_timing` (`benchmarks/prio_vdaf.py`'s bare side), timed in
@@ -279,6 +287,13 @@ def upload_from(
     return per_report, per_request, statuses
 
 
+def _client_cpu() -> float:
+    """CPU-seconds of this process and its reaped children (the uploading client processes):
+    the load clients share the cores with the aggregators."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
@@ -343,6 +358,7 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         pids = {s.role: s.proc.pid for s in servers if s.proc is not None}
         cpu0 = {role: cpu_seconds(pid) for role, pid in pids.items()}
         load0 = os.getloadavg()
+        client0 = _client_cpu()
         start = time.perf_counter()
         url = f"{leader_url}tasks/{task.task_id}/reports"
         if args.batch:
@@ -365,6 +381,7 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
             for code, n in st.items():
                 statuses[code] = statuses.get(code, 0) + n
         uploaded = time.perf_counter() - start
+        client_cpu = _client_cpu() - client0
         dstore = DapStore(Store(str(leader.db)))
         while dstore.report_states(task.task_id).get("pending", 0):
             time.sleep(0.2)  # a count over the reports table: not too often on 2 shared cores
@@ -412,6 +429,7 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         "request_p99_ms": percentile(requests, 0.99) * 1e3,
         "leader_cpu_ms_per_report": leader_cpu / verified * 1e3,
         "helper_cpu_ms_per_report": cpu["helper"] / verified * 1e3,
+        "client_cpu_ms_per_report": client_cpu / verified * 1e3,
         "loadavg_before": load0[0],
         "loadavg_after": load1[0],
     }
