@@ -155,21 +155,25 @@ class Ingest:
             self._died(held, exc)
 
     def _died(self, held: list[_Item], exc: BaseException) -> None:
-        """The writer thread is dying: fail what it held, and hand the queue to a new writer
-        (or, past `MAX_RESTARTS`, fail everything queued and mark the ingest broken)."""
+        """The writer thread is dying: hand the queue to a new writer (or, past `MAX_RESTARTS`,
+        mark the ingest broken and fail everything queued), then fail what it held. Decided
+        first, so that whoever sees a failed upload also sees the ingest broken, if it is."""
         log.error("the leader's ingest writer died: %r", exc)
-        for item in held:
-            _settle(item.future, error=IngestFailed("the ingest writer died"))
         with self._lock:
             self.restarts += 1
-            if not self._closed and self.restarts <= MAX_RESTARTS:
+            restarted = not self._closed and self.restarts <= MAX_RESTARTS
+            if restarted:
                 self._start()
-                return
-            why = "the leader is shutting down" if self._closed else "the ingest writer died"
-            if not self._closed:
-                self._broken = f"the ingest writer died {self.restarts} times"
-            self._thread = None
-        while True:  # under no lock: new submissions are refused, so the queue only empties
+            else:
+                if not self._closed:
+                    self._broken = f"the ingest writer died {self.restarts} times"
+                self._thread = None
+        for item in held:
+            _settle(item.future, error=IngestFailed("the ingest writer died"))
+        if restarted:
+            return
+        why = self._broken or "the leader is shutting down"
+        while True:  # new submissions are refused now, so the queue only empties
             try:
                 item = self._queue.get_nowait()
             except queue.Empty:
