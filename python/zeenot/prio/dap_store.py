@@ -217,6 +217,7 @@ class WriterQueue:
         self.path = lock if store.is_sqlite else None
         self._local = threading.Lock()  # one fd per process: flock does not exclude its own fd
         self._fd: int | None = None
+        self._pid = 0  # the process that opened `_fd` (a forked child opens its own)
 
     @contextlib.contextmanager
     def turn(self) -> Iterator[None]:
@@ -225,8 +226,9 @@ class WriterQueue:
             return
         waiting = time.perf_counter()
         with self._local:
-            if self._fd is None:
+            if self._fd is None or self._pid != os.getpid():
                 self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                self._pid = os.getpid()
             fcntl.flock(self._fd, fcntl.LOCK_EX)
             stats.since("store.turn", waiting)
             try:
