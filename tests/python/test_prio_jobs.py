@@ -140,3 +140,17 @@ def test_writers_take_turns_across_processes(tmp_path: Path) -> None:
     assert len(events) == 180
     for enter, leave in zip(events[0::2], events[1::2], strict=True):
         assert enter[0] == "in" and leave == ("out", enter[1])
+
+
+def test_writers_checkpoint_outside_their_turns(tmp_path: Path) -> None:
+    """A commit does not checkpoint the WAL (it would hold every writer's turn meanwhile); the
+    writing process checkpoints apart, and a passive checkpoint takes every frame written."""
+    from zeenot.prio.dap_store import Upload
+
+    dstore = DapStore(Store(str(tmp_path / "l.db")))
+    rows = [Upload("t" * 43, f"{n:022d}", 0, "d", b"p" * 500, b"l", b"h") for n in range(200)]
+    assert dstore.put_reports(rows) == ["stored"] * 200
+    with dstore.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    busy, frames, done = dstore.writers.checkpoint()
+    assert busy == 0 and frames > 0 and done == frames
