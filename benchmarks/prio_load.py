@@ -1,8 +1,8 @@
 """A bounded load test of zeenot's DAP-09 aggregators on loopback (issue 32, item 5).
 
     python benchmarks/prio_load.py [--reports 4000] [--clients 32] [--invalid 0.05]
-        [--replayed 0.05] [--batch N] [--job-size 1024] [--db-dir DIR] [--bare-binary PATH]
-        [--json OUT]
+        [--replayed 0.05] [--batch N] [--rate R] [--job-size 1024] [--split] [--stats]
+        [--db-dir DIR] [--bare-binary PATH] [--json OUT]
 
 The leader and the helper run as real processes (`zeenot prio serve`, uvicorn, each with its own
 SQLite database); `--clients` concurrent connections upload Prio3Sum (32 bits) reports prepared
@@ -17,11 +17,19 @@ With `--batch N` the clients send up to N reports per `POST …/reports:batch` (
 upload, `zeenot.prio.dap_batch`) instead of one per `PUT`; the replays then go after every
 original is answered.
 
+With `--split` the leader is two processes over its database: `zeenot prio serve --no-drive`
+(uploads) and `zeenot prio drive` (its aggregation and collection jobs), and the CPU per report
+of each is reported. With `--stats` the servers keep `zeenot.prio.dap_stats`' timers (where an
+upload's time goes: reading, checking, waiting for the writer, the writer's turn, insert and
+commit, the event loop's wake-up; the driver's transactions) and the summary per process is
+printed and put in `--json`.
+
 Reported: verified reports per second (reports whose preparation ended, accepted or rejected,
 from the first upload to the last preparation), upload latency p50/p99 per report (from sending
 the request that carries it to that request's answer: for a batch, the batch's round trip, which
 every report in it waits for) and per request, and CPU-seconds per
-report of each aggregator process (`/proc/PID/stat`, user + system). The machine is shared, so
+report of each aggregator process (`/proc/PID/stat`, user + system) and of the load clients.
+The machine is shared, so
 wall-clock rates depend on the load beside the test (`os.getloadavg()` is printed); CPU-seconds
 per report do not (much). The proxy for "the bare crate's preparation of the same reports" is
 `crates/zeenot-prio/examples/prepare_timing` (`benchmarks/prio_vdaf.py`'s bare side), timed in
@@ -53,7 +61,7 @@ from typing import Any
 import httpx
 
 from zeenot.prio import dap_codec as codec
-from zeenot.prio import dap_http
+from zeenot.prio import dap_http, dap_stats
 from zeenot.prio.dap_batch import BATCH_MEDIA_TYPE, MAX_REPORTS, encode_batch
 from zeenot.prio.dap_client import Client, Collector
 from zeenot.prio.dap_store import DapStore
@@ -90,30 +98,40 @@ def cpu_seconds(pid: int) -> float:
 
 @dataclass
 class Server:
-    role: str
+    role: str  # leader, helper, or drive (`zeenot prio drive`: no port, no health check)
     port: int
     db: Path
     task: Path
     job_size: int
     workers: int = 1
     cpus: str | None = None
+    drives: bool = True  # a leader: False is `serve --no-drive` (a `drive` Server beside it)
+    env: dict[str, str] = field(default_factory=dict)
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     def start(self) -> None:
-        log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115 - the process owns it
+        name = "drive" if self.role == "drive" else self.role
+        log = open(self.db.with_suffix(f".{name}.log"), "ab")  # noqa: SIM115 - the process owns it
         pinned = ["taskset", "-c", self.cpus] if self.cpus else []
+        if self.role == "drive":
+            command = ["prio", "drive", "--db", str(self.db), "--task", str(self.task)]
+        else:
+            command = ["prio", "serve", "--role", self.role, "--db", str(self.db)]
+            command += ["--task", str(self.task), "--port", str(self.port)]
+            command += ["--workers", str(self.workers)] if self.workers != 1 else []
+            command += [] if self.drives else ["--no-drive"]
         self.proc = subprocess.Popen(
             pinned
-            + [sys.executable, "-m", "zeenot.cli", "prio", "serve", "--role", self.role]
-            + ["--db", str(self.db), "--task", str(self.task), "--port", str(self.port)]
-            + ["--job-size", str(self.job_size)]
-            + (["--workers", str(self.workers)] if self.workers != 1 else []),
+            + [sys.executable, "-m", "zeenot.cli", *command]
+            + ["--job-size", str(self.job_size)],
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env},
         )
         log.close()
+        if self.role == "drive":
+            return
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
@@ -269,6 +287,13 @@ def upload_from(
     return per_report, per_request, statuses
 
 
+def _client_cpu() -> float:
+    """CPU-seconds of this process and its reaped children (the uploading client processes):
+    the load clients share the cores with the aggregators."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
@@ -297,14 +322,32 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
     task_path = directory / "task.json"
     task_path.write_text(json.dumps(task.to_json()))
     db = directory / "helper.db", directory / "leader.db"
+    env = {dap_stats.ENV: str(directory / "stats")} if args.stats else {}
     helper = Server(
-        "helper", hport, db[0], task_path, args.job_size, args.helper_workers, args.server_cpus
+        "helper",
+        hport,
+        db[0],
+        task_path,
+        args.job_size,
+        args.helper_workers,
+        args.server_cpus,
+        env=env,
     )
     leader = Server(
-        "leader", lport, db[1], task_path, args.job_size, args.leader_workers, args.server_cpus
+        "leader",
+        lport,
+        db[1],
+        task_path,
+        args.job_size,
+        args.leader_workers,
+        args.server_cpus,
+        drives=not args.split,
+        env=env,
     )
-    helper.start()
-    leader.start()
+    driver = Server("drive", 0, db[1], task_path, args.job_size, cpus=args.server_cpus, env=env)
+    servers = [helper, leader] + ([driver] if args.split else [])
+    for server in servers:
+        server.start()
     try:
         leader_url = f"http://127.0.0.1:{lport}/"
         client = Client(task.task_id, leader_url, f"http://127.0.0.1:{hport}/", VDAF, TP)
@@ -312,9 +355,10 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         t0 = time.perf_counter()
         plan = reports(client, args.reports, args.invalid, args.replayed, hour)
         print(f"{len(plan['uploads'])} uploads prepared in {time.perf_counter() - t0:.1f} s")
-        assert leader.proc is not None and helper.proc is not None
-        cpu0 = (cpu_seconds(leader.proc.pid), cpu_seconds(helper.proc.pid))
+        pids = {s.role: s.proc.pid for s in servers if s.proc is not None}
+        cpu0 = {role: cpu_seconds(pid) for role, pid in pids.items()}
         load0 = os.getloadavg()
+        client0 = _client_cpu()
         start = time.perf_counter()
         url = f"{leader_url}tasks/{task.task_id}/reports"
         if args.batch:
@@ -337,17 +381,18 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
             for code, n in st.items():
                 statuses[code] = statuses.get(code, 0) + n
         uploaded = time.perf_counter() - start
+        client_cpu = _client_cpu() - client0
         dstore = DapStore(Store(str(leader.db)))
         while dstore.report_states(task.task_id).get("pending", 0):
             time.sleep(0.2)  # a count over the reports table: not too often on 2 shared cores
         prepared = time.perf_counter() - start
-        cpu1 = (cpu_seconds(leader.proc.pid), cpu_seconds(helper.proc.pid))
+        cpu1 = {role: cpu_seconds(pid) for role, pid in pids.items()}
         load1 = os.getloadavg()
         states = dstore.report_states(task.task_id)
         collection = Collector(task.task_id, leader_url, VDAF, credential).collect(hour, TP)
     finally:
-        leader.stop()
-        helper.stop()
+        for server in reversed(servers):
+            server.stop()
     verified = states.get("aggregated", 0) + states.get("rejected", 0)
     if collection.result != plan["sum"] or collection.report_count != plan["valid"]:
         raise SystemExit(
@@ -358,8 +403,9 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         raise SystemExit(f"report states {states}, expected {plan['distinct']} distinct")
     if statuses.get(400, 0) != plan["refused_expected"]:
         raise SystemExit(f"upload statuses {statuses}")
-    leader_cpu, helper_cpu = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
-    return {
+    cpu = {role: cpu1[role] - cpu0[role] for role in cpu1}
+    leader_cpu = cpu["leader"] + cpu.get("drive", 0.0)
+    result = {
         "reports": plan["distinct"],
         "uploads": len(plan["uploads"]),
         "invalid": plan["invalid"],
@@ -369,6 +415,7 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         "job_size": args.job_size,
         "server_cpus": args.server_cpus or "any",
         "workers": f"leader {args.leader_workers}, helper {args.helper_workers}",
+        "leader_layout": "split: serve --no-drive + drive" if args.split else "one process",
         "upload_s": uploaded,
         "uploads_per_s": len(plan["uploads"]) / uploaded,
         "verified_s": prepared,
@@ -381,10 +428,20 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         "request_p50_ms": percentile(requests, 0.5) * 1e3,
         "request_p99_ms": percentile(requests, 0.99) * 1e3,
         "leader_cpu_ms_per_report": leader_cpu / verified * 1e3,
-        "helper_cpu_ms_per_report": helper_cpu / verified * 1e3,
+        "helper_cpu_ms_per_report": cpu["helper"] / verified * 1e3,
+        "client_cpu_ms_per_report": client_cpu / verified * 1e3,
         "loadavg_before": load0[0],
         "loadavg_after": load1[0],
     }
+    if args.split:
+        result["leader_serve_cpu_ms_per_report"] = cpu["leader"] / verified * 1e3
+        result["leader_drive_cpu_ms_per_report"] = cpu["drive"] / verified * 1e3
+    if args.stats:
+        result["stats"] = {
+            path.name.removeprefix("stats."): json.loads(path.read_text())
+            for path in sorted(directory.glob("stats.*.json"))
+        }
+    return result
 
 
 def main() -> None:
@@ -403,6 +460,16 @@ def main() -> None:
     ap.add_argument("--job-size", type=int, default=1024, help="reports per aggregation job")
     ap.add_argument("--leader-workers", type=int, default=1, help="uvicorn worker processes")
     ap.add_argument("--helper-workers", type=int, default=1, help="uvicorn worker processes")
+    ap.add_argument(
+        "--split",
+        action="store_true",
+        help="the leader as `serve --no-drive` beside a `zeenot prio drive` process",
+    )
+    ap.add_argument(
+        "--stats",
+        action="store_true",
+        help="the servers' timers of where an upload's time goes (ZEENOT_PRIO_STATS)",
+    )
     ap.add_argument(
         "--server-cpus", help="pin both aggregators to these CPUs (taskset -c LIST, e.g. 0,1)"
     )
@@ -433,8 +500,17 @@ def main() -> None:
             native = (bare["dap_prepare"] + 2 * bare["hpke_open"]) * 1e3
             result["bare_hpke_open_ms"] = bare["hpke_open"] * 1e3
             result["overhead_vs_prepare_and_hpke"] = system_ms / native - 1
+    timers = result.pop("stats", None)
     for key, value in result.items():
         print(f"{key:<26} {value:.3f}" if isinstance(value, float) else f"{key:<26} {value}")
+    if timers:
+        print("where the time goes (ms: count, mean, p50, p90, p99, max), per process:")
+        for process, names in timers.items():
+            print(f"  {process}")
+            for name, t in names.items():
+                figures = " ".join(f"{t[k]:8.2f}" for k in ("mean", "p50", "p90", "p99", "max"))
+                print(f"    {name:<16} {int(t['count']):>7} {figures}")
+        result["stats"] = timers
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
 

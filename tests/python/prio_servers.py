@@ -26,8 +26,10 @@ class Aggregator:
     env: dict[str, str]
     job_size: int = 256
     workers: int = 1
+    drives: bool = True  # False: `serve --no-drive`, with a `Driver` process beside it
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     log: Path | None = None
+    driver: Driver | None = None
 
     @property
     def url(self) -> str:
@@ -40,6 +42,8 @@ class Aggregator:
         args += ["--port", str(self.port), "--job-size", str(self.job_size)]
         if self.workers != 1:
             args += ["--workers", str(self.workers)]
+        if not self.drives:
+            args.append("--no-drive")
         self.log = self.db.with_suffix(".log")
         out = open(self.log, "ab")  # noqa: SIM115 - the process owns it
         self.proc = subprocess.Popen(
@@ -58,6 +62,35 @@ class Aggregator:
 
     def tail(self) -> str:
         return self.log.read_text()[-3000:] if self.log and self.log.exists() else ""
+
+
+@dataclass
+class Driver:
+    """`zeenot prio drive`: a leader's aggregation and collection jobs in a process of their own."""
+
+    db: Path
+    tasks: list[Path]
+    env: dict[str, str]
+    job_size: int = 256
+    proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    def start(self) -> None:
+        args = [*ZEENOT, "prio", "drive", "--db", str(self.db), "--job-size", str(self.job_size)]
+        for task in self.tasks:
+            args += ["--task", str(task)]
+        out = open(self.db.with_suffix(".drive.log"), "ab")  # noqa: SIM115 - the process owns it
+        self.proc = subprocess.Popen(
+            args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=self.env
+        )
+        out.close()
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        stop(self.proc)
 
 
 def new_task(
@@ -84,18 +117,27 @@ def aggregators(
     hport: int,
     job_size: int = 256,
     workers: int = 1,
+    split: bool = False,
     **env: str,
 ) -> Iterator[tuple[Aggregator, Aggregator]]:
+    """A helper and a leader; with `split`, the leader serves without driving its jobs and a
+    `zeenot prio drive` process (`leader.driver`) drives them."""
     environ = {**os.environ, "PYTHONUNBUFFERED": "1", **env}
     helper = Aggregator("helper", hport, directory / "helper.db", [task], environ, job_size)
     leader = Aggregator(
-        "leader", lport, directory / "leader.db", [task], environ, job_size, workers
+        "leader", lport, directory / "leader.db", [task], environ, job_size, workers, not split
     )
+    if split:
+        leader.driver = Driver(leader.db, [task], environ, job_size)
     try:
         helper.start()
         leader.start()
+        if leader.driver is not None:
+            leader.driver.start()
         yield leader, helper
     finally:
+        if leader.driver is not None:
+            leader.driver.stop()
         leader.stop()
         helper.stop()
 

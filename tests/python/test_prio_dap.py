@@ -166,6 +166,35 @@ def test_a_leader_of_two_worker_processes_counts_each_report_once(tmp_path: Path
         assert _states(tmp_path / "leader.db", task) == {"aggregated": len(values)}
 
 
+def test_a_leader_split_from_its_driver_counts_each_report_once(tmp_path: Path) -> None:
+    """`zeenot prio serve --no-drive` beside `zeenot prio drive` over the same database (the
+    upload-serving process runs no jobs): every report is aggregated once, also when the driver
+    is killed (SIGKILL) while its jobs run and started again."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    path, credential, lport, hport = new_task(tmp_path, SUM32, min_batch_size=5)
+    with aggregators(
+        tmp_path, path, lport, hport, job_size=10, split=True, ZEENOT_JOB_LEASE="3"
+    ) as (leader, _):
+        assert leader.driver is not None
+        task, client, collector = _clients(path, credential)
+        rng = random.Random(3)
+        values = [rng.randrange(2**32) for _ in range(120)]
+        at = _hour()
+        reports = [client.report(v, at) for v in values]
+        with ThreadPoolExecutor(4) as pool:
+            statuses = list(pool.map(client.put, reports[:60]))
+            leader.driver.kill9()  # its jobs of the first reports under way, or done
+            statuses += list(pool.map(client.put, reports[60:] + reports[:5]))
+            time.sleep(1.0)  # a serving process that drove jobs would have started some
+            assert _states(tmp_path / "leader.db", task).get("pending", 0) >= 60  # it does not
+            leader.driver.start()
+        assert statuses == [201] * 125
+        got = collector.collect(at, TP, timeout=120)
+        assert got.result == sum(values) and got.report_count == len(values)
+        assert _states(tmp_path / "leader.db", task) == {"aggregated": len(values)}
+
+
 def test_helper_answers_a_repeated_job_identically(tmp_path: Path) -> None:
     """The leader killed after the helper committed a job sends the same request again: the
     helper answers the stored response, byte for byte, and refuses another body (409)."""

@@ -2,7 +2,8 @@
 
 zeenot prio task new --leader URL --helper URL --vdaf '{"type": "Prio3Sum", "bits": 32}'
     --time-precision 3600 --min-batch-size 10 -o task.json --credential collector.json
-zeenot prio serve --role leader|helper --task task.json --db URL --port P
+zeenot prio serve --role leader|helper --task task.json --db URL --port P [--no-drive]
+zeenot prio drive --task task.json --db URL     (the leader's jobs, beside `serve --no-drive`)
 """
 
 from __future__ import annotations
@@ -34,7 +35,22 @@ def add_parsers(sub: Any) -> None:
         metavar="N",
         help="uvicorn worker processes over the one database (each runs the leader's driver)",
     )
+    s.add_argument(
+        "--no-drive",
+        action="store_true",
+        help="a leader that only serves (uploads, collections): `zeenot prio drive` aggregates",
+    )
     s.set_defaults(run=_serve)
+
+    d = cmds.add_parser(
+        "drive", help="run a leader's aggregation and collection jobs (beside serve --no-drive)"
+    )
+    d.add_argument("--task", required=True, action="append", metavar="TASK.json", help="repeatable")
+    d.add_argument("--db", required=True, metavar="URL", help="the leader's database")
+    d.add_argument(
+        "--job-size", type=int, default=256, metavar="N", help="reports per aggregation job"
+    )
+    d.set_defaults(run=_drive)
 
     t = cmds.add_parser("task", help="write a new task file and the collector's credential")
     t.add_argument("action", choices=("new",))
@@ -56,7 +72,26 @@ def add_parsers(sub: Any) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from zeenot.prio.dap_server import serve
 
-    return serve(args.role, args.task, args.db, args.host, args.port, args.job_size, args.workers)
+    return serve(
+        args.role,
+        args.task,
+        args.db,
+        args.host,
+        args.port,
+        args.job_size,
+        args.workers,
+        drive=not args.no_drive,
+    )
+
+
+def _drive(args: argparse.Namespace) -> int:
+    import logging
+    import sys
+
+    from zeenot.prio.dap_drive import drive
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    return drive(args.task, args.db, args.job_size)
 
 
 def _task(args: argparse.Namespace) -> int:

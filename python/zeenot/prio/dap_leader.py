@@ -19,9 +19,11 @@ job is enqueued in one transaction (`runtime/jobs.py`: leased, retried, resumed 
 process after a kill -9). The job decrypts the leader's
 shares, starts preparation (Prio3's `prepare_init` is deterministic, so a retried job sends the
 helper the very same request), `PUT`s the `AggregationJobInitReq` to the helper, finishes
-preparation with the helper's replies and stores every report's outcome in one transaction. A
-kill anywhere in between leaves the reports pending in their job; the job runs again, the helper
-answers its stored response, and each report is counted exactly once.
+preparation with the helper's replies and stores the reports' outcomes (in transactions of at
+most `dap_store.FINISH_CHUNK` reports, so that uploads do not wait for the write lock behind a
+whole job). A kill anywhere in between leaves some or all reports pending in their job; the job
+runs again over all its reports, so the helper gets the same request and answers its stored
+response, only the pending reports are recorded, and each report is counted exactly once.
 
 Collection (`PUT /tasks/{task}/collection_jobs/{job}`, the collector's token): the interval is
 checked (`batchInvalid`), overlapping batches are refused (`batchOverlap`), and the batch is
@@ -39,6 +41,8 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 import httpx
@@ -49,6 +53,7 @@ from starlette.responses import JSONResponse, Response
 from zeenot.errors import ZeenotError
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http as http
+from zeenot.prio import dap_stats as stats
 from zeenot.prio.dap_batch import (
     BATCH_MEDIA_TYPE,
     MAX_BATCH_BODY,
@@ -60,7 +65,7 @@ from zeenot.prio.dap_codec import CodecError, PrepareInit
 from zeenot.prio.dap_helper import CLOCK_SKEW, aggregate_all, batch_checks
 from zeenot.prio.dap_helper import collector_config as sealed_to
 from zeenot.prio.dap_http import DapError
-from zeenot.prio.dap_ingest import Ingest
+from zeenot.prio.dap_ingest import Ingest, IngestFailed
 from zeenot.prio.dap_store import DapStore, Outcome, Upload
 from zeenot.prio.tasks import Task, b64url, unb64url
 from zeenot.prio.vdaf import Vdaf
@@ -70,6 +75,7 @@ MAX_REPORT = 1 << 20  # bytes of one uploaded report
 JOB_SIZE = 256
 JOB_WAIT = 0.5  # seconds a report waits for its aggregation job to fill up, at most
 HELPER_TIMEOUT = 60.0
+INGEST_TIMEOUT = 120.0  # seconds an upload waits for its commit before it is answered 503
 
 
 class Leader:
@@ -95,28 +101,51 @@ class Leader:
     # upload ------------------------------------------------------------------------------
 
     async def upload(self, request: Request) -> Response:
+        began = time.perf_counter()
         task = http.task_of(request, self.tasks)
         data = await http.body(request, http.REPORT, task, limit=MAX_REPORT)
+        stats.since("upload.body", began)
         upload = self.check_report(task, data)
-        state = await asyncio.wrap_future(self.ingest.submit(upload))
+        state = await self._committed(lambda: self.ingest.submit(upload))
         refusal = _refusal(task, state)
         if refusal is not None:
             raise refusal
+        stats.since("upload.handler", began)
         return Response(status_code=201)
+
+    async def _committed(self, submit: Callable[[], Future[Any]]) -> Any:
+        """The answer(s) of the group commit (`zeenot.prio.dap_ingest`); a 503 if the writer
+        could not store them or did not answer within `INGEST_TIMEOUT` seconds (then nothing
+        is acknowledged: a retried upload is answered as a repeat if it was stored)."""
+        handed = time.perf_counter()
+        try:
+            future = submit()
+            answer = await asyncio.wait_for(asyncio.wrap_future(future), INGEST_TIMEOUT)
+        except (IngestFailed, TimeoutError) as exc:
+            detail = str(exc) or "the upload was not committed in time"
+            raise DapError(503, None, f"try again: {detail}") from None
+        if stats.ENABLED:
+            stats.since("upload.commit", handed)
+            stats.since("ingest.wake", getattr(future, "resolved_at", time.perf_counter()))
+        return answer
 
     async def upload_batch(self, request: Request) -> Response:
         """`POST /tasks/{task}/reports:batch` (zeenot's extension, `zeenot.prio.dap_batch`):
         the framing checked whole, then each report judged as `upload` judges one, the
         accepted ones stored in one transaction, then one outcome per report."""
+        began = time.perf_counter()
         task = http.task_of(request, self.tasks)
         data = await http.body(request, BATCH_MEDIA_TYPE, task, limit=MAX_BATCH_BODY)
+        stats.since("upload.body", began)
         try:
             bodies = decode_batch(data)
         except BatchError as exc:
             raise DapError(400, "invalidMessage", str(exc), task.task_id) from None
+        checking = time.perf_counter()
         checked = await run_in_threadpool(self._check_all, task, bodies)
+        stats.since("upload.check", checking)
         uploads = [c for c in checked if isinstance(c, Upload)]
-        states = iter(await asyncio.wrap_future(self.ingest.submit_many(uploads)))
+        states = iter(await self._committed(lambda: self.ingest.submit_many(uploads)))
         outcomes = []
         for c in checked:
             if isinstance(c, DapError):
@@ -133,6 +162,7 @@ class Leader:
                     BatchOutcome(kind, refusal.status, c.report_id, refusal.kind, refusal.detail)
                 )
         doc = {"reports": [o.to_json(http.DAP_ERROR) for o in outcomes]}
+        stats.since("upload.handler", began)
         return JSONResponse(doc)
 
     def check_report(self, task: Task, data: bytes) -> Upload:
@@ -179,8 +209,9 @@ class Leader:
         if task is None:
             raise RuntimeError("a job for a task this leader does not serve")
         job_id = str(payload["job_id"])
-        pending = self.dstore.job_reports(task.task_id, job_id)
-        if not pending:
+        began = time.perf_counter()
+        pending = self.dstore.job_reports(task.task_id, job_id)  # all: the same request again
+        if not any(r.pending for r in pending):
             return {"reports": 0}  # finished by an earlier run
         vdaf = self.vdafs[task.task_id]
         outcomes: list[Outcome] = []
@@ -211,7 +242,10 @@ class Leader:
             states[r.report_id] = bytes(state)
         if inits:
             outcomes += self._with_helper(task, job_id, vdaf, inits, states)
+        finishing = time.perf_counter()
         self.dstore.finish_reports(task.task_id, job_id, outcomes)
+        stats.since("job.finish", finishing)
+        stats.since("job.run", began)
         return {"reports": len(outcomes)}
 
     def _with_helper(
@@ -362,7 +396,10 @@ class Leader:
         busy = False
         for task_id in self.tasks:
             job_id = b64url(secrets.token_bytes(16))
+            assigning = time.perf_counter()
             got = self.dstore.assign_pending(task_id, job_id, self.job_size, self.job_wait)
+            if got:
+                stats.since("job.assign", assigning)
             busy |= got == self.job_size  # a full job: more may be waiting
         for job in self.dstore.pending_collection_jobs():
             try:
@@ -385,11 +422,15 @@ class Leader:
         self._thread = threading.Thread(target=loop, name="zeenot-prio-driver", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
-        self.ingest.close()
+    def stop_driving(self) -> None:
+        """Stop the driver thread (a job under way in a job runner finishes first)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(10)
+
+    def close(self) -> None:
+        """Store the uploads queued, then let go of the helper's connections."""
+        self.ingest.close()
         self.http.close()
 
 

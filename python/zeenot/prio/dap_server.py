@@ -58,6 +58,8 @@ Media types are compared exactly, without parameters, in both directions.
         `batchMismatch`. Idempotent: the same request, the same answer.
 
     GET  /health                                     both; liveness and the schema version
+        503 (`"status": "failing"`) on a leader whose ingest writer is broken
+        (`zeenot.prio.dap_ingest`): its uploads are answered 503 too, so restart it.
 
 Tokens travel as `Authorization: Bearer TOKEN` (janus's `AuthenticationToken::Bearer`) or as
 `DAP-Auth-Token: TOKEN` (its `DapAuth`); a missing or wrong one is 403 `unauthorizedRequest`.
@@ -66,6 +68,7 @@ Errors are problem documents (`application/problem+json`, DAP's error URNs, `tas
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -82,30 +85,16 @@ from starlette.routing import Route
 from zeenot.errors import MalformedInput
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http as http
+from zeenot.prio import dap_stats as stats
+from zeenot.prio.dap_drive import Driver, load_tasks
 from zeenot.prio.dap_helper import Helper
 from zeenot.prio.dap_http import DapError
 from zeenot.prio.dap_leader import JOB_SIZE, Leader
-from zeenot.prio.dap_store import AGGREGATE_JOB, DapStore
+from zeenot.prio.dap_store import DapStore
 from zeenot.prio.tasks import TASK_ID_BYTES, Task, unb64url
-from zeenot.runtime.jobs import RETENTION, JobRunner, retention
 from zeenot.runtime.store import Store
 
 ROLES = ("leader", "helper")
-# aggregation jobs one leader process runs at once: with two, one prepares (or finishes) while
-# the other waits for the helper, so both aggregators' cores are kept busy
-JOB_THREADS = max(1, int(os.environ.get("ZEENOT_PRIO_JOB_THREADS", "2")))
-
-
-def load_tasks(paths: list[str]) -> dict[str, Task]:
-    tasks: dict[str, Task] = {}
-    for path in paths:
-        task = Task.load(path)
-        if task.task_id in tasks:
-            raise MalformedInput(f"two task files name the task {task.task_id}")
-        tasks[task.task_id] = task
-    if not tasks:
-        raise MalformedInput("an aggregator serves at least one task (--task)")
-    return tasks
 
 
 def build(
@@ -116,8 +105,9 @@ def build(
     job_size: int = JOB_SIZE,
     run_jobs: bool = True,
 ) -> Starlette:
-    """The aggregator's ASGI application; with `run_jobs`, the leader's driver thread and job
-    runner run while it is up."""
+    """The aggregator's ASGI application; with `run_jobs`, the leader's driver
+    (`zeenot.prio.dap_drive`) runs in this process while it is up (without, a `zeenot prio
+    drive` process beside it aggregates the reports)."""
     if role not in ROLES:
         raise MalformedInput(f"--role is leader or helper, not {role!r}")
     dstore = DapStore(store)
@@ -139,28 +129,25 @@ def build(
 
     async def health(_: Request) -> Response:
         version = await run_in_threadpool(store.schema_version)
-        return JSONResponse({"status": "ok", "role": role, "schema": version})
+        doc: dict[str, object] = {"status": "ok", "role": role, "schema": version}
+        if leader is not None:
+            doc["ingest_restarts"] = leader.ingest.restarts
+            if leader.ingest.broken is not None:  # uploads cannot be stored: restart me
+                doc.update(status="failing", detail=leader.ingest.broken)
+                return JSONResponse(doc, status_code=503)
+        return JSONResponse(doc)
 
     async def refused(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, DapError)
         return exc.response()
 
     routes = [Route("/health", health), Route("/hpke_config", hpke_config)]
-    runner: JobRunner | None = None
-    more: list[JobRunner] = []  # aggregation only: a job waits on the helper while one prepares
     leader: Leader | None = None
+    driver: Driver | None = None
     if role == "leader":
         leader = Leader(tasks, dstore, job_size)
-        runner = JobRunner(
-            store,
-            {AGGREGATE_JOB: leader.aggregate, "retention": retention(store)},
-            periodic=[RETENTION],
-            poll=0.2,
-        )
-        more = [
-            JobRunner(store, {AGGREGATE_JOB: leader.aggregate}, poll=0.2)
-            for _ in range(JOB_THREADS - 1)
-        ]
+        if run_jobs:
+            driver = Driver(leader, store)
         jobs = "/tasks/{task_id}/collection_jobs/{job_id}"
         routes += [
             Route("/tasks/{task_id}/reports", leader.upload, methods=["PUT"]),
@@ -182,21 +169,19 @@ def build(
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        if run_jobs and runner is not None and leader is not None:
-            runner.start()
-            for r in more:
-                r.start()
-            leader.start()
+        watch = asyncio.create_task(stats.watch_loop()) if stats.ENABLED else None
+        if driver is not None:
+            driver.start()
         try:
             yield
         finally:
-            if run_jobs and runner is not None and leader is not None:
-                await run_in_threadpool(leader.stop)
-                await run_in_threadpool(runner.stop)
-                for r in more:
-                    await run_in_threadpool(r.stop)
-            elif leader is not None:
-                await run_in_threadpool(leader.ingest.close)
+            if driver is not None:
+                await run_in_threadpool(driver.stop)
+            if leader is not None:
+                await run_in_threadpool(leader.close)
+            if watch is not None:
+                watch.cancel()
+            stats.dump(role)
 
     return Starlette(routes=routes, exception_handlers={DapError: refused}, lifespan=lifespan)
 
@@ -206,7 +191,9 @@ def create_app() -> Starlette:
     env = os.environ
     tasks = load_tasks([p for p in env["ZEENOT_PRIO_TASKS"].split(os.pathsep) if p])
     job_size = int(env.get("ZEENOT_PRIO_JOB_SIZE", str(JOB_SIZE)))
-    return build(env["ZEENOT_PRIO_ROLE"], tasks, Store(env["ZEENOT_PRIO_DB"]), job_size=job_size)
+    run_jobs = env.get("ZEENOT_PRIO_DRIVE", "1") != "0"
+    store = Store(env["ZEENOT_PRIO_DB"])
+    return build(env["ZEENOT_PRIO_ROLE"], tasks, store, job_size=job_size, run_jobs=run_jobs)
 
 
 def serve(
@@ -217,6 +204,7 @@ def serve(
     port: int,
     job_size: int,
     workers: int = 1,
+    drive: bool = True,
 ) -> int:
     import uvicorn
 
@@ -226,6 +214,8 @@ def serve(
         raise MalformedInput("--job-size is from 1 to 10000 reports")
     if not 1 <= workers <= 64:
         raise MalformedInput("--workers is from 1 to 64")
+    if not drive and role != "leader":
+        raise MalformedInput("--no-drive is for a leader (a helper drives no jobs)")
     paths = [str(Path(p).resolve()) for p in task_paths]
     tasks = load_tasks(paths)  # a diagnostic here, before the server starts
     Store(db)  # migrated once, before the server starts
@@ -234,6 +224,7 @@ def serve(
         ZEENOT_PRIO_ROLE=role,
         ZEENOT_PRIO_DB=db,
         ZEENOT_PRIO_JOB_SIZE=str(job_size),
+        ZEENOT_PRIO_DRIVE="1" if drive else "0",
     )
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     print(

@@ -10,8 +10,15 @@ its batch. Each aggregator keeps its own database; none of these rows travels to
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
-from collections.abc import Callable, Iterable
+import logging
+import os
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -19,9 +26,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from zeenot.prio import dap_stats as stats
 from zeenot.runtime.jobs import job_row
 from zeenot.runtime.store import Conflict, Store, jobs_table, now
 
+log = logging.getLogger("zeenot.prio")
 metadata = sa.MetaData()
 hpke_keys = sa.Table(
     "prio_hpke_keys",
@@ -88,6 +97,8 @@ AGGREGATE_JOB = "prio_aggregate"  # the jobs.py kind of a leader's aggregation j
 # An aggregation job is retried (backoff capped at 5 minutes: about a month) rather than given
 # up: the helper may have prepared its reports, and only this job id gets its answer back.
 JOB_ATTEMPTS = 10_000
+# reports of a job whose outcomes one transaction records (`DapStore.finish_reports`)
+FINISH_CHUNK = max(1, int(os.environ.get("ZEENOT_PRIO_FINISH_CHUNK", "128")))
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,7 @@ class StoredReport:
     public_share: bytes
     leader_share: bytes
     helper_share: bytes
+    pending: bool = True  # not yet prepared (a job's reports: `DapStore.job_reports`)
 
 
 @dataclass(frozen=True)
@@ -191,12 +203,103 @@ def _overlaps(task_id: str, start: int, duration: int) -> Any:
     )
 
 
+CHECKPOINT_EVERY = 1.0  # seconds between a writing process's WAL checkpoints (SQLite)
+
+
+def _no_autocheckpoint(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA wal_autocheckpoint=0")
+    cur.close()
+
+
+class WriterQueue:
+    """On SQLite, the writers of one database file take turns through a kernel lock (`flock` on
+    `<file>.prio-writer.lock`), every thread and process over the file, before their write
+    transaction; on PostgreSQL it does nothing.
+
+    SQLite lets one transaction write at a time and makes the others wait in its busy handler,
+    which polls with growing sleeps (1, 2, 5, 10, 15, 20, 25 … ms): a writer that found the lock
+    taken wakes only at its next poll, up to tens of milliseconds after the lock was released,
+    and may find it taken again by then. Under load that was the tail of the leader's uploads,
+    which wait behind the driver's job transactions (measured: `dap_stats`' `store.insert`). In
+    the kernel's queue a waiter wakes when the lock is released.
+
+    A turn lasts to the end of the commit, and SQLite's automatic checkpoint (copying the WAL
+    into the database, with an fsync) runs inside the commit that crosses its threshold: it
+    would hold everyone's turn for as long as it takes (measured: up to 1.7 s on the shared
+    disk). So the engine's connections do not checkpoint on commit (`wal_autocheckpoint=0`)
+    and a thread of each writing process checkpoints every `CHECKPOINT_EVERY` seconds outside
+    any turn (`PASSIVE`: it waits for no writer and none waits for it)."""
+
+    def __init__(self, store: Store):
+        lock = store.url.removeprefix("sqlite:///") + ".prio-writer.lock"
+        self.path = lock if store.is_sqlite else None
+        self.engine = store.engine
+        self._local = threading.Lock()  # one fd per process: flock does not exclude its own fd
+        self._fd: int | None = None
+        self._pid = 0  # the process that opened `_fd` (a forked child opens its own)
+        if self.path is not None and not sa.event.contains(
+            self.engine, "checkout", _no_autocheckpoint
+        ):
+            sa.event.listen(self.engine, "checkout", _no_autocheckpoint)
+
+    def checkpoint(self) -> tuple[int, int, int]:
+        """A passive checkpoint now: (busy, frames in the WAL, frames checkpointed)."""
+        began = time.perf_counter()
+        with self.engine.connect() as conn:
+            row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+        stats.since("store.checkpoint", began)
+        return int(row[0]), int(row[1]), int(row[2])
+
+    def _start_checkpoints(self) -> None:
+        me = weakref.ref(self)
+
+        def loop() -> None:
+            while True:
+                time.sleep(CHECKPOINT_EVERY)
+                queue = me()
+                if queue is None:  # the store is gone
+                    return
+                try:
+                    queue.checkpoint()
+                except Exception as exc:  # the database busy or away: the next tick tries again
+                    log.warning("checkpointing %s: %s", queue.path, exc)
+                del queue
+
+        threading.Thread(target=loop, name="zeenot-prio-checkpoint", daemon=True).start()
+
+    @contextlib.contextmanager
+    def turn(self) -> Iterator[None]:
+        if self.path is None:
+            yield
+            return
+        waiting = time.perf_counter()
+        with self._local:
+            if self._fd is None or self._pid != os.getpid():
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                self._pid = os.getpid()
+                self._start_checkpoints()  # this process writes: it checkpoints too
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            stats.since("store.turn", waiting)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+
 class DapStore:
     """An aggregator's DAP state over one `Store` (its engine and its migrations)."""
 
     def __init__(self, store: Store):
         self.store = store
         self.engine = store.engine
+        self.writers = WriterQueue(store)
+
+    @contextlib.contextmanager
+    def begin(self) -> Iterator[Connection]:
+        """A write transaction, in its turn (`WriterQueue`)."""
+        with self.writers.turn(), self.engine.begin() as conn:
+            yield conn
 
     # HPKE keys -------------------------------------------------------------------------------
 
@@ -241,7 +344,7 @@ class DapStore:
         time lies in a batch claimed by a collection)."""
         r = reports
         try:
-            with self.engine.begin() as conn:
+            with self.begin() as conn:
                 _batch_lock(conn, task_id, exclusive=False)
                 if self._in_collected_batch(conn, task_id, time):
                     return "collected"
@@ -276,7 +379,7 @@ class DapStore:
         r = reports
         answers: list[str] = []
         try:
-            with self.engine.begin() as conn:
+            with self.begin() as conn:
                 claimed: dict[str, list[tuple[int, int]]] = {}
                 known: dict[tuple[str, str], str] = {}
                 for task_id in sorted({u.task_id for u in uploads}):
@@ -305,7 +408,11 @@ class DapStore:
                         rows.append({**u.row(), "state": "pending", "created_at": at})
                         answers.append("stored")
                 if rows:
+                    inserting = time.perf_counter()
                     conn.execute(r.insert(), rows)
+                    stats.since("store.insert", inserting)
+                committing = time.perf_counter()
+            stats.since("store.commit", committing)
             return answers
         except sa.exc.IntegrityError:
             return [self.put_report(*u.args()) for u in uploads]
@@ -346,9 +453,11 @@ class DapStore:
         and enqueue the job (jobs.py) in the same transaction; how many it got. A job of fewer
         than `limit` reports starts only once one of them has waited `wait` seconds (under load
         jobs fill up: fewer round trips and commits per report). The update is conditional, so
-        of leader processes racing, each report goes to one job."""
+        of leader processes racing, each report goes to one job. The reports are chosen before
+        the writer's turn (a read; the update is conditional), so the write lock is held for
+        the update and the job's row only."""
         r = reports
-        with self.engine.begin() as conn:
+        with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(r.c.report_id, r.c.created_at)
                 .where(r.c.task_id == task_id, r.c.state == "pending", r.c.agg_job.is_(None))
@@ -358,13 +467,14 @@ class DapStore:
                 .order_by(r.c.time + 0, r.c.report_id)
                 .limit(limit)
             ).all()
-            if not rows:
+        if not rows:
+            return 0
+        if len(rows) < limit and wait > 0:
+            oldest = min(_aware(row[1]) for row in rows)
+            if (now() - oldest).total_seconds() < wait:
                 return 0
-            if len(rows) < limit and wait > 0:
-                oldest = min(_aware(row[1]) for row in rows)
-                if (now() - oldest).total_seconds() < wait:
-                    return 0
-            ids = [row[0] for row in rows]
+        ids = [row[0] for row in rows]
+        with self.begin() as conn:
             got = conn.execute(
                 r.update()
                 .where(r.c.task_id == task_id, r.c.report_id.in_(ids), r.c.agg_job.is_(None))
@@ -378,23 +488,36 @@ class DapStore:
         return int(got or 0)
 
     def job_reports(self, task_id: str, job_id: str) -> list[StoredReport]:
-        """The reports of a leader's aggregation job that are still pending, in a fixed order
-        (so a retried job sends the helper the same request)."""
+        """Every report of a leader's aggregation job, prepared or not (`pending`), in a fixed
+        order: a job run again (after a kill, perhaps between two of `finish_reports`'
+        transactions) sends the helper the very same request, which the helper answers with
+        its stored response."""
         r = reports
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(
-                    r.c.report_id, r.c.time, r.c.public_share, r.c.leader_share, r.c.helper_share
-                ).where(r.c.task_id == task_id, r.c.agg_job == job_id, r.c.state == "pending")
+                    r.c.report_id,
+                    r.c.time,
+                    r.c.public_share,
+                    r.c.leader_share,
+                    r.c.helper_share,
+                    r.c.state,
+                ).where(r.c.task_id == task_id, r.c.agg_job == job_id)
             ).all()
         # sorted here: an ORDER BY report_id let SQLite walk the primary key over every report
         # of the task instead of the job's index
         rows = sorted(rows, key=lambda x: str(x[0]))
-        return [StoredReport(x[0], int(x[1]), bytes(x[2]), bytes(x[3]), bytes(x[4])) for x in rows]
+        return [
+            StoredReport(x[0], int(x[1]), bytes(x[2]), bytes(x[3]), bytes(x[4]), x[5] == "pending")
+            for x in rows
+        ]
 
     def finish_reports(self, task_id: str, job_id: str, outcomes: Iterable[Outcome]) -> int:
-        """Record the outcome of each report of a leader's aggregation job, all at once; only
-        reports still pending in that job change (a second run of the job changes nothing)."""
+        """Record the outcome of each report of a leader's aggregation job; only reports still
+        pending in that job change (a second run of the job changes nothing). In transactions
+        of at most `FINISH_CHUNK` reports (an executemany each), so that an upload waiting for
+        the write lock waits behind a part of a job, not the whole of it; a job killed between
+        two of them runs again and records the rest."""
         r = reports
         rows = [{"rid": o.report_id, **o.row()} for o in outcomes]
         if not rows:
@@ -413,8 +536,11 @@ class DapStore:
                 error=sa.bindparam("error"),
             )
         )
-        with self.engine.begin() as conn:  # one executemany, one commit
-            return int(conn.execute(statement, rows).rowcount)
+        done = 0
+        for i in range(0, len(rows), FINISH_CHUNK):
+            with self.begin() as conn:
+                done += int(conn.execute(statement, rows[i : i + FINISH_CHUNK]).rowcount)
+        return done
 
     # the helper: aggregation jobs ------------------------------------------------------------
 
@@ -459,7 +585,7 @@ class DapStore:
         since; then nothing is written)."""
         at = now()
         try:
-            with self.engine.begin() as conn:
+            with self.begin() as conn:
                 _batch_lock(conn, task_id, exclusive=False)
                 claimed = self._claimed(conn, task_id)
                 if any(
@@ -506,7 +632,7 @@ class DapStore:
         `repeated` (this job with this request exists), `changed` (this job id with another
         request), `overlap` (another collection's batch overlaps this one)."""
         c = collection_jobs
-        with self.engine.begin() as conn:
+        with self.begin() as conn:
             _batch_lock(conn, task_id, exclusive=True)
             row = conn.execute(
                 sa.select(c.c.request_sha256).where(c.c.task_id == task_id, c.c.job_id == job_id)
@@ -561,7 +687,7 @@ class DapStore:
         """Move a pending job to `finished` (with its Collection) or `failed`; False if another
         process finished it first."""
         c = collection_jobs
-        with self.engine.begin() as conn:
+        with self.begin() as conn:
             return (
                 conn.execute(
                     c.update()
@@ -574,7 +700,7 @@ class DapStore:
     def delete_collection_job(self, task_id: str, job_id: str) -> bool:
         """Forget a job's result (the batch stays claimed: it was, or may have been, collected)."""
         c = collection_jobs
-        with self.engine.begin() as conn:
+        with self.begin() as conn:
             return (
                 conn.execute(
                     c.update()
@@ -625,7 +751,7 @@ class DapStore:
     ) -> bool:
         """Record the AggregateShare answered for a batch; False if the batch overlaps one
         answered before (nothing written)."""
-        with self.engine.begin() as conn:
+        with self.begin() as conn:
             _batch_lock(conn, task_id, exclusive=True)
             if conn.execute(
                 sa.select(batches.c.batch_start).where(_overlaps(task_id, start, duration))
