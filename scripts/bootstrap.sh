@@ -14,22 +14,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-# The extension's dependencies compile while pip installs the tools (pip mostly unpacks and
-# writes files: on a fresh clone the two overlap instead of following each other); maturin's
-# build below reuses them and rebuilds only pyo3's crates and the extension. Its output is
-# dropped: a real error shows again in maturin's build.
-prebuild=""
-if [ ! -e target/release/lib_native.so ]; then
-  PYO3_PYTHON="$PWD/.venv/bin/python" cargo build --release -q -p zeenot-python \
-    --features pyo3/extension-module >/dev/null 2>&1 &
-  prebuild=$!
-  trap 'kill "$prebuild" 2>/dev/null || true' EXIT  # pip failed: stop it too
-fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
-if [ -n "$prebuild" ]; then
-  wait "$prebuild" || true
-  trap - EXIT
-fi
 # maturin installs the package's dependencies through pip, which lists each one already there:
 # keep its other lines (errors included; the pipeline fails when maturin does)
 VIRTUAL_ENV="$PWD/.venv" .venv/bin/maturin develop --release -q 2>&1 |
