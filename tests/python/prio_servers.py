@@ -17,8 +17,22 @@ from typing import Any
 from .runtime_server import ROOT, ZEENOT, free_port, stop, wait_healthy
 
 
+class _Process:
+    """What the aggregator and the driver processes share: killed hard, or stopped."""
+
+    proc: subprocess.Popen[bytes] | None
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        stop(self.proc)
+
+
 @dataclass
-class Aggregator:
+class Aggregator(_Process):
     role: str
     port: int
     db: Path
@@ -52,20 +66,12 @@ class Aggregator:
         out.close()
         wait_healthy(self.proc, self.url + "health", self.role, self.tail, timeout)
 
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> None:
-        stop(self.proc)
-
     def tail(self) -> str:
         return self.log.read_text()[-3000:] if self.log and self.log.exists() else ""
 
 
 @dataclass
-class Driver:
+class Driver(_Process):
     """`zeenot prio drive`: a leader's aggregation and collection jobs in a process of their own."""
 
     db: Path
@@ -83,14 +89,6 @@ class Driver:
             args, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=self.env
         )
         out.close()
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> None:
-        stop(self.proc)
 
 
 def new_task(
