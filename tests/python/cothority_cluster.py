@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from zeenot.cothority import leader, querier
+from zeenot.cothority import leader, querier, steps, transcript
 from zeenot.cothority.model import Deployment
 from zeenot.cothority.node import Node
 from zeenot.runtime.identity import Key
@@ -101,6 +101,35 @@ class Cluster:
         row = node.db.query(spec["id"])
         assert row is not None
         return row, secret
+
+    def done_query(self, qid: str, spec: dict[str, Any]) -> tuple[Any, int]:
+        """`query` under id `qid`, which must complete."""
+        row, secret = self.query({"id": qid, **spec})
+        assert row["state"] == "done", row["error"]
+        return row, secret
+
+    def faulty_query(
+        self, server: str, fault: str, qid: str, spec: dict[str, Any], step: str
+    ) -> tuple[querier.Verified, dict[str, Any], int]:
+        """`done_query` with `server` misbehaving as `fault` says: the verified transcript, the
+        one exclusion (`server`'s, its evidence `server`'s own signed `step`) and the secret."""
+        self.nodes[server].fault = fault
+        try:
+            row, secret = self.done_query(qid, spec)
+        finally:
+            self.nodes[server].fault = ""
+        v = self.verify(row["transcript"])
+        (ex,) = v.excluded
+        assert ex["server"] == server, ex
+        # the evidence is the server's own signed step (the leader cannot frame an honest one)
+        transcript.check_signed(self.dep, ex["evidence"], qid, step, server)
+        return v, ex, secret
+
+    def collective_secret(self, answering: list[str]) -> int:
+        """The deployment's secret key from the answering servers' shares (Lagrange)."""
+        idx = [self.dep.index(s) for s in answering]
+        shares = (steps.lagrange(self.dep.index(s), idx) * self.nodes[s].share for s in answering)
+        return sum(shares) % steps.L
 
     def verify(self, doc: Any) -> querier.Verified:
         node = self.nodes["s1"]

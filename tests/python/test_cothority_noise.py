@@ -38,22 +38,8 @@ def _counts(data: list[dict[str, int]]) -> dict[int, int]:
     return out
 
 
-def _collective_secret(cluster: Cluster, answering: list[str]) -> int:
-    idx = [cluster.dep.index(s) for s in answering]
-    return (
-        sum(steps.lagrange(cluster.dep.index(s), idx) * cluster.nodes[s].share for s in answering)
-        % steps.L
-    )
-
-
-def _query(cluster: Cluster, qid: str, spec: dict) -> tuple[dict, int]:
-    row, secret = cluster.query({"id": qid, **spec})
-    assert row["state"] == "done", row["error"]
-    return row, secret
-
-
 def test_noise_added_is_exactly_the_first_entry_of_the_last_list(cluster):
-    row, secret = _query(cluster, "shuf1", COUNT_BY)
+    row, secret = cluster.done_query("shuf1", COUNT_BY)
     doc = row["transcript"]
     v = cluster.verify(doc)
     got = {r["diagnosis"]: r for r in querier.decrypt_result(cluster.dep, v, secret)}
@@ -61,7 +47,7 @@ def test_noise_added_is_exactly_the_first_entry_of_the_last_list(cluster):
     assert sorted(got) == sorted(want)
     public = list(steps.noise_list(0.5, 1, 64)[0])
     assert len(doc["noise"]) == len(doc["answering"]) == 2, "every answering server shuffled"
-    sk = _collective_secret(cluster, doc["answering"])
+    sk = cluster.collective_secret(doc["answering"])
     last = doc["noise"][-1]["output"]["lists"]
     assert len(last) == len(want), "one list per released value (a count per group)"
     for k, lst in enumerate(last):
@@ -86,7 +72,7 @@ def test_noise_follows_the_list_over_repeated_queries(cluster):
     want = _counts(cluster.data)
     noise = []
     for i in range(10):
-        row, secret = _query(cluster, f"vary{i}", COUNT_BY)
+        row, secret = cluster.done_query(f"vary{i}", COUNT_BY)
         v = cluster.verify(row["transcript"])
         noise += [
             r["count"] - want[r["diagnosis"]]
@@ -110,17 +96,9 @@ def test_noise_follows_the_list_over_repeated_queries(cluster):
     ],
 )
 def test_a_wrong_shuffle_is_named_and_excluded(cluster, fault, words):
-    cluster.nodes["s2"].fault = fault
-    try:
-        row, secret = _query(cluster, f"bad-{fault}", COUNT_BY)
-    finally:
-        cluster.nodes["s2"].fault = ""
-    v = cluster.verify(row["transcript"])
+    v, ex, secret = cluster.faulty_query("s2", fault, f"bad-{fault}", COUNT_BY, "noise")
     assert v.answering == ["s1", "s3"]
-    (ex,) = v.excluded
     assert ex["server"] == "s2" and words in ex["reason"], ex["reason"]
-    # the evidence is s2's own signed shuffle, and it does not verify
-    transcript.check_signed(cluster.dep, ex["evidence"], f"bad-{fault}", "noise", "s2")
     got = querier.decrypt_result(cluster.dep, v, secret)
     public = set(steps.noise_list(0.5, 1, 64)[0])
     want = _counts(cluster.data)
@@ -135,8 +113,8 @@ def _resign(cluster: Cluster, entry: dict) -> dict:
 
 
 def test_auditor_rejects_a_tampered_shuffle(cluster):
-    doc = _query(cluster, "aud1", COUNT_BY)[0]["transcript"]
-    other = _query(cluster, "aud2", COUNT_BY)[0]["transcript"]
+    doc = cluster.done_query("aud1", COUNT_BY)[0]["transcript"]
+    other = cluster.done_query("aud2", COUNT_BY)[0]["transcript"]
     second = doc["answering"][1]
     cases = []
     d = copy.deepcopy(doc)  # a server that signs a list with two entries swapped

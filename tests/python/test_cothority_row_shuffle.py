@@ -33,26 +33,12 @@ def cluster(tmp_path_factory):
     return c
 
 
-def _query(cluster: Cluster, qid: str, spec: dict) -> tuple[dict, int]:
-    row, secret = cluster.query({"id": qid, **spec})
-    assert row["state"] == "done", row["error"]
-    return row, secret
-
-
 def _reference(data: list[dict[str, int]], where: tuple[str, int] | None = None) -> dict:
     out: dict[int, list[int]] = {}
     for r in data:
         if where is None or r[where[0]] == where[1]:
             out.setdefault(r["diagnosis"], []).append(r["age"])
     return out
-
-
-def _collective_secret(cluster: Cluster, answering: list[str]) -> int:
-    idx = [cluster.dep.index(s) for s in answering]
-    return (
-        sum(steps.lagrange(cluster.dep.index(s), idx) * cluster.nodes[s].share for s in answering)
-        % steps.L
-    )
 
 
 def _plain_rows(sk: int, rows: list[list[str]]) -> list[tuple[int, ...]]:
@@ -69,7 +55,7 @@ def _resign(cluster: Cluster, entry: dict) -> dict:
 
 
 def test_rows_are_shuffled_by_every_server_before_the_tags(cluster):
-    row, secret = _query(cluster, "rows1", VAR_BY)
+    row, secret = cluster.done_query("rows1", VAR_BY)
     doc = row["transcript"]
     v = cluster.verify(doc)
     got = {r["diagnosis"]: r for r in querier.decrypt_result(cluster.dep, v, secret)}
@@ -87,7 +73,7 @@ def test_rows_are_shuffled_by_every_server_before_the_tags(cluster):
     assert query.row_columns() == ["diagnosis", "age", "age^2"]
     records = [provider.parse_record(b, cluster.dep.schema)[0].columns for b in doc["records"]]
     in_rows = [[steps.pack_cts([r[c]]).hex() for c in query.row_columns()] for r in records]
-    sk = _collective_secret(cluster, answering)
+    sk = cluster.collective_secret(answering)
     plain_in = _plain_rows(sk, in_rows)
     want = Counter((r["diagnosis"], r["age"], r["age"] ** 2) for r in cluster.data)
     assert Counter(plain_in) == want
@@ -121,7 +107,7 @@ def test_rows_are_shuffled_by_every_server_before_the_tags(cluster):
 
 def test_where_shuffles_its_columns_and_equals_the_reference(cluster):
     spec = {"op": "sum", "attribute": "age", "where": ["diagnosis", 2]}
-    row, secret = _query(cluster, "rows-where", spec)
+    row, secret = cluster.done_query("rows-where", spec)
     doc = row["transcript"]
     assert len(doc["shuffles"]) == 2
     assert all(len(r) == 2 for r in doc["shuffles"][0]["output"]["rows"])  # diagnosis, age
@@ -131,11 +117,11 @@ def test_where_shuffles_its_columns_and_equals_the_reference(cluster):
 
 
 def test_a_query_without_tags_shuffles_nothing(cluster):
-    row, secret = _query(cluster, "rows-count", {"op": "count"})
+    row, secret = cluster.done_query("rows-count", {"op": "count"})
     doc = row["transcript"]
     assert doc["shuffles"] == []
     assert querier.decrypt_result(cluster.dep, cluster.verify(doc), secret)[0]["count"] == 24
-    with_tags = _query(cluster, "rows-count-by", {"op": "count", "group_by": "diagnosis"})[0]
+    with_tags = cluster.done_query("rows-count-by", {"op": "count", "group_by": "diagnosis"})[0]
     d = copy.deepcopy(doc)  # a shuffle slipped into a query without tags: named
     d["shuffles"] = with_tags["transcript"]["shuffles"][:1]
     with pytest.raises(Misbehaviour) as err:
@@ -159,17 +145,9 @@ def test_a_query_without_tags_shuffles_nothing(cluster):
     ],
 )
 def test_a_wrong_row_shuffle_is_named_and_excluded(cluster, fault, words):
-    cluster.nodes["s2"].fault = fault
-    try:
-        row, secret = _query(cluster, f"bad-{fault}", VAR_BY)
-    finally:
-        cluster.nodes["s2"].fault = ""
-    v = cluster.verify(row["transcript"])
+    v, ex, secret = cluster.faulty_query("s2", fault, f"bad-{fault}", VAR_BY, "shuffle")
     assert v.answering == ["s1", "s3"]
-    (ex,) = v.excluded
     assert ex["server"] == "s2" and words in ex["reason"], ex["reason"]
-    # the evidence is s2's own signed shuffle (the leader cannot frame an honest server)
-    transcript.check_signed(cluster.dep, ex["evidence"], f"bad-{fault}", "shuffle", "s2")
     got = {r["diagnosis"]: r["sum"] for r in querier.decrypt_result(cluster.dep, v, secret)}
     assert got == {d: sum(a) for d, a in _reference(cluster.data).items()}
 
@@ -200,8 +178,8 @@ def test_the_next_server_refuses_to_build_on_a_bad_shuffle(cluster):
 
 
 def test_the_auditor_rejects_a_tampered_row_shuffle(cluster):
-    doc = _query(cluster, "aud-rows1", VAR_BY)[0]["transcript"]
-    other = _query(cluster, "aud-rows2", VAR_BY)[0]["transcript"]
+    doc = cluster.done_query("aud-rows1", VAR_BY)[0]["transcript"]
+    other = cluster.done_query("aud-rows2", VAR_BY)[0]["transcript"]
     first, second = doc["answering"]
     cases = []
     d = copy.deepcopy(doc)  # a server that signs its rows with two of them swapped
