@@ -3,7 +3,7 @@
 the whole of it. A job that dies between two of them runs again over all its reports: the
 helper gets the very same request (and answers its stored response), and only the reports
 still pending are recorded. And SQLite's writers take turns through the kernel's queue
-(`dap_store.WriterQueue`), across threads and processes."""
+(`zeenot.runtime.writers.WriterQueue`), across threads and processes."""
 
 from __future__ import annotations
 

@@ -35,6 +35,7 @@ from zeenot.cashlib import ecash, group, kvac
 from zeenot.cashlib.group import CredentialError
 from zeenot.cashlib.kvac import IssuerKey
 from zeenot.runtime.store import Conflict, Store, now
+from zeenot.runtime.writers import WriterQueue
 
 MAX_BODY = 1 << 16
 
@@ -76,12 +77,13 @@ class BankStore:
 
     def __init__(self, store: Store, level: int = 10):
         self.store = store
+        self.writers = WriterQueue(store)  # bank processes over one SQLite file take turns
         with store.engine.connect() as conn:
             row = conn.execute(sa.select(bank_keys).where(bank_keys.c.id == 1)).first()
         if row is None:
             key = IssuerKey.generate(ecash.ATTRIBUTES)
             try:
-                with store.engine.begin() as conn:
+                with self.writers.begin() as conn:
                     conn.execute(
                         bank_keys.insert().values(
                             id=1, level=level, secret=key.to_bytes(), created_at=now()
@@ -103,7 +105,7 @@ class BankStore:
         if not isinstance(account, str) or not 1 <= len(account) <= 128:
             raise ValueError("an account name is 1 to 128 characters")
         try:
-            with self.store.engine.begin() as conn:
+            with self.writers.begin() as conn:
                 taken = conn.execute(
                     sa.select(accounts.c.public_key).where(accounts.c.account == account)
                 ).first()
@@ -209,7 +211,7 @@ class BankStore:
         serials = [row["serial"] for row in rows.values()]
         if rows and len(set(serials)) == len(serials):
             try:
-                with self.store.engine.begin() as conn:
+                with self.writers.begin() as conn:
                     conn.execute(deposits.insert(), list(rows.values()))
                 for k in rows:
                     results[k] = ecash.DepositResult(True)
@@ -222,7 +224,7 @@ class BankStore:
 
     def _store_one(self, row: dict[str, Any]) -> ecash.DepositResult:
         try:
-            with self.store.engine.begin() as conn:
+            with self.writers.begin() as conn:
                 conn.execute(deposits.insert().values(**row))
             return ecash.DepositResult(True)
         except sa.exc.IntegrityError:

@@ -11,13 +11,9 @@ its batch. Each aggregator keeps its own database; none of these rows travels to
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
-import logging
 import os
-import threading
 import time
-import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -29,8 +25,8 @@ from sqlalchemy.engine import Connection
 from zeenot.prio import dap_stats as stats
 from zeenot.runtime.jobs import job_row
 from zeenot.runtime.store import Conflict, Store, jobs_table, now
+from zeenot.runtime.writers import WriterQueue
 
-log = logging.getLogger("zeenot.prio")
 metadata = sa.MetaData()
 hpke_keys = sa.Table(
     "prio_hpke_keys",
@@ -203,102 +199,18 @@ def _overlaps(task_id: str, start: int, duration: int) -> Any:
     )
 
 
-CHECKPOINT_EVERY = 1.0  # seconds between a writing process's WAL checkpoints (SQLite)
-
-
-def _no_autocheckpoint(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA wal_autocheckpoint=0")
-    cur.close()
-
-
-class WriterQueue:
-    """On SQLite, the writers of one database file take turns through a kernel lock (`flock` on
-    `<file>.prio-writer.lock`), every thread and process over the file, before their write
-    transaction; on PostgreSQL it does nothing.
-
-    SQLite lets one transaction write at a time and makes the others wait in its busy handler,
-    which polls with growing sleeps (1, 2, 5, 10, 15, 20, 25 … ms): a writer that found the lock
-    taken wakes only at its next poll, up to tens of milliseconds after the lock was released,
-    and may find it taken again by then. Under load that was the tail of the leader's uploads,
-    which wait behind the driver's job transactions (measured: `dap_stats`' `store.insert`). In
-    the kernel's queue a waiter wakes when the lock is released.
-
-    A turn lasts to the end of the commit, and SQLite's automatic checkpoint (copying the WAL
-    into the database, with an fsync) runs inside the commit that crosses its threshold: it
-    would hold everyone's turn for as long as it takes (measured: up to 1.7 s on the shared
-    disk). So the engine's connections do not checkpoint on commit (`wal_autocheckpoint=0`)
-    and a thread of each writing process checkpoints every `CHECKPOINT_EVERY` seconds outside
-    any turn (`PASSIVE`: it waits for no writer and none waits for it)."""
-
-    def __init__(self, store: Store):
-        lock = store.url.removeprefix("sqlite:///") + ".prio-writer.lock"
-        self.path = lock if store.is_sqlite else None
-        self.engine = store.engine
-        self._local = threading.Lock()  # one fd per process: flock does not exclude its own fd
-        self._fd: int | None = None
-        self._pid = 0  # the process that opened `_fd` (a forked child opens its own)
-        if self.path is not None and not sa.event.contains(
-            self.engine, "checkout", _no_autocheckpoint
-        ):
-            sa.event.listen(self.engine, "checkout", _no_autocheckpoint)
-
-    def checkpoint(self) -> tuple[int, int, int]:
-        """A passive checkpoint now: (busy, frames in the WAL, frames checkpointed)."""
-        began = time.perf_counter()
-        with self.engine.connect() as conn:
-            row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
-        stats.since("store.checkpoint", began)
-        return int(row[0]), int(row[1]), int(row[2])
-
-    def _start_checkpoints(self) -> None:
-        me = weakref.ref(self)
-
-        def loop() -> None:
-            while True:
-                time.sleep(CHECKPOINT_EVERY)
-                queue = me()
-                if queue is None:  # the store is gone
-                    return
-                try:
-                    queue.checkpoint()
-                except Exception as exc:  # the database busy or away: the next tick tries again
-                    log.warning("checkpointing %s: %s", queue.path, exc)
-                del queue
-
-        threading.Thread(target=loop, name="zeenot-prio-checkpoint", daemon=True).start()
-
-    @contextlib.contextmanager
-    def turn(self) -> Iterator[None]:
-        if self.path is None:
-            yield
-            return
-        waiting = time.perf_counter()
-        with self._local:
-            if self._fd is None or self._pid != os.getpid():
-                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-                self._pid = os.getpid()
-                self._start_checkpoints()  # this process writes: it checkpoints too
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
-            stats.since("store.turn", waiting)
-            try:
-                yield
-            finally:
-                fcntl.flock(self._fd, fcntl.LOCK_UN)
-
-
 class DapStore:
     """An aggregator's DAP state over one `Store` (its engine and its migrations)."""
 
     def __init__(self, store: Store):
         self.store = store
         self.engine = store.engine
-        self.writers = WriterQueue(store)
+        self.writers = WriterQueue(store, stats.since)
 
     @contextlib.contextmanager
     def begin(self) -> Iterator[Connection]:
         """A write transaction, in its turn (`WriterQueue`)."""
-        with self.writers.turn(), self.engine.begin() as conn:
+        with self.writers.begin() as conn:
             yield conn
 
     # HPKE keys -------------------------------------------------------------------------------
