@@ -569,13 +569,20 @@ class KvacVerifyKey:
         self,
         items: list[
             tuple[
-                list[bytes], int, int, list[tuple[int, int]], list[tuple[int, bytes]], list[bytes]
+                list[bytes],
+                int,
+                int,
+                list[tuple[int, int]],
+                list[tuple[int, bytes]],
+                list[bytes],
+                list[tuple[bytes, int]],
             ]
         ],
-    ) -> tuple[list[tuple[list[bytes], bytes, list[bytes]] | None], CheckedPoints]:
+    ) -> tuple[list[tuple[list[bytes], bytes, list[bytes], list[bytes]] | None], CheckedPoints]:
         """Per `(points, U's index, C_U''s index, hidden (j, index of C_j), revealed (i, m_i),
-        public k)`: `None` for a bad point or index, else the points (`x ‖ y`), `V`, each
-        `k·G`; and all those points by their encoding."""
+        public k, differences (packed A, index i))`: `None` for a bad point, index or `A`, else
+        the points (`x ‖ y`), `V`, each `k·G`, each `A − P_i`; and all those points by their
+        encoding."""
 
 class CheckedPoints:
     """Points of the subgroup by their encoding, decoded with every check (or computed from
@@ -584,3 +591,8 @@ class CheckedPoints:
 def kvac_sigma_batch_verify(known: CheckedPoints, items: list[tuple[str, bytes, bytes]]) -> bool:
     """`sigma_batch_verify` without decoding the points `known` holds again; `False` also for a
     malformed statement or proof (check one by one with the engine then)."""
+
+def kvac_range_verify_batch(
+    known: CheckedPoints, items: list[tuple[list[bytes], bytes, int, bytes]]
+) -> list[bool]:
+    """`bp_range_verify_batch` without decoding the commitments `known` holds again."""

@@ -201,11 +201,16 @@ def test_a_spends_points_decoded_once_give_what_the_reference_computes(bank):
     info = merchant_info()
     sp = wallet.spend(b"shop", info)
     data = sp.to_bytes()
-    (opened,) = _open_spends(bank._key, [(data, b"shop", info, None)])
+    (opened,) = _open_spends(bank._key, [(data, b"shop", info, None)], LEVEL)
     assert opened is not None
-    parsed, v_rg = opened
+    parsed, computed = opened
     assert parsed == sp == Spend.from_bytes(data)
-    assert v_rg == (kvac.verifier_v(bank._key, sp.presentation), spend_r(b"shop", info) * BASE8)
+    top = ((1 << LEVEL) - 1) * BASE8
+    assert computed == (
+        kvac.verifier_v(bank._key, sp.presentation),
+        spend_r(b"shop", info) * BASE8,
+        (top - sp.index_high, BASE8 - sp.serial, BASE8 - sp.c_omega),
+    )
     pres = sp.presentation.to_bytes()
     assert Presentation.from_bytes(pres) == sp.presentation
     raw = Reader.scan(data, "spend", Spend.read)[1]
@@ -215,7 +220,7 @@ def test_a_spends_points_decoded_once_give_what_the_reference_computes(bank):
         bad = data[:at] + order_two + data[at + 32 :]
         with pytest.raises(CredentialError):
             Spend.from_bytes(bad)
-        assert _open_spends(bank._key, [(bad, b"shop", info, None)]) == [None]
+        assert _open_spends(bank._key, [(bad, b"shop", info, None)], LEVEL) == [None]
         assert verify_spend(bank._key, bad, b"shop", info, LEVEL) is None
     with pytest.raises(ValueError):
         unpack_many([order_two])
@@ -236,7 +241,8 @@ def test_the_sigma_batch_over_points_decoded_once(bank):
     items = [(wallet.spend(b"shop", i).to_bytes(), b"shop", i, None) for i in infos]
     known: list = []
     wires = []
-    for (_, m, i, x), opened in zip(items, _open_spends(bank._key, items, known), strict=True):
+    opens = _open_spends(bank._key, items, LEVEL, known)
+    for (_, m, i, x), opened in zip(items, opens, strict=True):
         assert opened is not None
         prepared = _prepare_spend(bank._key, opened[0], m, i, LEVEL, x, opened[1])
         assert prepared is not None
@@ -258,3 +264,57 @@ def test_the_sigma_batch_over_points_decoded_once(bank):
     }
     for name, item in bad_cases.items():
         assert not _native.kvac_sigma_batch_verify(checked, [wires[0], item, wires[2]]), name
+
+
+def test_the_range_batch_over_commitments_decoded_once(bank):
+    """`kvac_range_verify_batch` (the index commitments from `open_many`, not decoded again)
+    agrees with `bp_range_verify_batch` on honest spends and refuses, item by item, a tampered
+    proof, another context, commitments swapped for other checked points, a commitment outside
+    the subgroup (not among the checked points: decoded, and refused) and malformed items; a
+    difference asked of `open_many` from a public point outside the subgroup fails its spend."""
+    from zeenot import _native
+    from zeenot.cashlib import group
+    from zeenot.cashlib.ecash import _bits, _open_spends, _prepare_spend
+    from zeenot.cashlib.group import P
+
+    wallet, _ = _wallet(bank, "ranges")
+    infos = [merchant_info() for _ in range(3)]
+    items = [(wallet.spend(b"shop", i).to_bytes(), b"shop", i, None) for i in infos]
+    known: list = []
+    ranges = []
+    for (_, m, i, x), opened in zip(
+        items, _open_spends(bank._key, items, LEVEL, known), strict=True
+    ):
+        assert opened is not None
+        sp, _, ctx = _prepare_spend(bank._key, opened[0], m, i, LEVEL, x, opened[1])
+        packed = [group.pack(sp.index_low), group.pack(sp.index_high)]
+        ranges.append((packed, sp.range_proof, _bits(LEVEL), ctx))
+    (checked,) = known
+    assert _native.kvac_range_verify_batch(checked, ranges) == [True] * 3
+    assert _native.bp_range_verify_batch(ranges) == [True] * 3
+    cs, proof, bits, ctx = ranges[1]
+    order_two = (P - 1).to_bytes(32, "little")  # (0, −1): on the curve, of order 2
+    bad_cases = {
+        "a proof's bit": (cs, proof[:40] + bytes([proof[40] ^ 4]) + proof[41:], bits, ctx),
+        "another context": (cs, proof, bits, ctx + b"!"),
+        "swapped commitments": ([cs[1], cs[0]], proof, bits, ctx),
+        "another spend's commitment": ([ranges[0][0][0], cs[1]], proof, bits, ctx),
+        "a low-order commitment": ([order_two, cs[1]], proof, bits, ctx),
+        "a short commitment": ([cs[0][:31], cs[1]], proof, bits, ctx),
+        "truncated proof": (cs, proof[:-32], bits, ctx),
+        "too many bits": (cs, proof, 1 << 12, ctx),
+    }
+    for name, item in bad_cases.items():
+        got = _native.kvac_range_verify_batch(checked, [ranges[0], item, ranges[2]])
+        assert got == [True, False, True], name
+    assert _native.kvac_range_verify_batch(checked, []) == []
+    vk = bank._key.verify_key
+    g = group.pack(BASE8)
+    raw = group.Reader.scan(items[0][0], "spend", Spend.read)[1]
+    ask = (raw, 5, 6, [(0, 7), (1, 8), (2, 9)], [], [], [(g, 0)])
+    (good,), _ = vk.open_many([ask])
+    assert good is not None and len(good[3]) == 1
+    (bad,), _ = vk.open_many([(*ask[:6], [(order_two, 0)])])
+    assert bad is None
+    (bad,), _ = vk.open_many([(*ask[:6], [(g, 99)])])  # no point 99
+    assert bad is None

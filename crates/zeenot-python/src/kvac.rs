@@ -367,14 +367,32 @@ fn scalar32(b: &[u8], what: &str) -> PyResult<Scalar> {
 }
 
 /// One message for [`KvacVerifyKey::open_many`]: its packed points, where `U` and `C_U'` are
-/// among them, the hidden attributes' `(j, index of C_j)`, the revealed `(i, m_i)`, and public
-/// scalars `k` whose `k·G` the caller needs.
-type OpenItem = (Vec<Vec<u8>>, usize, usize, Vec<(usize, usize)>, Vec<(usize, Vec<u8>)>, Vec<Vec<u8>>);
-/// Its answer: every point decoded (`x ‖ y`), `V`, and each `k·G`.
-type Opened<'py> = Option<(Vec<Bound<'py, PyBytes>>, Bound<'py, PyBytes>, Vec<Bound<'py, PyBytes>>)>;
+/// among them, the hidden attributes' `(j, index of C_j)`, the revealed `(i, m_i)`, public
+/// scalars `k` whose `k·G` the caller needs, and differences `A − P_i` it needs (`A` a packed
+/// public point, decoded once per call; `i` the index of one of the message's points).
+type OpenItem = (
+    Vec<Vec<u8>>,
+    usize,
+    usize,
+    Vec<(usize, usize)>,
+    Vec<(usize, Vec<u8>)>,
+    Vec<Vec<u8>>,
+    Vec<(Vec<u8>, usize)>,
+);
+/// Its answer: every point decoded (`x ‖ y`), `V`, each `k·G`, each difference.
+type Opened<'py> = Option<(
+    Vec<Bound<'py, PyBytes>>,
+    Bound<'py, PyBytes>,
+    Vec<Bound<'py, PyBytes>>,
+    Vec<Bound<'py, PyBytes>>,
+)>;
 
-/// The points of one message decoded, its `V`, and the `k·G` asked for.
-type OpenedPoints = (Vec<Point>, Point, Vec<Point>);
+/// The points of one message decoded, its `V`, the `k·G` and the differences asked for.
+type OpenedPoints = (Vec<Point>, Point, Vec<Point>, Vec<Point>);
+
+/// The public points `A` of the messages' differences, each decoded once (`None`: not a point
+/// of the subgroup, and every message asking for it fails).
+type Constants = HashMap<Vec<u8>, Option<Point>>;
 
 #[pymethods]
 impl KvacVerifyKey {
@@ -391,9 +409,9 @@ impl KvacVerifyKey {
     }
 
     /// For each message (at most 4,096; at most 256 points each): `None` if one of its points
-    /// is not a point of the subgroup (or an index or scalar is bad), else its points decoded,
-    /// `V`, and the `k·G` asked for; and all those points by their encoding, for
-    /// [`kvac_sigma_batch_verify`].
+    /// is not a point of the subgroup (or an index, scalar or public point is bad), else its
+    /// points decoded, `V`, the `k·G` and the differences asked for; and all those points by
+    /// their encoding, for [`kvac_sigma_batch_verify`] and [`kvac_range_verify_batch`].
     fn open_many<'py>(
         &self,
         py: Python<'py>,
@@ -402,21 +420,35 @@ impl KvacVerifyKey {
         if items.len() > 4096 {
             return Err(bad("open_many: at most 4,096 messages"));
         }
+        if items.iter().any(|it| it.6.len() > 256) {
+            return Err(bad("open_many: at most 256 differences a message"));
+        }
         let (done, known) = py.detach(|| {
-            let done: Vec<Option<OpenedPoints>> = items.iter().map(|it| self.open(it)).collect();
-            let all: Vec<Point> =
-                done.iter().flatten().flat_map(|(p, v, gs)| p.iter().chain([v]).chain(gs)).copied().collect();
+            let mut constants = Constants::new();
+            for (a, _) in items.iter().flat_map(|it| &it.6) {
+                if !constants.contains_key(a) {
+                    constants.insert(a.clone(), Point::decode_slice(a).ok());
+                }
+            }
+            let done: Vec<Option<OpenedPoints>> = items.iter().map(|it| self.open(it, &constants)).collect();
+            let all: Vec<Point> = done
+                .iter()
+                .flatten()
+                .flat_map(|(p, v, gs, ds)| p.iter().chain([v]).chain(gs).chain(ds))
+                .copied()
+                .collect();
             let known = Point::encode_batch(&all).into_iter().zip(all).collect();
             (done, CheckedPoints { points: known })
         });
         let answers = done
             .into_iter()
             .map(|o| {
-                o.map(|(pts, v, gs)| {
+                o.map(|(pts, v, gs, ds)| {
                     (
                         pts.iter().map(|p| PyBytes::new(py, &xy_bytes(p))).collect(),
                         PyBytes::new(py, &xy_bytes(&v)),
                         gs.iter().map(|p| PyBytes::new(py, &xy_bytes(p))).collect(),
+                        ds.iter().map(|p| PyBytes::new(py, &xy_bytes(p))).collect(),
                     )
                 })
             })
@@ -426,8 +458,8 @@ impl KvacVerifyKey {
 }
 
 impl KvacVerifyKey {
-    fn open(&self, item: &OpenItem) -> Option<OpenedPoints> {
-        let (packed, u, cu, hidden, revealed, gs) = item;
+    fn open(&self, item: &OpenItem, constants: &Constants) -> Option<OpenedPoints> {
+        let (packed, u, cu, hidden, revealed, gs, diffs) = item;
         if packed.len() > 256 || packed.iter().any(|p| p.len() != 32) {
             return None;
         }
@@ -447,7 +479,11 @@ impl KvacVerifyKey {
         scalars.zeroize();
         let gs =
             gs.iter().map(|k| scalar32(k, "k").ok().map(|k| Point::mul_base(&k))).collect::<Option<_>>()?;
-        Some((points, v, gs))
+        let ds = diffs
+            .iter()
+            .map(|(a, i)| Some((*constants.get(a)?)? - *points.get(*i)?))
+            .collect::<Option<_>>()?;
+        Some((points, v, gs, ds))
     }
 }
 
@@ -489,6 +525,64 @@ pub(crate) fn kvac_sigma_batch_verify(
         return Err(bad("kvac_sigma_batch_verify: at most 4,096 items"));
     }
     Ok(py.detach(|| batch_verify_known(&known.points, &items).unwrap_or(false)))
+}
+
+/// One Bulletproof of [`kvac_range_verify_batch`]: packed commitments, proof, bits, context.
+type RangeItemWire = (Vec<Vec<u8>>, Vec<u8>, usize, Vec<u8>);
+
+/// `bp_range_verify_batch` for proofs whose commitments `known` mostly holds: those are not
+/// decoded again (the others, and every point of the proofs, are decoded with every check).
+/// Each item's verdict in order: `True` if it verifies, `False` if it does not or is malformed;
+/// the well-formed ones checked as one batch (random 128-bit weights), one by one only if the
+/// batch fails. At most 4,096 items of at most 4,096 bits each.
+#[pyfunction]
+pub(crate) fn kvac_range_verify_batch(
+    py: Python<'_>,
+    known: &CheckedPoints,
+    items: Vec<RangeItemWire>,
+) -> PyResult<Vec<bool>> {
+    use zeenot_sigma::bulletproofs::{BulletproofGens, RangeItem, RangeProof, MAX_ENCODED_ITEM_BITS};
+    if items.len() > 4096 {
+        return Err(bad("kvac_range_verify_batch: at most 4,096 items"));
+    }
+    Ok(py.detach(|| {
+        let decoded: Vec<Option<(RangeProof, Vec<Point>)>> = items
+            .iter()
+            .map(|(cs, proof, bits, _)| {
+                if bits.checked_mul(cs.len()).is_none_or(|nn| nn > MAX_ENCODED_ITEM_BITS) {
+                    return None;
+                }
+                let points = cs
+                    .iter()
+                    .map(|c| {
+                        let enc: [u8; 32] = c.as_slice().try_into().ok()?;
+                        known.points.get(&enc).copied().or_else(|| Point::decode(&enc).ok())
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Some((RangeProof::decode(proof).ok()?, points))
+            })
+            .collect();
+        let widest = decoded
+            .iter()
+            .zip(&items)
+            .filter(|(d, _)| d.is_some())
+            .map(|(_, (cs, _, bits, _))| bits * cs.len())
+            .max()
+            .unwrap_or(0);
+        let gens = BulletproofGens::shared(widest);
+        let (mut index, mut good) = (Vec::new(), Vec::new());
+        for (i, (d, (_, _, bits, context))) in decoded.iter().zip(&items).enumerate() {
+            if let Some((proof, commitments)) = d {
+                index.push(i);
+                good.push(RangeItem { proof, commitments, bits: *bits, context });
+            }
+        }
+        let mut out = vec![false; items.len()];
+        for (i, verdict) in index.into_iter().zip(RangeProof::verify_each(&gens, &good, &mut OsRng)) {
+            out[i] = verdict.is_ok();
+        }
+        out
+    }))
 }
 
 fn batch_verify_known(

@@ -585,6 +585,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<kvac::KvacVerifyKey>()?;
     m.add_class::<kvac::CheckedPoints>()?;
     m.add_function(wrap_pyfunction!(kvac::kvac_sigma_batch_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(kvac::kvac_range_verify_batch, m)?)?;
     m.add_function(wrap_pyfunction!(kvac::bj_unpack_many, m)?)?;
     m.add_function(wrap_pyfunction!(verifier::instance_layout, m)?)?;
     m.add_function(wrap_pyfunction!(r1cs::r1cs, m)?)?;

@@ -329,22 +329,31 @@ def make_spend(
 _EMPTY = Presentation(BASE8, BASE8, (), (), (), b"")
 
 
-# Where `Spend.read` meets the presentation's points: the spend's five, then `U_s`, `C_U'`, and
-# each hidden attribute's commitment (`Presentation.read`).
+# Where `Spend.read` meets the presentation's points: the spend's five (`S, T, C_ω, Π_lo, Π_hi`),
+# then `U_s`, `C_U'`, and each hidden attribute's commitment (`Presentation.read`).
+_SERIAL_AT, _C_OMEGA_AT, _HIGH_AT = 0, 2, 4
 _U_AT, _CU_AT, _COMMITMENTS_AT = 5, 6, 7
+
+# What the verifier computes from a spend's points besides `V`: `V`, `R·G`, and the statement's
+# three differences `(2^L − 1)·G − Π_hi`, `G − S`, `G − C_ω` (`_spend_wire`).
+Computed = tuple[Point, Point, tuple[Point, Point, Point]]
 
 
 def _open_spends(
     key: IssuerKey,
     items: Sequence[tuple[Spend | bytes, bytes, bytes, Point | None]],
+    level: int,
     known: list[Any] | None = None,
-) -> list[tuple[Spend, tuple[Point, Point] | None] | None]:
-    """Each spend parsed, with `V` and `R·G` where the native key computes them: every spend's
-    points decoded once, and `V` and `R·G` from them, in one native call
-    (`KvacVerifyKey.open_many`). `None` for malformed bytes. `known` receives the native
-    `CheckedPoints` of each call (for `kvac_sigma_batch_verify`)."""
+) -> list[tuple[Spend, Computed | None] | None]:
+    """Each spend parsed, with what the verifier computes from its points (`Computed`) where
+    the native key computes it: every spend's points decoded once, and `V`, `R·G` and the
+    differences from them, in one native call (`KvacVerifyKey.open_many`). `None` for malformed
+    bytes. `known` receives the native `CheckedPoints` of each call (for
+    `kvac_sigma_batch_verify` and `kvac_range_verify_batch`)."""
     vk = key.verify_key
-    out: list[tuple[Spend, tuple[Point, Point] | None] | None] = [None] * len(items)
+    out: list[tuple[Spend, Computed | None] | None] = [None] * len(items)
+    g, top = group.pack(BASE8), group.pack(_top(level))
+    diffs = [(top, _HIGH_AT), (g, _SERIAL_AT), (g, _C_OMEGA_AT)]
     asks: list[Any] = []
     where: list[tuple[int, bytes]] = []
     for k, (spend, merchant_id, info, endorsement_key) in enumerate(items):
@@ -360,7 +369,7 @@ def _open_spends(
         hidden = [(j, _COMMITMENTS_AT + n) for n, (j, _) in enumerate(pres.commitments)]
         revealed = [(i, m.to_bytes(32, "little")) for i, m in pres.revealed]
         r = spend_r(merchant_id, info, endorsement_key)
-        asks.append((raw, _U_AT, _CU_AT, hidden, revealed, [r.to_bytes(32, "little")]))
+        asks.append((raw, _U_AT, _CU_AT, hidden, revealed, [r.to_bytes(32, "little")], diffs))
         where.append((k, bytes(spend)))
     answers = []
     for at in range(0, len(asks), 4096):  # open_many's bound
@@ -371,9 +380,10 @@ def _open_spends(
     for (k, data), got in zip(where, answers, strict=True):
         if got is None:
             continue  # a point that is not one of the subgroup's (or a bad index)
-        points, v, (rg,) = got
+        points, v, (rg,), (high, gs, gcw) = got
         sp = Reader.read_with(data, "spend", Spend.read, [group.point_xy(b) for b in points])
-        out[k] = (sp, (group.point_xy(v), group.point_xy(rg)))
+        xy = group.point_xy
+        out[k] = (sp, (xy(v), xy(rg), (xy(high), xy(gs), xy(gcw))))
     return out
 
 
@@ -384,13 +394,13 @@ def _prepare_spend(
     info: bytes,
     level: int,
     endorsement_key: Point | None,
-    v_rg: tuple[Point, Point] | None = None,
+    computed: Computed | None = None,
 ) -> tuple[Spend, tuple[str, int], bytes] | None:
     """The parsed spend, its sigma statement's wire JSON and proof length (`_spend_wire`), and
     its context once its shape passes (the issuer's MAC is checked by the sigma proof over
     `V`); the Bulletproof and the sigma proof are left to the caller (one by one in
     `verify_spend`, in batches in `verify_spends`). `None` otherwise;
-    `CredentialError`/`ValueError` for malformed bytes. `v_rg`: `V` and `R·G` computed already
+    `CredentialError`/`ValueError` for malformed bytes. `computed`: computed already
     (`_open_spends`)."""
     sp = spend if isinstance(spend, Spend) else Spend.from_bytes(spend)
     if sp.serial == IDENTITY or sp.c_omega == IDENTITY or endorsement_key == IDENTITY:
@@ -401,7 +411,7 @@ def _prepare_spend(
     extra = _context_parts(info, sp, level, endorsement_key)
     ctx = kvac.show_context(key.params, sp.presentation, Policy(), merchant_id, extra, step)
     r = spend_r(merchant_id, info, endorsement_key)
-    return sp, _spend_wire(key, sp, level, r, endorsement_key, v_rg), ctx
+    return sp, _spend_wire(key, sp, level, r, endorsement_key, computed), ctx
 
 
 @functools.lru_cache(maxsize=MAX_LEVEL + 1)
@@ -421,19 +431,21 @@ def _spend_wire(
     level: int,
     r: int,
     endorsement_key: Point | None,
-    v_rg: tuple[Point, Point] | None = None,
+    computed: Computed | None = None,
 ) -> tuple[str, int]:
     """`_spend_parts(kvac.check_presentation(...), ...)`'s statement as wire JSON, written
     directly (`zeenot.cashlib.wire`; the tests compare the two): the verifier's `V` and `R·G`
-    in one native multi-scalar multiplication."""
+    in one native multi-scalar multiplication, unless `computed` (`_open_spends`) has them."""
     pack = group.pack
     pres = sp.presentation
-    if v_rg is None:
+    if computed is None:
         first = (key.x0 + sum(key.xs[i] * m for i, m in pres.revealed)) % L
         v_row = [(first, pres.u), (-1, pres.cu), *((key.xs[i], c) for i, c in pres.commitments)]
         v, rg = group.lincombs([v_row, [(r, BASE8)]])
+        high = group.sub(_top(level), sp.index_high)
+        g_s, g_cw = group.sub(BASE8, sp.serial), group.sub(BASE8, sp.c_omega)
     else:
-        v, rg = v_rg
+        v, rg, (high, g_s, g_cw) = computed
     g, h, ng, nh = _constants()
     w = WireStatement()
     pu = pack(pres.u)
@@ -445,15 +457,14 @@ def _spend_wire(
     show.append(w.equation(("V", pack(v)), [("r", "-G", ng), *xs]))
     u, s, t = (f"m{k}" for k in range(ATTRIBUTES))
     ps, pcw = pack(sp.serial), pack(sp.c_omega)
-    high = group.sub(_top(level), sp.index_high)
     root: list[Any] = [
         show,
         w.equation(("Pi.lo", pack(sp.index_low)), [("i", "G", g), ("g.lo", "H", h)]),
         w.equation(("Pi.hi", pack(high)), [("i", "G", g), ("g.hi", "H", h)]),
-        w.equation(("G-S", pack(group.sub(BASE8, sp.serial))), [(s, "S", ps), ("i", "S", ps)]),
+        w.equation(("G-S", pack(g_s)), [(s, "S", ps), ("i", "S", ps)]),
         w.equation(("Cω", pcw), [("ω", "G", g), ("ρω", "H", h)]),
         w.equation(
-            ("G-Cω", pack(group.sub(BASE8, sp.c_omega))),
+            ("G-Cω", pack(g_cw)),
             [(t, "Cω", pcw), ("i", "Cω", pcw), ("ρ'", "-H", nh)],
         ),
         w.equation(("T", pack(sp.tag)), [(u, "G", g), ("ω", "R·G", pack(rg))]),
@@ -477,11 +488,11 @@ def verify_spend(
     `endorsement_key` `X`: whether it is an unendorsed coin bound to `X` (a plain spend and an
     unendorsed coin never verify as each other: their proofs hash different steps)."""
     try:
-        opened = _open_spends(key, [(spend, merchant_id, info, endorsement_key)])[0]
+        opened = _open_spends(key, [(spend, merchant_id, info, endorsement_key)], level)[0]
         if opened is None:
             return None
-        sp, v_rg = opened
-        prepared = _prepare_spend(key, sp, merchant_id, info, level, endorsement_key, v_rg)
+        sp, computed = opened
+        prepared = _prepare_spend(key, sp, merchant_id, info, level, endorsement_key, computed)
         if prepared is None:
             return None
         sp, st, ctx = prepared
@@ -505,7 +516,7 @@ def verify_spends(
     prepared: list[tuple[Spend, tuple[str, int], bytes] | None] = []
     known: list[Any] = []
     for (_, merchant_id, info, endorsement_key), opened in zip(
-        items, _open_spends(key, items, known), strict=True
+        items, _open_spends(key, items, level, known), strict=True
     ):
         try:
             prepared.append(
@@ -524,13 +535,14 @@ def verify_spends(
         sp, _, ctx = prepared[k]  # type: ignore[misc]
         packed = [group.pack(sp.index_low), group.pack(sp.index_high)]
         ranges.append((packed, sp.range_proof, bits, ctx))
-    verdicts = group.range_verify_batch(ranges) if ranges else []
+    checked = known[0] if len(known) == 1 else None  # more than 4,096 spends: several
+    verdicts = group.range_verify_batch(ranges, checked) if ranges else []
     live = [k for k, ok in zip(live, verdicts, strict=True) if ok]
     sigma = []
     for k in live:
         sp, st, ctx = prepared[k]  # type: ignore[misc]
         sigma.append((st, sp.presentation.proof, ctx))
-    if sigma and not _batch_verify(sigma, known[0] if len(known) == 1 else None):
+    if sigma and not _batch_verify(sigma, checked):
         live = [k for k, item in zip(live, sigma, strict=True) if _verify_one(*item)]
     ok = set(live)
     return [p[0] if k in ok and p is not None else None for k, p in enumerate(prepared)]

@@ -160,9 +160,15 @@ def range_verify(commitments: Sequence[Point], proof: bytes, bits: int, context:
     return bool(_native().bp_range_verify([pack(c) for c in commitments], proof, bits, context))
 
 
-def range_verify_batch(items: Sequence[tuple[list[bytes], bytes, int, bytes]]) -> list[bool]:
+def range_verify_batch(
+    items: Sequence[tuple[list[bytes], bytes, int, bytes]], known: Any = None
+) -> list[bool]:
     """Each `(packed commitments, proof, bits, context)` Bulletproof's verdict, in order: one
-    batch with random weights, one by one only if the batch fails (`bp_range_verify_batch`)."""
+    batch with random weights, one by one only if the batch fails (`bp_range_verify_batch`).
+    With `known` (native `CheckedPoints`), the commitments it holds are not decoded again
+    (`kvac_range_verify_batch`)."""
+    if known is not None:
+        return [bool(v) for v in _native().kvac_range_verify_batch(known, list(items))]
     return [bool(v) for v in _native().bp_range_verify_batch(list(items))]
 
 
