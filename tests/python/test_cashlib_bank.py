@@ -132,6 +132,24 @@ def test_the_http_routes(tmp_path):
         assert client.post("/deposit", content=b"x" * 70_000).status_code == 400
 
 
+def _start_bank(db: str, *extra: str) -> tuple[str, subprocess.Popen[bytes]]:
+    """`python -m zeenot.cashlib.bank` on a free port, once it answers."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "zeenot.cashlib.bank", "--db", db, "--port", str(port), *extra]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/params", timeout=1).status_code == 200:
+                return url, proc
+        except httpx.TransportError:
+            pass
+        assert proc.poll() is None and time.monotonic() < deadline, "the bank did not start"
+        time.sleep(0.1)
+
+
 def test_nothing_acknowledged_is_lost_after_kill_9(tmp_path):
     """A bank process killed with SIGKILL while deposits stream in: after a restart, every
     deposit it acknowledged is there (its replay is refused as a replay)."""
@@ -145,20 +163,7 @@ def test_nothing_acknowledged_is_lost_after_kill_9(tmp_path):
         bodies.append({"merchant": "shop", "info": info.hex(), "spend": spend})
 
     def start() -> tuple[str, subprocess.Popen[bytes]]:
-        port = free_port()
-        cmd = [sys.executable, "-m", "zeenot.cashlib.bank", "--db", db, "--port", str(port)]
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/params", timeout=1).status_code == 200:
-                    return url, proc
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "the bank did not start"
-            time.sleep(0.1)
+        return _start_bank(db)
 
     url, proc = start()
     acknowledged: list[dict[str, str]] = []
@@ -324,3 +329,68 @@ def test_concurrent_http_deposits_are_batched_and_one_coin_is_accepted_once(tmp_
             assert again.deposit(raw, body["merchant"], bytes.fromhex(body["info"])).reason == (
                 "replay"
             )
+
+
+def test_batch_deposits_over_http_to_two_worker_processes(tmp_path):
+    """`POST /deposits` to a bank of two processes over one database (`--workers 2`): each
+    deposit answered as one by one would be (valid, replayed in the batch, double-spent,
+    malformed on its own), a second sending all replays; one coin deposited through both
+    processes at once, exactly one accepted; bodies that are not a list of 1 to 256 deposits
+    refused whole."""
+    from zeenot.cashlib.bank import MAX_DEPOSITS
+    from zeenot.cashlib.clients import BankClient
+
+    db = str(tmp_path / "bank.db")
+    url, proc = _start_bank(db, "--workers", "2", "--level", str(LEVEL))
+    try:
+        client = BankClient(url)
+        u = random_scalar()
+        client.open_account("frank", u * BASE8)
+        wallet = client.withdraw_wallet("frank", u)
+        items = []
+        for _ in range(4):
+            info = ecash.merchant_info()
+            items.append((wallet.spend(b"shop", info), "shop", info, None))
+        info = ecash.merchant_info()
+        double = (wallet.spend(b"cafe", info, index=0), "cafe", info, None)
+        got = client.deposit_many([*items, items[1], double])
+        assert [(r.accepted, r.reason) for r in got] == [(True, "")] * 4 + [
+            (False, "replay"),
+            (False, "double-spend"),
+        ]
+        assert got[5].double_spender == "frank"
+        again = client.deposit_many(items)
+        assert {r.reason for r in again} == {"replay"}
+        spend = items[0][0].to_bytes().hex()
+        body = {
+            "deposits": [
+                {"merchant": "shop", "info": items[0][2].hex()},  # no spend
+                [1],
+                {"merchant": "shop", "info": items[0][2].hex(), "spend": spend},
+            ]
+        }
+        r = httpx.post(f"{url}/deposits", json=body, timeout=30)
+        assert r.status_code == 200
+        statuses = [x["status"] for x in r.json()["results"]]
+        assert statuses == ["invalid", "invalid", "replay"]
+        info = ecash.merchant_info()
+        coin = [(wallet.spend(f"m{k}".encode(), info, index=6), f"m{k}", info) for k in range(6)]
+        clients = [BankClient(url) for _ in coin]  # six connections, spread over the processes
+        with ThreadPoolExecutor(6) as pool:
+            results = list(pool.map(lambda a: a[0].deposit(*a[1]), zip(clients, coin, strict=True)))
+        assert sum(r.accepted for r in results) == 1
+        assert {r.reason for r in results if not r.accepted} == {"double-spend"}
+        one = body["deposits"][2]
+        for bad in (
+            {"deposits": []},
+            {"deposits": [one] * (MAX_DEPOSITS + 1)},
+            {"deposits": one},
+            {"other": [one]},
+        ):
+            assert httpx.post(f"{url}/deposits", json=bad, timeout=30).status_code == 400
+        r = httpx.post(f"{url}/deposits", content=b"x" * (1 << 20 + 1), timeout=30)
+        assert r.status_code == 400
+        assert httpx.post(f"{url}/deposits", content=b"{", timeout=30).status_code == 400
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

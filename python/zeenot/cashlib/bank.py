@@ -17,6 +17,11 @@ Routes (JSON bodies, bytes as hex, at most 64 KiB):
 `POST /deposit` `{"merchant", "info", "spend"[, "endorsement"]}` (an endorsed coin's `x`,
 32 bytes little-endian; `zeenot.cashlib.endorsed`) → 200 `{"status": "accepted"}`, 409
 `{"status": "replay"}` or `{"status": "double-spend", "account"}`, 400 `{"status": "invalid"}`;
+`POST /deposits` `{"deposits": [deposit, …]}` (1 to `MAX_DEPOSITS` of `/deposit`'s bodies, at
+most 1 MiB: a merchant's day of takings in one request, as GNU Taler's batch deposit) → 200
+`{"results": [{"status"[, "account"][, "error"]}, …]}`, one per deposit in order, every accepted
+one stored before the answer (a malformed deposit is `invalid` on its own); 400 for a body that
+is not such a list;
 `POST /check` `{"merchant", "info", "spend", "endorsement_key"}` → `{"status": "valid"}` for an
 unendorsed coin bound to that key whose serial is not deposited (a seller's check before it
 delivers; nothing recorded), else `{"status": "invalid"}`.
@@ -24,20 +29,25 @@ delivers; nothing recorded), else `{"status": "invalid"}`.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import os
 from typing import Any
 
 import sqlalchemy as sa
 
 from zeenot.babyjub import BASE8, Point
 from zeenot.cashlib import ecash, group, kvac
+from zeenot.cashlib.clients import read_body
 from zeenot.cashlib.group import CredentialError
 from zeenot.cashlib.kvac import IssuerKey
 from zeenot.runtime.store import Conflict, Store, now
 from zeenot.runtime.writers import WriterQueue
 
 MAX_BODY = 1 << 16
+MAX_DEPOSITS = 256  # deposits in one `POST /deposits`
+MAX_BATCH_BODY = 1 << 20
 
 metadata = sa.MetaData()
 bank_keys = sa.Table(
@@ -261,8 +271,6 @@ class DepositBatcher:
         self.largest = 0
 
     async def start(self) -> None:
-        import asyncio
-
         self._queue = asyncio.Queue()
         self._tasks = [asyncio.create_task(self._work()) for _ in range(self.workers)]
 
@@ -273,15 +281,11 @@ class DepositBatcher:
     async def deposit(
         self, spend: bytes, merchant: str, info: bytes, endorsement: int | None
     ) -> ecash.DepositResult:
-        import asyncio
-
         fut = asyncio.get_running_loop().create_future()
         await self._queue.put(((spend, merchant, info, endorsement), fut))
         return await fut
 
     async def _work(self) -> None:
-        import asyncio
-
         from starlette.concurrency import run_in_threadpool
 
         while True:
@@ -336,6 +340,24 @@ def build_app(bank: BankStore, *, batcher: DepositBatcher | None = None) -> Any:
             raise ValueError(f"{name} is a string of 1 to 128 characters")
         return v
 
+    def deposit_args(doc: Any) -> tuple[bytes, str, bytes, int | None]:
+        """`/deposit`'s body as `DepositBatcher.deposit`'s arguments (`ValueError` if bad)."""
+        if not isinstance(doc, dict):
+            raise ValueError("a deposit is a JSON object")
+        args = (field_hex(doc, "spend"), field_str(doc, "merchant"), field_hex(doc, "info"))
+        x = field_hex(doc, "endorsement")  # an endorsed coin's `x`, 32 bytes LE
+        if len(x) not in (0, 32):
+            raise ValueError("endorsement is 32 bytes")
+        return (*args, int.from_bytes(x, "little") if x else None)
+
+    def outcome(result: ecash.DepositResult) -> dict[str, str]:
+        if result.accepted:
+            return {"status": "accepted"}
+        out = {"status": result.reason}
+        if result.double_spender is not None:
+            out["account"] = str(result.double_spender)
+        return out
+
     async def stats(_: Request) -> Response:
         b = deposits_
         return JSONResponse(
@@ -373,23 +395,35 @@ def build_app(bank: BankStore, *, batcher: DepositBatcher | None = None) -> Any:
 
     async def deposit(request: Request) -> Response:
         try:
-            doc = await body(request)
-            args = (field_hex(doc, "spend"), field_str(doc, "merchant"), field_hex(doc, "info"))
-            x = field_hex(doc, "endorsement")  # an endorsed coin's `x`, 32 bytes LE
-            if len(x) not in (0, 32):
-                raise ValueError("endorsement is 32 bytes")
+            args = deposit_args(await body(request))
         except ValueError as e:
             return JSONResponse({"status": "invalid", "error": str(e)}, status_code=400)
-        endorsement = int.from_bytes(x, "little") if x else None
-        result = await deposits_.deposit(*args, endorsement)
+        result = await deposits_.deposit(*args)
         if result.accepted:
             return JSONResponse({"status": "accepted"})
         if result.reason == "invalid":
             return JSONResponse({"status": "invalid"}, status_code=400)
-        out = {"status": result.reason}
-        if result.double_spender is not None:
-            out["account"] = str(result.double_spender)
-        return JSONResponse(out, status_code=409)
+        return JSONResponse(outcome(result), status_code=409)
+
+    async def deposit_batch(request: Request) -> Response:
+        try:
+            items = (await read_body(request, MAX_BATCH_BODY)).get("deposits")
+            if not isinstance(items, list) or not 1 <= len(items) <= MAX_DEPOSITS:
+                raise ValueError(f"deposits is a list of 1 to {MAX_DEPOSITS} deposits")
+        except ValueError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        results: list[dict[str, str] | None] = [None] * len(items)
+        waits = []
+        for k, item in enumerate(items):
+            try:
+                waits.append((k, deposits_.deposit(*deposit_args(item))))
+            except ValueError as e:
+                results[k] = {"status": "invalid", "error": str(e)}
+        # every deposit queued before the first is awaited: the batcher verifies them together
+        done = await asyncio.gather(*(w for _, w in waits))
+        for (k, _), result in zip(waits, done, strict=True):
+            results[k] = outcome(result)
+        return JSONResponse({"results": results})
 
     async def check(request: Request) -> Response:
         try:
@@ -419,13 +453,23 @@ def build_app(bank: BankStore, *, batcher: DepositBatcher | None = None) -> Any:
             Route("/accounts", open_account, methods=["POST"]),
             Route("/withdraw", withdraw, methods=["POST"]),
             Route("/deposit", deposit, methods=["POST"]),
+            Route("/deposits", deposit_batch, methods=["POST"]),
             Route("/check", check, methods=["POST"]),
         ],
     )
 
 
+def create_app() -> Any:
+    """The uvicorn factory each of `--workers N` bank processes runs: configured from the
+    environment (`ZEENOT_BANK_DB`, `ZEENOT_BANK_LEVEL`), so that every process is alike."""
+    env = os.environ
+    return build_app(BankStore(Store(env["ZEENOT_BANK_DB"]), level=int(env["ZEENOT_BANK_LEVEL"])))
+
+
 def main(argv: list[str] | None = None) -> None:
-    """`python -m zeenot.cashlib.bank --db FILE_OR_URL [--host H] [--port P] [--level L]`."""
+    """`python -m zeenot.cashlib.bank --db FILE_OR_URL [--host H] [--port P] [--level L]
+    [--workers N]`: N processes on one port over one database (stateless but for the
+    database: deposits of one coin in any of them, exactly one accepted)."""
     import argparse
 
     import uvicorn
@@ -435,9 +479,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8031)
     ap.add_argument("--level", type=int, default=10, help="2^level coins per wallet")
+    ap.add_argument("--workers", type=int, default=1, help="server processes (1 to 64)")
     args = ap.parse_args(argv)
-    app = build_app(BankStore(Store(args.db), level=args.level))
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    if not 1 <= args.workers <= 64:
+        ap.error("--workers is from 1 to 64")
+    BankStore(Store(args.db), level=args.level)  # migrated and keyed once, before the workers
+    os.environ.update(ZEENOT_BANK_DB=args.db, ZEENOT_BANK_LEVEL=str(args.level))
+    uvicorn.run(
+        "zeenot.cashlib.bank:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        workers=args.workers,
+    )
 
 
 if __name__ == "__main__":

@@ -164,6 +164,28 @@ class BankClient(_Client):
             return ecash.DepositResult(True)
         return ecash.DepositResult(False, str(doc.get("status")), doc.get("account"))
 
+    def deposit_many(
+        self, deposits: list[tuple[Any, str, bytes, int | None]]
+    ) -> list[ecash.DepositResult]:
+        """`(spend, merchant, info, endorsement or None)` deposited in one request
+        (`POST /deposits`, at most `bank.MAX_DEPOSITS`), each answer as `deposit` gives it."""
+        items = []
+        for spend, merchant, info, endorsement in deposits:
+            raw = spend.to_bytes() if isinstance(spend, ecash.Spend) else bytes(spend)
+            item = {"merchant": merchant, "info": info.hex(), "spend": raw.hex()}
+            if endorsement is not None:
+                item["endorsement"] = (endorsement % group.L).to_bytes(32, "little").hex()
+            items.append(item)
+        doc = self._post("/deposits", {"deposits": items})
+        return [
+            ecash.DepositResult(
+                r["status"] == "accepted",
+                "" if r["status"] == "accepted" else r["status"],
+                r.get("account"),
+            )
+            for r in doc["results"]
+        ]
+
 
 class ArbiterClient(_Client):
     """The arbiter server (`zeenot.cashlib.arbiter_server`) over HTTP: the buy protocol's
