@@ -1,7 +1,7 @@
 """The bank's deposit path, one by one against in batches (`zeenot.cashlib.bank`).
 
     python benchmarks/cashlib_deposits.py [--spends 256] [--batch 1 16 64] [--procs N]
-        [--json OUT]
+        [--http WORKERS [--http-batch 64] [--http-clients 4]] [--json OUT]
 
 Makes `spends` spends of one wallet (`2^10` coins), then deposits them into a fresh `BankStore`
 over SQLite in a temporary directory: one `deposit` at a time (`--batch 1`), and through
@@ -14,7 +14,12 @@ and for two cores. Then the verification alone (no database): `verify_spend` one
 (the same bank: its key is the database's), each depositing its share of `--procs-spends`
 spends in batches of 64 from one moment on; the deposits per second by the wall clock, and a
 few spends given to every process (concurrent double deposits: each must be accepted exactly
-once). The machine's load is printed: timings on a shared machine, not a test.
+once). With `--http W`: the bank as a server (`python -m zeenot.cashlib.bank --workers W` over
+a fresh SQLite file), `--procs-spends` spends of wallets withdrawn over HTTP, deposited by
+`--http-clients` client threads in `POST /deposits` requests of `--http-batch` each (a few
+spends sent by every client: each accepted exactly once); the deposits per second by the wall
+clock, and the server's CPU milliseconds per deposit (all its processes, from /proc) beside
+the clients'. The machine's load is printed: timings on a shared machine, not a test.
 """
 
 from __future__ import annotations
@@ -22,8 +27,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
+import subprocess
+import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -86,6 +95,88 @@ def processes(procs: int, n: int, tmp: str) -> dict[str, Any]:
     }
 
 
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of `pid` and its children, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(entry.name) == pid or int(fields[1]) == pid:  # fields[1]: the parent's pid
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def over_http(workers: int, n: int, batch: int, clients: int, tmp: str) -> dict[str, Any]:
+    """`n` spends deposited over HTTP into a bank of `workers` processes (see the docstring)."""
+    import httpx
+
+    from zeenot.cashlib.clients import BankClient
+
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = str(Path(tmp) / "http.db")
+    cmd = [sys.executable, "-m", "zeenot.cashlib.bank", "--db", db, "--port", str(port)]
+    server = subprocess.Popen([*cmd, "--workers", str(workers), "--level", str(LEVEL)])
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(f"{url}/params", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        bank = BankClient(url)
+        made = []
+        for k in range(-(-n // 2**LEVEL)):  # a wallet holds 2^LEVEL coins
+            u = random_scalar()
+            bank.open_account(f"http{k}", u * BASE8)
+            wallet = bank.withdraw_wallet(f"http{k}", u)
+            for _ in range(min(2**LEVEL, n - len(made))):
+                info = ecash.merchant_info()
+                made.append((wallet.spend(b"shop", info).to_bytes(), "shop", info, None))
+        doubles, unique = made[:4], made[4:]
+        shares = [unique[k::clients] + doubles for k in range(clients)]
+        conns = [BankClient(url) for _ in range(clients)]
+
+        def deposit_share(k: int) -> list[bool]:
+            share, out = shares[k], []
+            for at in range(0, len(share), batch):
+                out += [r.accepted for r in conns[k].deposit_many(share[at : at + batch])]
+            return out
+
+        cpu_server, cpu_client = _tree_cpu(server.pid), time.process_time()
+        wall = time.perf_counter()
+        with ThreadPoolExecutor(clients) as pool:
+            results = list(pool.map(deposit_share, range(clients)))
+        wall = time.perf_counter() - wall
+        cpu_server = _tree_cpu(server.pid) - cpu_server
+        cpu_client = time.process_time() - cpu_client
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    total = sum(len(r) for r in results)
+    accepted_doubles = [sum(r[-len(doubles) + k] for r in results) for k in range(len(doubles))]
+    assert all(sum(r[: -len(doubles)]) == len(r) - len(doubles) for r in results)
+    assert accepted_doubles == [1] * len(doubles), accepted_doubles
+    return {
+        "workers": workers,
+        "batch": batch,
+        "clients": clients,
+        "deposits": total,
+        "wall_s": wall,
+        "deposits_per_s": total / wall,
+        "server_cpu_ms_per_deposit": 1000 * cpu_server / total,
+        "client_cpu_ms_per_deposit": 1000 * cpu_client / total,
+        "double_deposits_each_accepted_once": True,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--spends", type=int, default=256)
@@ -93,6 +184,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3, help="runs per figure; the least is kept")
     ap.add_argument("--procs", type=int, default=0, help="bank processes over one database")
     ap.add_argument("--procs-spends", type=int, default=1024)
+    ap.add_argument("--http", type=int, default=0, help="bank server processes (--workers)")
+    ap.add_argument("--http-batch", type=int, default=64, help="deposits per POST /deposits")
+    ap.add_argument("--http-clients", type=int, default=4, help="client threads")
     ap.add_argument("--json", help="write the results here too")
     args = ap.parse_args()
     load_before = os.getloadavg()
@@ -147,6 +241,11 @@ def main() -> None:
     if args.procs:
         with tempfile.TemporaryDirectory() as tmp:
             out["processes"] = processes(args.procs, args.procs_spends, tmp)
+    if args.http:
+        with tempfile.TemporaryDirectory() as tmp:
+            out["http"] = over_http(
+                args.http, args.procs_spends, args.http_batch, args.http_clients, tmp
+            )
     out["load_after"] = os.getloadavg()
     print(json.dumps(out, indent=1))
     for size in args.batch:
@@ -161,6 +260,15 @@ def main() -> None:
         print(
             f"{r['procs']} bank processes over one database: {r['deposits']} deposits in "
             f"{r['wall_s']:.2f} s, {r['deposits_per_s']:.0f}/s by the wall clock"
+        )
+    if args.http:
+        r = out["http"]
+        print(
+            f"over HTTP, {r['workers']} bank processes, {r['clients']} clients posting "
+            f"{r['batch']} at a time: {r['deposits']} deposits in {r['wall_s']:.2f} s, "
+            f"{r['deposits_per_s']:.0f}/s by the wall clock; server "
+            f"{r['server_cpu_ms_per_deposit']:.2f} CPU ms a deposit, clients "
+            f"{r['client_cpu_ms_per_deposit']:.2f}"
         )
     print(f"load average before/after: {load_before[0]:.2f} / {out['load_after'][0]:.2f}")
     if args.json:
