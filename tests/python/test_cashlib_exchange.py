@@ -296,12 +296,20 @@ def test_a_contract_with_a_non_canonical_part_is_refused():
     _, pk = keygen()
     c = Contract(b"shop", b"i", FILE_SHA, bytes(32), pk, 7)
     parts = [b"zeenot/cashlib/exchange/buy/contract/v1", b"shop", b"i", FILE_SHA, bytes(32)]
-    assert Contract.from_bytes(frame(*parts, pack(pk), (7).to_bytes(8, "little"))) == c
-    for tail in ((pack(pk) + b"\0", (7).to_bytes(8, "little")), (pack(pk), b"\7")):
+    one, seven = (1).to_bytes(2, "little"), (7).to_bytes(8, "little")
+    assert Contract.from_bytes(frame(*parts, pack(pk), seven, one)) == c
+    for tail in (
+        (pack(pk) + b"\0", seven, one),
+        (pack(pk), b"\7", one),
+        (pack(pk), seven, b"\1"),
+        (pack(pk), seven),  # no price
+        (pack(pk), seven, (0).to_bytes(2, "little")),  # a price of 0 coins
+        (pack(pk), seven, (17).to_bytes(2, "little")),  # above MAX_PRICE
+    ):
         with pytest.raises(ExchangeError):
             Contract.from_bytes(frame(*parts, *tail))
     with pytest.raises(ExchangeError):  # not a point of the subgroup
-        Contract.from_bytes(frame(*parts, b"\xff" * 32, (7).to_bytes(8, "little")))
+        Contract.from_bytes(frame(*parts, b"\xff" * 32, seven, one))
 
 
 def test_concurrent_resolutions_of_one_exchange_exactly_one_wins(world):
@@ -325,3 +333,86 @@ def test_concurrent_resolutions_of_one_exchange_exactly_one_wins(world):
     assert sorted(outcomes) == ["recorded", "repeated", "repeated", "repeated"]
     assert arbiter.decision(offer) == "endorsed"
     assert arbiter.key_for(offer, buyer.proof(arbiter.public_key)) == key
+
+
+def test_a_price_of_three_coins_paid_by_one_endorsement(world):
+    """Three coins bound to one `X`: the seller checks all three and the escrow (under a label
+    naming the three serials), the buyer's one `x` endorses all three, each is deposited; the
+    offer round-trips through its bytes."""
+    bank, arbiter, _ = world
+    seller = SellerExchange(FILE, "shop", bank, arbiter.public_key, deadline=_deadline(), price=3)
+    wallet, _ = _wallet(bank)
+    buyer = BuyerExchange(wallet, FILE_SHA, arbiter.public_key, deadline=seller.deadline)
+    offer = buyer.pay(seller.merchant_id, seller.info, seller.ciphertext, price=3)
+    assert len(offer.coins) == 3 and buyer.coin_indices == (0, 1, 2)
+    assert len({c.endorsement_key for c in offer.coins}) == 1
+    assert len({pack(c.serial) for c in offer.coins}) == 3
+    assert Offer.from_bytes(offer.to_bytes()) == offer
+    x = buyer.receive_key(seller.accept(Offer.from_bytes(offer.to_bytes())))
+    assert buyer.file == FILE
+    assert seller.finish(x).accepted and len(seller.paid) == 3
+    for coin in offer.coins:  # each of the three stored at the bank
+        again = bank.deposit(coin.spend.to_bytes(), "shop", seller.info, endorsement=x)
+        assert again.reason == "replay"
+
+
+def test_a_price_of_three_coins_resolved_by_the_arbiter(world):
+    """The buyer withholds `x`: the arbiter's one decryption endorses every coin of the price."""
+    bank, arbiter, _ = world
+    seller = SellerExchange(FILE, "cafe", bank, arbiter.public_key, deadline=_deadline(), price=3)
+    wallet, _ = _wallet(bank)
+    buyer = BuyerExchange(wallet, FILE_SHA, arbiter.public_key, deadline=seller.deadline)
+    offer = buyer.pay(seller.merchant_id, seller.info, seller.ciphertext, price=3)
+    buyer.receive_key(seller.accept(offer))  # ... and the buyer sends nothing
+    assert seller.resolve(arbiter).accepted and len(seller.paid) == 3
+    assert arbiter.decision(offer) == "endorsed"
+    assert buyer.key_from_arbiter(arbiter) == FILE
+
+
+def test_offers_that_do_not_pay_the_price_are_refused(world):
+    """Fewer coins than the contract's price, a contract at another price, coins reordered
+    (the escrow's label names them in order), one coin twice, coins bound to different
+    endorsements, an offer of more than `MAX_PRICE` coins: each refused before the key goes
+    out; and a buyer that double-spends one coin of the price is identified at the deposit,
+    the others deposited."""
+    from zeenot.cashlib import endorsed
+    from zeenot.cashlib.exchange import MAX_PRICE
+
+    bank, arbiter, _ = world
+    seller = SellerExchange(FILE, "shop", bank, arbiter.public_key, deadline=_deadline(), price=3)
+    wallet, name = _wallet(bank)
+    buyer = BuyerExchange(wallet, FILE_SHA, arbiter.public_key, deadline=seller.deadline)
+    offer = buyer.pay(seller.merchant_id, seller.info, seller.ciphertext, price=3)
+    c1, c2, c3 = offer.coins
+    short = dataclasses.replace(offer, more=(c2,))
+    with pytest.raises(ExchangeError, match="pays 2 coins"):
+        seller.accept(short)
+    one = dataclasses.replace(offer, contract=dataclasses.replace(offer.contract, price=1))
+    with pytest.raises(ExchangeError, match="contract"):
+        seller.accept(one)
+    with pytest.raises(ExchangeError, match="does not verify"):
+        seller.accept(dataclasses.replace(offer, more=(c3, c2)))
+    twice = dataclasses.replace(offer, more=(c2, c2))
+    with pytest.raises(ExchangeError, match="does not verify"):
+        seller.accept(twice)
+    stranger, _ = endorsed.spend_unendorsed(wallet, seller.merchant_id, seller.info)
+    with pytest.raises(ExchangeError, match="one endorsement key"):
+        dataclasses.replace(offer, more=(c2, stranger))
+    with pytest.raises(ExchangeError):
+        dataclasses.replace(offer, more=(c2,) * MAX_PRICE)
+    with pytest.raises(ExchangeError):
+        BuyerExchange(wallet, FILE_SHA, arbiter.public_key, deadline=seller.deadline).pay(
+            seller.merchant_id, seller.info, seller.ciphertext, index=(3,), price=2
+        )
+    # the buyer double-spends its second coin before the seller deposits
+    x = buyer.receive_key(seller.accept(offer))
+    info = ecash.merchant_info()
+    assert bank.deposit(wallet.spend(b"cafe", info, index=1).to_bytes(), "cafe", info).accepted
+    result = seller.finish(x)
+    assert (result.accepted, result.reason, result.double_spender) == (
+        False,
+        "double-spend",
+        name,
+    )
+    assert seller.paid is None
+    assert bank.deposit(c1.spend.to_bytes(), "shop", seller.info, endorsement=x).reason == "replay"

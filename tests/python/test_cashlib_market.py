@@ -74,6 +74,7 @@ def market(tmp_path_factory) -> Iterator[dict[str, str]]:
         server("honest", [*seller, "--merchant", "shop", "--want", SHA["mine"].hex()], "/catalog")
         server("wrong", [*seller, "--merchant", "crook", "--cheat", "wrong-file"], "/catalog")
         server("stops", [*seller[:-1], "8", "--merchant", "sleepy", "--cheat", "stop"], "/catalog")
+        server("dear", [*seller, "--merchant", "dear", "--price", "3"], "/catalog")
         yield urls
     finally:
         for p in procs:
@@ -302,3 +303,23 @@ def test_barter_bob_stops_before_his_key(market, buyer):
     assert _session(market["stops"], p.session)["state"] == "stopped"
     assert buyer.arbiter.dispute_state(p.party.offer) is None
     assert _unspent(buyer, p, "sleepy")  # the warranty is Alice's again after the deadline
+
+
+def test_a_price_of_three_coins_end_to_end(market, buyer):
+    """A seller asking 3 coins a file: a buyer whose limit is lower pays nothing; one that
+    accepts pays three coins bound to one endorsement (all deposited); withheld, the arbiter's
+    one decryption pays the seller all three."""
+    assert httpx.get(f"{market['dear']}/catalog", timeout=30).json()["price"] == 3
+    with pytest.raises(ExchangeError, match="asks 3 coins"):
+        buyer.buy(market["dear"], SHA["f1"])  # the buyer's limit: one coin
+    assert buyer.wallet.next_index == 0  # nothing spent
+    p = buyer.buy(market["dear"], SHA["f1"], max_price=3)
+    assert (p.state, p.deposit, p.file, p.coin_index) == ("done", "accepted", F1, (0, 1, 2))
+    w = buyer.buy(market["dear"], SHA["f2"], max_price=3, withhold=True)
+    assert w.state == "withheld" and w.file == F2
+    _wait_state(market["dear"], w.session, "resolved-paid")
+    for purchase in (p, w):
+        offer = purchase.party.offer
+        for coin in offer.coins:  # each deposited: no longer an unspent coin
+            args = (coin.spend, "dear", offer.contract.info, coin.endorsement_key)
+            assert not buyer.bank.check_unendorsed(*args)

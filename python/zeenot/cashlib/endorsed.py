@@ -30,6 +30,7 @@ The fair-exchange protocols themselves (buy, barter) are not here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -113,28 +114,46 @@ def spend_unendorsed(
     *,
     index: int | None = None,
     seed: int | None = None,
+    endorsement: int | None = None,
 ) -> tuple[UnendorsedCoin, int]:
-    """The buyer's side: the next coin of `wallet` (or coin `index`, for tests) to
-    `merchant_id` for `info`, unendorsed, and its endorsement `x` (keep it secret until the
-    exchange says to release it)."""
-    x = random_scalar() or 1
+    """The buyer's side: the next coin of `wallet` (or coin `index`) to `merchant_id` for
+    `info`, unendorsed, and its endorsement `x` (keep it secret until the exchange says to
+    release it): a fresh one, or `endorsement` — the coins of one payment share their `x`, so
+    that releasing it pays them all (`exchange.Contract.price`)."""
+    if endorsement is None:
+        x = random_scalar() or 1
+    elif isinstance(endorsement, bool) or not isinstance(endorsement, int):
+        raise TypeError("an endorsement is an integer")
+    elif endorsement % L == 0:
+        raise EndorsementError("an endorsement is not 0")
+    else:
+        x = endorsement % L
     spend = wallet.spend(merchant_id, info, index=index, seed=seed, endorsement=x)
     return UnendorsedCoin(spend, x * BASE8), x
 
 
-def exchange_label(coin: UnendorsedCoin, merchant_id: bytes, info: bytes, contract: bytes) -> bytes:
-    """The escrow's label: this module's domain, the seller, `info`, the coin's serial and `X`,
-    and the exchange's `contract` (what the arbiter is asked to honour). An escrow under it does
-    not verify for another coin, another seller or another contract."""
+def exchange_label(
+    coin: UnendorsedCoin | Sequence[UnendorsedCoin],
+    merchant_id: bytes,
+    info: bytes,
+    contract: bytes,
+) -> bytes:
+    """The escrow's label: this module's domain, the seller, `info`, the serial of the coin (or
+    of each coin of a payment, in order: they share one `X`), `X`, and the exchange's `contract`
+    (what the arbiter is asked to honour). An escrow under it does not verify for another coin
+    or set of coins, another seller or another contract."""
     for name, v in (("merchant_id", merchant_id), ("info", info), ("contract", contract)):
         if not isinstance(v, (bytes, bytearray)):
             raise TypeError(f"{name} must be bytes")
+    coins = [coin] if isinstance(coin, UnendorsedCoin) else list(coin)
+    if not coins or any(c.endorsement_key != coins[0].endorsement_key for c in coins):
+        raise EndorsementError("a payment's coins are one or more coins bound to one X")
     return group.frame(
         _LABEL,
         bytes(merchant_id),
         bytes(info),
-        group.pack(coin.serial),
-        group.pack(coin.endorsement_key),
+        *(group.pack(c.serial) for c in coins),
+        group.pack(coins[0].endorsement_key),
         bytes(contract),
     )
 
@@ -170,16 +189,21 @@ def verify_offer(
     info: bytes,
     arbiter_pk: Point,
     label: bytes,
+    more: Sequence[UnendorsedCoin] = (),
 ) -> bool:
     """The seller's check before it delivers: the escrow encrypts the coin's endorsement to
-    `arbiter_pk` under `label`, and the bank says the coin is an unendorsed coin for this seller
-    and `info`, bound to `X`, whose serial is not deposited. (The escrow is checked first: it
-    needs no round trip.)"""
-    if coin.endorsement_key == IDENTITY:
+    `arbiter_pk` under `label`, and the bank says the coin — and each of `more`, a payment's
+    further coins, bound to the same `X` — is an unendorsed coin for this seller and `info`,
+    bound to `X`, whose serial is not deposited. (The escrow is checked first: it needs no
+    round trip.)"""
+    x_key = coin.endorsement_key
+    if x_key == IDENTITY or any(c.endorsement_key != x_key for c in more):
         return False
-    if not _escrow.verify_escrow(esc, coin.endorsement_key, arbiter_pk, label):
+    if len({group.pack(c.serial) for c in (coin, *more)}) != 1 + len(more):
+        return False  # one coin twice in one payment
+    if not _escrow.verify_escrow(esc, x_key, arbiter_pk, label):
         return False
-    return bank.check_unendorsed(coin.spend, merchant, info, coin.endorsement_key)
+    return all(bank.check_unendorsed(c.spend, merchant, info, x_key) for c in (coin, *more))
 
 
 def endorse(coin: UnendorsedCoin, endorsement: int) -> EndorsedCoin:

@@ -82,6 +82,7 @@ NONCE_BYTES = 12
 MAX_FILE_BYTES = 1 << 30
 MAX_ID_BYTES = 1024
 MAX_OFFER_BYTES = 1 << 16
+MAX_PRICE = 16  # coins in one payment (an offer of 16 coins is ~35 kB)
 FOR_BUYER = b"buy/key-for-buyer"
 
 
@@ -117,6 +118,19 @@ def _unframe(data: Any, what: str, domain: bytes, count: int, limit: int) -> lis
     return parts[1:]
 
 
+def _unframe_any(data: bytes, what: str, most: int) -> list[bytes]:
+    """The parts of a `group.frame` of at most `most` parts; `ExchangeError` otherwise."""
+    parts: list[bytes] = []
+    at = 0
+    while at < len(data):
+        n = int.from_bytes(data[at : at + 8], "little") if len(data) - at >= 8 else -1
+        if not 0 <= n <= len(data) - at - 8 or len(parts) == most:
+            raise ExchangeError(f"a malformed {what}")
+        parts.append(data[at + 8 : at + 8 + n])
+        at += 8 + n
+    return parts
+
+
 def encrypt_file(key: bytes, data: bytes, file_sha256: bytes) -> bytes:
     """`nonce ‖ ChaCha20-Poly1305(key, nonce, data, aad = domain ‖ file_sha256)`."""
     key = _bytes(key, "the key", KEY_BYTES)
@@ -146,10 +160,10 @@ def decrypt_file(key: bytes, ciphertext: bytes, file_sha256: bytes) -> bytes | N
 
 @dataclass(frozen=True)
 class Contract:
-    """What the arbiter is asked to honour: pay `seller` (its merchant id) for the file whose
-    SHA-256 is `file_sha256`, delivered as the ciphertext whose SHA-256 is
-    `ciphertext_sha256`, the coin naming `info`, if resolved by `arbiter_pk` before `deadline`
-    (Unix seconds)."""
+    """What the arbiter is asked to honour: pay `seller` (its merchant id) `price` coins (1 to
+    `MAX_PRICE`) for the file whose SHA-256 is `file_sha256`, delivered as the ciphertext whose
+    SHA-256 is `ciphertext_sha256`, the coins naming `info`, if resolved by `arbiter_pk` before
+    `deadline` (Unix seconds)."""
 
     seller: bytes
     info: bytes
@@ -157,6 +171,7 @@ class Contract:
     ciphertext_sha256: bytes
     arbiter_pk: Point
     deadline: int
+    price: int = 1
 
     def __post_init__(self) -> None:
         _bytes(self.seller, "seller")
@@ -169,6 +184,10 @@ class Contract:
             raise TypeError("deadline is an integer (Unix seconds)")
         if not 0 <= self.deadline < 1 << 63:
             raise ExchangeError("deadline is out of range")
+        if isinstance(self.price, bool) or not isinstance(self.price, int):
+            raise TypeError("price is an integer (coins)")
+        if not 1 <= self.price <= MAX_PRICE:
+            raise ExchangeError(f"the price is 1 to {MAX_PRICE} coins")
 
     def to_bytes(self) -> bytes:
         return group.frame(
@@ -179,52 +198,71 @@ class Contract:
             bytes(self.ciphertext_sha256),
             group.pack(self.arbiter_pk),
             self.deadline.to_bytes(8, "little"),
+            self.price.to_bytes(2, "little"),
         )
 
     @classmethod
     def from_bytes(cls, data: Any) -> Contract:
         """`ExchangeError` for anything but a contract's `to_bytes()`."""
-        parts = _unframe(data, "contract", _CONTRACT, 6, 4 * MAX_ID_BYTES)
-        if len(parts[4]) != 32 or len(parts[5]) != 8:
+        parts = _unframe(data, "contract", _CONTRACT, 7, 4 * MAX_ID_BYTES)
+        if len(parts[4]) != 32 or len(parts[5]) != 8 or len(parts[6]) != 2:
             raise ExchangeError("a malformed contract")
         try:
             pk = group.unpack(parts[4])
         except ValueError as e:
             raise ExchangeError(f"a malformed contract: the arbiter's key: {e}") from None
-        return cls(*parts[:4], pk, int.from_bytes(parts[5], "little"))
+        deadline, price = (int.from_bytes(p, "little") for p in parts[5:])
+        return cls(*parts[:4], pk, deadline, price)
 
-    def label(self, coin: UnendorsedCoin) -> bytes:
-        """The escrow's label for `coin` under this contract."""
-        return endorsed.exchange_label(coin, self.seller, self.info, self.to_bytes())
+    def label(self, coins: UnendorsedCoin | tuple[UnendorsedCoin, ...]) -> bytes:
+        """The escrow's label for the payment's coins under this contract."""
+        return endorsed.exchange_label(coins, self.seller, self.info, self.to_bytes())
 
 
 @dataclass(frozen=True)
 class Offer:
-    """The buyer's payment offer: the contract, the unendorsed coin, the endorsement's escrow."""
+    """The buyer's payment offer: the contract, the unendorsed coin, the endorsement's escrow,
+    and the payment's further coins (`more`: a price of `1 + len(more)` coins), every coin bound
+    to the same `X`, so that one endorsement `x` — one escrow — pays them all."""
 
     contract: Contract
     coin: UnendorsedCoin
     escrow: escrow.Escrow
+    more: tuple[UnendorsedCoin, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.more) >= MAX_PRICE:
+            raise ExchangeError(f"an offer holds 1 to {MAX_PRICE} coins")
+        if any(c.endorsement_key != self.coin.endorsement_key for c in self.more):
+            raise ExchangeError("an offer's coins are bound to one endorsement key")
+
+    @property
+    def coins(self) -> tuple[UnendorsedCoin, ...]:
+        return (self.coin, *self.more)
 
     @property
     def label(self) -> bytes:
-        return self.contract.label(self.coin)
+        return self.contract.label(self.coins)
 
     def to_bytes(self) -> bytes:
+        more = group.frame(*(c.to_bytes() for c in self.more))
         return group.frame(
-            _OFFER, self.contract.to_bytes(), self.coin.to_bytes(), self.escrow.to_bytes()
+            _OFFER, self.contract.to_bytes(), self.coin.to_bytes(), self.escrow.to_bytes(), more
         )
 
     @classmethod
     def from_bytes(cls, data: Any) -> Offer:
         """`ExchangeError` for anything but an offer's `to_bytes()` (points checked on the curve
         and in the subgroup; the proofs are checked by `SellerExchange.accept`)."""
-        contract, coin, esc = _unframe(data, "offer", _OFFER, 3, MAX_OFFER_BYTES)
+        contract, coin, esc, more = _unframe(data, "offer", _OFFER, 4, MAX_OFFER_BYTES)
         try:
             return cls(
                 Contract.from_bytes(contract),
                 UnendorsedCoin.from_bytes(coin),
                 escrow.Escrow.from_bytes(esc),
+                tuple(
+                    UnendorsedCoin.from_bytes(c) for c in _unframe_any(more, "offer", MAX_PRICE - 1)
+                ),
             )
         except ValueError as e:  # EndorsementError, EscrowError
             if isinstance(e, ExchangeError):
@@ -233,8 +271,9 @@ class Offer:
 
 
 class SellerExchange:
-    """The seller's side of one exchange. `bank` is `ecash.Bank` (merchant ids as bytes) or
-    `bank.BankStore` (merchant names as str): `merchant` is what it takes."""
+    """The seller's side of one exchange, selling `data` for `price` coins. `bank` is
+    `ecash.Bank` (merchant ids as bytes) or `bank.BankStore` (merchant names as str):
+    `merchant` is what it takes."""
 
     def __init__(
         self,
@@ -244,6 +283,7 @@ class SellerExchange:
         arbiter_pk: Point,
         *,
         deadline: int,
+        price: int = 1,
     ):
         self.data = _bytes(data, "the file", limit=MAX_FILE_BYTES)
         self.merchant = merchant
@@ -255,8 +295,10 @@ class SellerExchange:
         self.info = ecash.merchant_info()
         self._key = secrets.token_bytes(KEY_BYTES)
         self.ciphertext = encrypt_file(self._key, self.data, self.file_sha256)
+        self.price = price
         self.offer: Offer | None = None
-        self.paid: EndorsedCoin | None = None
+        self.paid: tuple[EndorsedCoin, ...] | None = None  # every coin of the price deposited
+        self.expected_contract()  # a bad price or deadline fails here
 
     def __repr__(self) -> str:  # never print the key
         return f"<SellerExchange {self.merchant_id!r} file={self.file_sha256.hex()[:16]}…>"
@@ -269,6 +311,7 @@ class SellerExchange:
             hashlib.sha256(self.ciphertext).digest(),
             self.arbiter_pk,
             self.deadline,
+            self.price,
         )
 
     def accept(self, offer: Offer, *, at: float | None = None) -> bytes:
@@ -277,6 +320,8 @@ class SellerExchange:
         verify (the escrow, or the bank's check of the coin)."""
         if offer.contract != self.expected_contract():
             raise ExchangeError("the offer's contract is not this exchange's")
+        if len(offer.coins) != self.price:
+            raise ExchangeError(f"the offer pays {len(offer.coins)} coins, not {self.price}")
         if (time.time() if at is None else at) >= self.deadline:
             raise ExchangeError("the deadline has passed: the arbiter would not resolve")
         if not endorsed.verify_offer(
@@ -287,24 +332,25 @@ class SellerExchange:
             self.info,
             self.arbiter_pk,
             offer.label,
+            offer.more,
         ):
-            raise ExchangeError("the offer does not verify (the escrow or the coin)")
+            raise ExchangeError("the offer does not verify (the escrow or a coin)")
         self.offer = offer
         return self._key
 
     def finish(self, endorsement: int) -> ecash.DepositResult:
-        """Step 5: complete the coin with the buyer's `x` and deposit it (`endorse`, then
+        """Step 5: complete the coins with the buyer's `x` and deposit them (`endorse`, then
         `deposit`). `ExchangeError` if `x` is not the endorsement (then go to the arbiter:
         `resolve`)."""
         return self.deposit(self.endorse(endorsement))
 
-    def endorse(self, endorsement: int) -> EndorsedCoin:
-        """The coin completed by the buyer's `x` (Cashlib's `Seller::endorseCoin`, the last
+    def endorse(self, endorsement: int) -> tuple[EndorsedCoin, ...]:
+        """The coins completed by the buyer's `x` (Cashlib's `Seller::endorseCoin`, the last
         step its buy protocol times); `ExchangeError` if `x` is not the endorsement."""
         if self.offer is None:
             raise ExchangeError("no accepted offer")
         try:
-            return endorsed.endorse(self.offer.coin, endorsement)
+            return tuple(endorsed.endorse(c, endorsement) for c in self.offer.coins)
         except (TypeError, ValueError) as e:
             raise ExchangeError(f"the buyer's endorsement: {e}") from None
 
@@ -315,7 +361,7 @@ class SellerExchange:
             raise ExchangeError("no accepted offer")
         res = arbiter.resolve(self.offer, self.ciphertext, self._key, at=at)
         try:
-            done = endorsed.endorse_from_decryption(
+            first = endorsed.endorse_from_decryption(
                 self.offer.coin,
                 self.offer.escrow,
                 self.arbiter_pk,
@@ -324,16 +370,20 @@ class SellerExchange:
             )
         except ValueError as e:
             raise ExchangeError(f"the arbiter's answer: {e}") from None
-        return self.deposit(done)
+        return self.deposit(self.endorse(first.endorsement))
 
-    def deposit(self, done: EndorsedCoin) -> ecash.DepositResult:
-        """The endorsed coin deposited at the bank (verified there and stored before it answers)."""
-        result = self.bank.deposit(
-            done.spend.to_bytes(), self.merchant, self.info, endorsement=done.endorsement
-        )
-        if result.accepted:
-            self.paid = done
-        return result
+    def deposit(self, done: tuple[EndorsedCoin, ...]) -> ecash.DepositResult:
+        """The endorsed coins deposited at the bank (each verified there and stored before it
+        answers): accepted when every one is (then `paid`), else the first refusal (the coins
+        accepted before it stay deposited: each coin is money of its own)."""
+        for coin in done:
+            result = self.bank.deposit(
+                coin.spend.to_bytes(), self.merchant, self.info, endorsement=coin.endorsement
+            )
+            if not result.accepted:
+                return result
+        self.paid = done
+        return ecash.DepositResult(True)
 
 
 class BuyerExchange:
@@ -353,18 +403,30 @@ class BuyerExchange:
         self.deadline = deadline
         self.ciphertext: bytes | None = None
         self.offer: Offer | None = None
-        self.coin_index: int | None = None
+        self.coin_indices: tuple[int, ...] = ()
         self.file: bytes | None = None
         self._x: int | None = None
 
     def __repr__(self) -> str:  # never print x
         return f"<BuyerExchange file={self.file_sha256.hex()[:16]}…>"
 
+    @property
+    def coin_index(self) -> int | None:
+        """The payment's first coin (all of them: `coin_indices`)."""
+        return self.coin_indices[0] if self.coin_indices else None
+
     def pay(
-        self, seller: bytes, info: bytes, ciphertext: bytes, *, index: int | None = None
+        self,
+        seller: bytes,
+        info: bytes,
+        ciphertext: bytes,
+        *,
+        index: int | tuple[int, ...] | None = None,
+        price: int = 1,
     ) -> Offer:
-        """Step 2: the contract for this ciphertext, an unendorsed coin of the wallet (the next
-        one, or coin `index`: a coin whose exchange expired unresolved), and its escrow."""
+        """Step 2: the contract for this ciphertext at `price` coins, that many unendorsed coins
+        of the wallet bound to one fresh endorsement (the next ones, or coins `index`: a
+        payment whose exchange expired unresolved), and the endorsement's escrow."""
         self.ciphertext = _bytes(ciphertext, "the ciphertext", limit=MAX_FILE_BYTES + 64)
         contract = Contract(
             _bytes(seller, "seller"),
@@ -373,12 +435,24 @@ class BuyerExchange:
             hashlib.sha256(self.ciphertext).digest(),
             self.arbiter_pk,
             self.deadline,
+            price,
         )
-        self.coin_index = self.wallet.next_index if index is None else index
-        coin, x = endorsed.spend_unendorsed(self.wallet, seller, info, index=index)
-        esc = endorsed.escrow_endorsement(coin, x, self.arbiter_pk, contract.label(coin))
-        self._x = x
-        self.offer = Offer(contract, coin, esc)
+        want: list[int | None] = (
+            [None] * price if index is None else [index] if isinstance(index, int) else list(index)
+        )
+        if len(want) != price:
+            raise ExchangeError(f"a price of {price} coins is paid with {price} coin indices")
+        coins, indices, x = [], [], None
+        for i in want:
+            indices.append(self.wallet.next_index if i is None else i)
+            coin, x = endorsed.spend_unendorsed(self.wallet, seller, info, index=i, endorsement=x)
+            coins.append(coin)
+        assert x is not None  # price >= 1: the contract checked it
+        esc = endorsed.escrow_endorsement(
+            coins[0], x, self.arbiter_pk, contract.label(tuple(coins))
+        )
+        self._x, self.coin_indices = x, tuple(indices)
+        self.offer = Offer(contract, coins[0], esc, tuple(coins[1:]))
         return self.offer
 
     def receive_key(self, key: bytes) -> int:
@@ -461,6 +535,8 @@ class Arbiter:
             raise ExchangeError("the contract names another arbiter")
         if (time.time() if at is None else at) >= c.deadline:
             raise ExchangeError("the contract's deadline has passed")
+        if len(offer.coins) != c.price:
+            raise ExchangeError(f"the offer pays {len(offer.coins)} coins, not {c.price}")
         ciphertext = _bytes(ciphertext, "the ciphertext", limit=MAX_FILE_BYTES + 64)
         if hashlib.sha256(ciphertext).digest() != c.ciphertext_sha256:
             raise ExchangeError("this is not the ciphertext the contract names")

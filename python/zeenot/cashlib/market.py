@@ -45,7 +45,7 @@ class Purchase:
     seller: str
     file: bytes | None = None
     deposit: str | None = None
-    coin_index: int | None = None
+    coin_index: int | tuple[int, ...] | None = None  # what `buy(index=...)` takes to pay again
 
 
 class MarketBuyer:
@@ -83,20 +83,33 @@ class MarketBuyer:
         return r.json()
 
     def buy(
-        self, seller: str, file_sha256: bytes, *, index: int | None = None, withhold: bool = False
+        self,
+        seller: str,
+        file_sha256: bytes,
+        *,
+        index: int | tuple[int, ...] | None = None,
+        withhold: bool = False,
+        max_price: int = 1,
     ) -> Purchase:
-        """Buy the file whose SHA-256 is `file_sha256` for one coin (the next, or `index`)."""
+        """Buy the file whose SHA-256 is `file_sha256` for the seller's price in coins (the
+        next ones, or those of `index`: a purchase's `coin_index`), if at most `max_price`."""
         merchant = self.catalog(seller)["merchant"]
         doc = self._post(f"{seller}/buy/start", {"file": file_sha256.hex()})
         self._check_session(doc)
         if doc["deadline"] < time.time() + MIN_DEADLINE_S:
             raise ExchangeError("the seller's deadline is too close")
+        price = doc.get("price", 1)
+        if isinstance(price, bool) or not isinstance(price, int) or not 1 <= price <= max_price:
+            raise ExchangeError(f"the seller asks {price!r} coins, more than {max_price}")
         party = BuyerExchange(
             self.wallet, file_sha256, self.arbiter.public_key, deadline=doc["deadline"]
         )
         ct = bytes.fromhex(doc["ciphertext"])
-        offer = party.pay(merchant.encode(), bytes.fromhex(doc["info"]), ct, index=index)
-        p = Purchase("no-key", party, doc["session"], seller, coin_index=party.coin_index)
+        offer = party.pay(
+            merchant.encode(), bytes.fromhex(doc["info"]), ct, index=index, price=price
+        )
+        again = party.coin_index if price == 1 else party.coin_indices
+        p = Purchase("no-key", party, doc["session"], seller, coin_index=again)
         try:
             got = self._post(
                 f"{seller}/buy/offer", {"session": p.session, "offer": offer.to_bytes().hex()}

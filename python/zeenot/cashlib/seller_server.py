@@ -1,5 +1,6 @@
-"""A seller of files as a server: it sells each of its files for one endorsed coin (the buy
-protocol, `exchange.SellerExchange`) and barters them for files it wants (the barter protocol as
+"""A seller of files as a server: it sells each of its files for `price` endorsed coins (the
+buy protocol, `exchange.SellerExchange`; one coin unless `--price` says more) and barters them
+for files it wants (the barter protocol as
 Bob, `barter.BobBarter`), asking the bank (`clients.BankClient`) to check and deposit coins and
 going to the arbiter (`clients.ArbiterClient`) on its own when a buyer or Alice does not finish:
 a background sweep resolves every buy session whose key went out `patience` seconds ago with no
@@ -12,8 +13,9 @@ demonstrations: `wrong-file` sends other bytes under the agreed hash, `stop` tak
 never sends a key.
 
 Routes (JSON, bytes as hex): `GET /catalog` → `{"merchant", "files": [{"sha256", "size"}],
-"deadline"}` (the seconds it gives a buyer; a barter's deadline must be within twice that);
-`POST /buy/start` `{"file"}` → `{"session", "ciphertext", "info", "deadline", "arbiter_pk"}`;
+"deadline", "price"}` (the seconds it gives a buyer — a barter's deadline must be within twice
+that — and the coins a file costs); `POST /buy/start` `{"file"}` → `{"session", "ciphertext",
+"info", "deadline", "arbiter_pk", "price"}`;
 `POST /buy/offer` `{"session", "offer"}` → `{"key"}`; `POST /buy/endorse` `{"session",
 "endorsement"}` → `{"status"}` (the bank's answer); `POST /barter/start` `{"file", "want",
 "ciphertext", "deadline", "window"}` → `{"session", "ciphertext", "info", "bob_pk",
@@ -36,7 +38,13 @@ import httpx
 from zeenot.cashlib import group
 from zeenot.cashlib.barter import BarterOffer, BobBarter
 from zeenot.cashlib.clients import ArbiterClient, BankClient, field_hex, read_body
-from zeenot.cashlib.exchange import ExchangeError, Offer, SellerExchange, encrypt_file
+from zeenot.cashlib.exchange import (
+    MAX_PRICE,
+    ExchangeError,
+    Offer,
+    SellerExchange,
+    encrypt_file,
+)
 
 __all__ = ["Seller", "build_app", "main"]
 
@@ -69,9 +77,13 @@ class Seller:
         patience_s: float = 5.0,
         max_window_s: int = 3600,
         cheat: str = "none",
+        price: int = 1,
     ):
         if cheat not in CHEATS:
             raise ValueError(f"cheat is one of {CHEATS}")
+        if isinstance(price, bool) or not isinstance(price, int) or not 1 <= price <= MAX_PRICE:
+            raise ValueError(f"price is 1 to {MAX_PRICE} coins")
+        self.price = price
         self.files = {hashlib.sha256(d).digest(): d for d in files}
         self.merchant = merchant
         self.bank = bank
@@ -125,7 +137,12 @@ class Seller:
     def buy_start(self, sha: bytes) -> dict[str, Any]:
         deadline = int(time.time()) + self.deadline_s
         party = SellerExchange(
-            self._file(sha), self.merchant, self.bank, self.arbiter.public_key, deadline=deadline
+            self._file(sha),
+            self.merchant,
+            self.bank,
+            self.arbiter.public_key,
+            deadline=deadline,
+            price=self.price,
         )
         self._cheat_on(party)
         sid = self._new("buy", party)
@@ -135,6 +152,7 @@ class Seller:
             "info": party.info.hex(),
             "deadline": deadline,
             "arbiter_pk": group.pack(self.arbiter.public_key).hex(),
+            "price": self.price,
         }
 
     def buy_offer(self, sid: str, offer: Offer) -> dict[str, Any]:
@@ -303,7 +321,12 @@ def build_app(seller: Seller) -> Any:
     async def catalog(_: Request) -> Response:
         files = [{"sha256": h.hex(), "size": len(d)} for h, d in seller.files.items()]
         return JSONResponse(
-            {"merchant": seller.merchant, "files": files, "deadline": seller.deadline_s}
+            {
+                "merchant": seller.merchant,
+                "files": files,
+                "deadline": seller.deadline_s,
+                "price": seller.price,
+            }
         )
 
     async def session(request: Request) -> Response:
@@ -335,7 +358,8 @@ def build_app(seller: Seller) -> Any:
 
 def main(argv: list[str] | None = None) -> None:
     """`python -m zeenot.cashlib.seller_server --bank URL --arbiter URL --merchant NAME
-    --file PATH ... [--want SHA256 ...] [--port P] [--deadline S] [--patience S] [--cheat C]`."""
+    --file PATH ... [--want SHA256 ...] [--port P] [--deadline S] [--patience S] [--cheat C]
+    [--price COINS]`."""
     import argparse
 
     import uvicorn
@@ -351,7 +375,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deadline", type=int, default=600, help="seconds a buyer has")
     ap.add_argument("--patience", type=float, default=5.0, help="seconds before the arbiter")
     ap.add_argument("--cheat", choices=CHEATS, default="none")
+    ap.add_argument("--price", type=int, default=1, help=f"coins a file costs (1 to {MAX_PRICE})")
     args = ap.parse_args(argv)
+    if not 1 <= args.price <= MAX_PRICE:
+        ap.error(f"--price is 1 to {MAX_PRICE} coins")
     seller = Seller(
         [p.read_bytes() for p in args.file],
         args.merchant,
@@ -361,6 +388,7 @@ def main(argv: list[str] | None = None) -> None:
         deadline_s=args.deadline,
         patience_s=args.patience,
         cheat=args.cheat,
+        price=args.price,
     )
     uvicorn.run(build_app(seller), host=args.host, port=args.port, log_level="warning")
 
