@@ -5,11 +5,13 @@
 starts the bank (`python -m zeenot.cashlib.bank`), the arbiter (`python -m
 zeenot.cashlib.arbiter_server`), an honest seller and a seller who sends wrong files (`python -m
 zeenot.cashlib.seller_server`), each on a free loopback port with its database under DIR (a
-temporary folder by default), then runs buyers (`zeenot.cashlib.market.MarketBuyer`) through:
+temporary folder by default), and a gallery asking 3 coins a file, then runs buyers
+(`zeenot.cashlib.market.MarketBuyer`) through:
 an honest purchase; an honest barter; a purchase from the cheating seller (refused, and the
 same coin spent again with the honest one); a buyer who keeps the endorsement after receiving
 the file (the seller goes to the arbiter and is paid); a barter in which the buyer withholds
-its key and then answers the arbiter's call (the files are swapped). It prints each outcome and
+its key and then answers the arbiter's call (the files are swapped); a purchase at the
+gallery's price (three coins, one endorsement). It prints each outcome and
 what the bank holds, then stops the servers (`--keep` leaves them running until Ctrl-C).
 """
 
@@ -107,6 +109,10 @@ def main() -> None:
             "crook", [*common, "--merchant", "crook", "--cheat", "wrong-file"], "/catalog", log
         )
         procs.append(p)
+        gallery, p = start(
+            "gallery", [*common, "--merchant", "gallery", "--price", "3"], "/catalog", log
+        )
+        procs.append(p)
 
         alice = MarketBuyer(bank, arbiter, f"alice-{os.getpid()}")
         print(f"alice withdrew {alice.wallet!r}")
@@ -136,6 +142,13 @@ def main() -> None:
         print(f"   the shop complains; bob answers the arbiter: {answered}")
         state = wait_session(shop, p5.session, {"resolved-swapped", "resolved-paid"})
         print(f"   the shop settles: {state}")
+
+        carol = MarketBuyer(bank, arbiter, f"carol-{os.getpid()}")
+        p6 = carol.buy(gallery, sha["song"], max_price=3)
+        print(
+            f"6. carol buys the song from the gallery for 3 coins {p6.coin_index}: "
+            f"{p6.state}, bank: {p6.deposit}"
+        )
         if args.keep:
             print("servers running; Ctrl-C to stop")
             while True:

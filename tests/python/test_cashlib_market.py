@@ -246,6 +246,7 @@ def test_the_market_example_runs_end_to_end(tmp_path):
         "the shop goes to the arbiter: resolved-paid",
         "bob answers the arbiter: swapped",
         "the shop settles: resolved-swapped",
+        "6. carol buys the song from the gallery for 3 coins (0, 1, 2): done, bank: accepted",
     ):
         assert line in out.stdout, out.stdout
 
