@@ -212,7 +212,7 @@ class MarketBuyer:
 
 def main(argv: list[str] | None = None) -> None:
     """`python -m zeenot.cashlib.market buy --bank URL --arbiter URL --seller URL --file SHA
-    --out PATH` or `... barter --give PATH --file SHA --out PATH`."""
+    --out PATH [--max-price COINS]` or `... barter --give PATH --file SHA --out PATH`."""
     import argparse
     from pathlib import Path
 
@@ -231,12 +231,13 @@ def main(argv: list[str] | None = None) -> None:
         help="barter: stay until the deadline plus the window, answering a complaint",
     )
     ap.add_argument("--window", type=int, default=60, help="barter: the answer window, seconds")
+    ap.add_argument("--max-price", type=int, default=1, help="buy: the most coins to pay")
     args = ap.parse_args(argv)
     account = args.account or f"buyer-{random_scalar() % 10**12}"
     buyer = MarketBuyer(args.bank, args.arbiter, account)
     want = bytes.fromhex(args.file)
     if args.mode == "buy":
-        p = buyer.buy(args.seller, want)
+        p = buyer.buy(args.seller, want, max_price=args.max_price)
     else:
         if args.give is None:
             ap.error("barter needs --give")
