@@ -56,6 +56,15 @@ def _deposit_share(db: str, share: list[tuple[bytes, str, bytes, None]], start: 
     return accepted
 
 
+def _check_accepted(results: list[list[bool]], doubles: int) -> int:
+    """Every depositor's verdicts: its own spends all accepted, and each of the `doubles`
+    spends that ended every share accepted by exactly one of them. The deposits in all."""
+    assert all(sum(r[:-doubles]) == len(r) - doubles for r in results)
+    accepted = [sum(r[-doubles + k] for r in results) for k in range(doubles)]
+    assert accepted == [1] * doubles, accepted
+    return sum(len(r) for r in results)
+
+
 def processes(procs: int, n: int, tmp: str) -> dict[str, Any]:
     """`n` spends (plus a few given to every process) deposited by `procs` processes at once."""
     db = str(Path(tmp) / "shared.db")
@@ -82,10 +91,7 @@ def processes(procs: int, n: int, tmp: str) -> dict[str, Any]:
             start.set()
             results = [j.get() for j in jobs]
             wall = time.perf_counter() - wall
-    total = sum(len(r) for r in results)
-    accepted_doubles = [sum(r[-len(doubles) + k] for r in results) for k in range(len(doubles))]
-    assert all(sum(r[: -len(doubles)]) == len(r) - len(doubles) for r in results)
-    assert accepted_doubles == [1] * len(doubles), accepted_doubles
+    total = _check_accepted(results, len(doubles))
     return {
         "procs": procs,
         "deposits": total,
@@ -160,10 +166,7 @@ def over_http(workers: int, n: int, batch: int, clients: int, tmp: str) -> dict[
     finally:
         server.terminate()
         server.wait(timeout=30)
-    total = sum(len(r) for r in results)
-    accepted_doubles = [sum(r[-len(doubles) + k] for r in results) for k in range(len(doubles))]
-    assert all(sum(r[: -len(doubles)]) == len(r) - len(doubles) for r in results)
-    assert accepted_doubles == [1] * len(doubles), accepted_doubles
+    total = _check_accepted(results, len(doubles))
     return {
         "workers": workers,
         "batch": batch,
