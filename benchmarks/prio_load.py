@@ -2,7 +2,7 @@
 
     python benchmarks/prio_load.py [--reports 4000] [--clients 32] [--invalid 0.05]
         [--replayed 0.05] [--batch N] [--rate R] [--job-size 1024] [--split] [--stats]
-        [--db-dir DIR] [--bare-binary PATH] [--json OUT]
+        [--postgres [URL]] [--db-dir DIR] [--bare-binary PATH] [--json OUT]
 
 The leader and the helper run as real processes (`zeenot prio serve`, uvicorn, each with its own
 SQLite database); `--clients` concurrent connections upload Prio3Sum (32 bits) reports prepared
@@ -24,6 +24,13 @@ upload's time goes: reading, checking, waiting for the writer, the writer's turn
 commit, the event loop's wake-up; the driver's transactions) and the summary per process is
 printed and put in `--json`.
 
+With `--postgres` each aggregator has its own PostgreSQL database instead of a SQLite file
+(Janus's production layout): two fresh databases on the server at URL (a `postgresql://` URL of
+a database to connect to for `CREATE DATABASE`), dropped afterwards; with no URL, a throw-away
+server (`tests/python/postgres.py`: PostgreSQL 15, initdb in a temporary directory, `fsync=on`
+and the default `synchronous_commit=on`, so a commit is as durable as SQLite's FULL) started for
+the run and removed after it.
+
 Reported: verified reports per second (reports whose preparation ended, accepted or rejected,
 from the first upload to the last preparation), upload latency p50/p99 per report (from sending
 the request that carries it to that request's answer: for a batch, the batch's round trip, which
@@ -44,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import secrets
@@ -53,12 +61,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+import sqlalchemy as sa
 
 from zeenot.prio import dap_codec as codec
 from zeenot.prio import dap_http, dap_stats
@@ -80,13 +91,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU-seconds so far of a process and its descendants (uvicorn's workers)."""
+def cpu_seconds(pid: int, reaped: bool = False) -> float:
+    """User + system CPU-seconds so far of a process and its descendants (uvicorn's workers);
+    with `reaped`, also of the children it has waited for (PostgreSQL's ended backends)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except FileNotFoundError:
         return 0.0
     total = (int(fields[11]) + int(fields[12])) / TICK
+    if reaped:
+        total += (int(fields[13]) + int(fields[14])) / TICK
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
             children = (task / "children").read_text().split()
@@ -96,11 +110,32 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def postmaster(url: str) -> int | None:
+    """The pid of the PostgreSQL server on this machine listening on `url`'s port, if any
+    (its backends are its children: their CPU is the database's share of the work)."""
+    port = url.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[-1]
+    if not port.isdigit():
+        return None
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv[0].endswith(b"postgres") and b"-p" in argv:
+            at = argv.index(b"-p")
+            if at + 1 < len(argv) and argv[at + 1] == port.encode():
+                return int(proc.name)
+    return None
+
+
 @dataclass
 class Server:
     role: str  # leader, helper, or drive (`zeenot prio drive`: no port, no health check)
     port: int
-    db: Path
+    db: str  # a SQLite file or a postgresql:// URL
+    logs: Path  # the directory of its log (`<role>.log`)
     task: Path
     job_size: int
     workers: int = 1
@@ -109,14 +144,17 @@ class Server:
     env: dict[str, str] = field(default_factory=dict)
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
+    @property
+    def log_path(self) -> Path:
+        return self.logs / f"{self.role}.log"
+
     def start(self) -> None:
-        name = "drive" if self.role == "drive" else self.role
-        log = open(self.db.with_suffix(f".{name}.log"), "ab")  # noqa: SIM115 - the process owns it
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the process owns it
         pinned = ["taskset", "-c", self.cpus] if self.cpus else []
         if self.role == "drive":
-            command = ["prio", "drive", "--db", str(self.db), "--task", str(self.task)]
+            command = ["prio", "drive", "--db", self.db, "--task", str(self.task)]
         else:
-            command = ["prio", "serve", "--role", self.role, "--db", str(self.db)]
+            command = ["prio", "serve", "--role", self.role, "--db", self.db]
             command += ["--task", str(self.task), "--port", str(self.port)]
             command += ["--workers", str(self.workers)] if self.workers != 1 else []
             command += [] if self.drives else ["--no-drive"]
@@ -135,7 +173,7 @@ class Server:
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the {self.role} exited: {self.db.with_suffix('.log')}")
+                raise RuntimeError(f"the {self.role} exited: {self.log_path}")
             try:
                 if httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=1).status_code == 200:
                     return
@@ -314,19 +352,56 @@ def bare_prepare(binary: Path | None) -> dict[str, float] | None:
     return {"dap_prepare": float(got["dap_prepare"]), "hpke_open": float(got.get("hpke_open", 0))}
 
 
+@contextlib.contextmanager
+def databases(postgres: str | None, directory: Path) -> Iterator[dict[str, str]]:
+    """The helper's and the leader's databases: SQLite files in `directory`, or with `postgres`
+    ("" for a throw-away server) two fresh PostgreSQL databases, dropped afterwards."""
+    if postgres is None:
+        yield {role: str(directory / f"{role}.db") for role in ("helper", "leader")}
+        return
+    if postgres == "":
+        sys.path.insert(0, str(ROOT))
+        from tests.python.postgres import postgres_server
+
+        with postgres_server() as url, databases(url, directory) as dbs:
+            yield dbs
+        return
+    if not postgres.startswith(("postgresql://", "postgres://")):
+        raise SystemExit("--postgres takes a postgresql:// URL (or nothing: a throw-away server)")
+    admin = sa.create_engine("postgresql+psycopg://" + postgres.split("://", 1)[1])
+    names = {role: f"prio_load_{role}_{uuid.uuid4().hex[:8]}" for role in ("helper", "leader")}
+    base = postgres.rsplit("/", 1)[0]
+    try:
+        with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            for name in names.values():
+                conn.execute(sa.text(f"CREATE DATABASE {name}"))
+        yield {role: f"{base}/{name}" for role, name in names.items()}
+    finally:
+        with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            for name in names.values():
+                conn.execute(sa.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+
 def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
+    with databases(args.postgres, directory) as dbs:
+        return _run(args, directory, dbs)
+
+
+def _run(args: argparse.Namespace, directory: Path, dbs: dict[str, str]) -> dict[str, Any]:
     lport, hport = free_port(), free_port()
     task, credential = new_task(
         f"http://127.0.0.1:{lport}/", f"http://127.0.0.1:{hport}/", VDAF, TP, 10
     )
     task_path = directory / "task.json"
     task_path.write_text(json.dumps(task.to_json()))
-    db = directory / "helper.db", directory / "leader.db"
+    db = dbs["helper"], dbs["leader"]
     env = {dap_stats.ENV: str(directory / "stats")} if args.stats else {}
     helper = Server(
         "helper",
         hport,
         db[0],
+        directory,
         task_path,
         args.job_size,
         args.helper_workers,
@@ -337,6 +412,7 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         "leader",
         lport,
         db[1],
+        directory,
         task_path,
         args.job_size,
         args.leader_workers,
@@ -344,7 +420,9 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         drives=not args.split,
         env=env,
     )
-    driver = Server("drive", 0, db[1], task_path, args.job_size, cpus=args.server_cpus, env=env)
+    driver = Server(
+        "drive", 0, db[1], directory, task_path, args.job_size, cpus=args.server_cpus, env=env
+    )
     servers = [helper, leader] + ([driver] if args.split else [])
     for server in servers:
         server.start()
@@ -356,7 +434,10 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         plan = reports(client, args.reports, args.invalid, args.replayed, hour)
         print(f"{len(plan['uploads'])} uploads prepared in {time.perf_counter() - t0:.1f} s")
         pids = {s.role: s.proc.pid for s in servers if s.proc is not None}
-        cpu0 = {role: cpu_seconds(pid) for role, pid in pids.items()}
+        database_pid = postmaster(db[1]) if args.postgres is not None else None
+        if database_pid is not None:
+            pids["postgres"] = database_pid
+        cpu0 = {role: cpu_seconds(pid, role == "postgres") for role, pid in pids.items()}
         load0 = os.getloadavg()
         client0 = _client_cpu()
         start = time.perf_counter()
@@ -382,13 +463,17 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
                 statuses[code] = statuses.get(code, 0) + n
         uploaded = time.perf_counter() - start
         client_cpu = _client_cpu() - client0
-        dstore = DapStore(Store(str(leader.db)))
-        while dstore.report_states(task.task_id).get("pending", 0):
-            time.sleep(0.2)  # a count over the reports table: not too often on 2 shared cores
-        prepared = time.perf_counter() - start
-        cpu1 = {role: cpu_seconds(pid) for role, pid in pids.items()}
-        load1 = os.getloadavg()
-        states = dstore.report_states(task.task_id)
+        store = Store(leader.db)
+        try:
+            dstore = DapStore(store)
+            while dstore.report_states(task.task_id).get("pending", 0):
+                time.sleep(0.2)  # a count over the reports table: not too often on 2 shared cores
+            prepared = time.perf_counter() - start
+            cpu1 = {role: cpu_seconds(pid, role == "postgres") for role, pid in pids.items()}
+            load1 = os.getloadavg()
+            states = dstore.report_states(task.task_id)
+        finally:
+            store.engine.dispose()
         collection = Collector(task.task_id, leader_url, VDAF, credential).collect(hour, TP)
     finally:
         for server in reversed(servers):
@@ -416,6 +501,7 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         "server_cpus": args.server_cpus or "any",
         "workers": f"leader {args.leader_workers}, helper {args.helper_workers}",
         "leader_layout": "split: serve --no-drive + drive" if args.split else "one process",
+        "database": "sqlite" if args.postgres is None else "postgresql",
         "upload_s": uploaded,
         "uploads_per_s": len(plan["uploads"]) / uploaded,
         "verified_s": prepared,
@@ -433,6 +519,8 @@ def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         "loadavg_before": load0[0],
         "loadavg_after": load1[0],
     }
+    if "postgres" in cpu:  # both aggregators' databases, one server
+        result["postgres_cpu_ms_per_report"] = cpu["postgres"] / verified * 1e3
     if args.split:
         result["leader_serve_cpu_ms_per_report"] = cpu["leader"] / verified * 1e3
         result["leader_drive_cpu_ms_per_report"] = cpu["drive"] / verified * 1e3
@@ -472,6 +560,14 @@ def main() -> None:
     )
     ap.add_argument(
         "--server-cpus", help="pin both aggregators to these CPUs (taskset -c LIST, e.g. 0,1)"
+    )
+    ap.add_argument(
+        "--postgres",
+        nargs="?",
+        const="",
+        metavar="URL",
+        help="each aggregator on its own fresh PostgreSQL database on the server at URL "
+        "(none: a throw-away server), dropped afterwards",
     )
     ap.add_argument("--db-dir", type=Path, help="keep the databases and logs here")
     ap.add_argument("--bare-binary", type=Path, help="a prebuilt prepare_timing (skip cargo)")
