@@ -2,7 +2,8 @@
 
     python benchmarks/prio_load.py [--reports 4000] [--clients 32] [--invalid 0.05]
         [--replayed 0.05] [--batch N] [--rate R] [--job-size 1024] [--split] [--stats]
-        [--postgres [URL]] [--db-dir DIR] [--bare-binary PATH] [--json OUT]
+        [--postgres [URL] | --sqlite-synchronous normal] [--db-dir DIR] [--bare-binary PATH]
+        [--json OUT]
 
 The leader and the helper run as real processes (`zeenot prio serve`, uvicorn, each with its own
 SQLite database); `--clients` concurrent connections upload Prio3Sum (32 bits) reports prepared
@@ -29,7 +30,9 @@ With `--postgres` each aggregator has its own PostgreSQL database instead of a S
 a database to connect to for `CREATE DATABASE`), dropped afterwards; with no URL, a throw-away
 server (`tests/python/postgres.py`: PostgreSQL 15, initdb in a temporary directory, `fsync=on`
 and the default `synchronous_commit=on`, so a commit is as durable as SQLite's FULL) started for
-the run and removed after it.
+the run and removed after it. `--sqlite-synchronous normal` runs the SQLite aggregators with
+`ZEENOT_SQLITE_SYNCHRONOUS=normal` (no flush per commit: kill -9 loses nothing acknowledged, a
+power loss may; `zeenot.runtime.store`).
 
 Reported: verified reports per second (reports whose preparation ended, accepted or rejected,
 from the first upload to the last preparation), upload latency p50/p99 per report (from sending
@@ -77,7 +80,7 @@ from zeenot.prio.dap_batch import BATCH_MEDIA_TYPE, MAX_REPORTS, encode_batch
 from zeenot.prio.dap_client import Client, Collector
 from zeenot.prio.dap_store import DapStore
 from zeenot.prio.tasks import new_task, unb64url
-from zeenot.runtime.store import Store
+from zeenot.runtime.store import SQLITE_SYNCHRONOUS, SQLITE_SYNCHRONOUS_ENV, Store
 
 ROOT = Path(__file__).resolve().parents[1]
 VDAF = {"type": "Prio3Sum", "bits": 32}
@@ -397,6 +400,7 @@ def _run(args: argparse.Namespace, directory: Path, dbs: dict[str, str]) -> dict
     task_path.write_text(json.dumps(task.to_json()))
     db = dbs["helper"], dbs["leader"]
     env = {dap_stats.ENV: str(directory / "stats")} if args.stats else {}
+    env[SQLITE_SYNCHRONOUS_ENV] = args.sqlite_synchronous
     helper = Server(
         "helper",
         hport,
@@ -501,7 +505,11 @@ def _run(args: argparse.Namespace, directory: Path, dbs: dict[str, str]) -> dict
         "server_cpus": args.server_cpus or "any",
         "workers": f"leader {args.leader_workers}, helper {args.helper_workers}",
         "leader_layout": "split: serve --no-drive + drive" if args.split else "one process",
-        "database": "sqlite" if args.postgres is None else "postgresql",
+        "database": (
+            f"sqlite, synchronous={args.sqlite_synchronous}"
+            if args.postgres is None
+            else "postgresql"
+        ),
         "upload_s": uploaded,
         "uploads_per_s": len(plan["uploads"]) / uploaded,
         "verified_s": prepared,
@@ -568,6 +576,13 @@ def main() -> None:
         metavar="URL",
         help="each aggregator on its own fresh PostgreSQL database on the server at URL "
         "(none: a throw-away server), dropped afterwards",
+    )
+    ap.add_argument(
+        "--sqlite-synchronous",
+        choices=SQLITE_SYNCHRONOUS,
+        default="full",
+        help="the SQLite aggregators' synchronous level (normal: no flush per commit; "
+        "survives kill -9, not a power loss)",
     )
     ap.add_argument("--db-dir", type=Path, help="keep the databases and logs here")
     ap.add_argument("--bare-binary", type=Path, help="a prebuilt prepare_timing (skip cargo)")

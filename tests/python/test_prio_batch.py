@@ -221,3 +221,50 @@ def test_kill9_of_the_leader_during_batch_uploads_counts_each_report_once(
         got = collector.collect(at, TP, timeout=240)
         assert _states(tmp_path / "leader.db", task) == {"aggregated": len(values)}
         assert got.report_count == len(values) and got.result == sum(values)
+
+
+def test_kill9_of_the_leader_under_synchronous_normal_keeps_every_acknowledged_report(
+    tmp_path: Path,
+) -> None:
+    """With SQLite's `synchronous=NORMAL` (the opt-in `ZEENOT_SQLITE_SYNCHRONOUS=normal`: no
+    flush per commit) a leader killed with SIGKILL while batches arrive still holds every report
+    it acknowledged: a commit is in the operating system's cache before the answer goes out
+    (power loss is another matter: docs/prio.md)."""
+    import threading
+
+    path, _credential, lport, hport = new_task(tmp_path, SUM32, min_batch_size=10)
+    task, client, _ = _clients(path, _credential)
+    at = _hour()
+    acknowledged: list[str] = []
+    stop = threading.Event()
+
+    def send() -> None:
+        while not stop.is_set():
+            try:
+                outcomes = client.put_batch([client.report(7, at) for _ in range(15)])
+            except Exception:  # killed under the request: its reports were not acknowledged
+                return
+            acknowledged.extend(o.report_id for o in outcomes if o.stored and o.report_id)
+
+    with aggregators(
+        tmp_path, path, lport, hport, job_size=20, ZEENOT_SQLITE_SYNCHRONOUS="normal"
+    ) as (leader, _):
+        sender = threading.Thread(target=send)
+        sender.start()
+        deadline = time.monotonic() + 60
+        while len(acknowledged) < 150 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        leader.kill9()
+        stop.set()
+        sender.join(30)
+        assert len(acknowledged) >= 150
+        store = Store(str(tmp_path / "leader.db"))
+        with store.engine.connect() as conn:
+            stored = {
+                str(r[0])
+                for r in conn.exec_driver_sql(
+                    "SELECT report_id FROM prio_reports WHERE task_id = ?", (task.task_id,)
+                )
+            }
+        assert set(acknowledged) <= stored
+        assert len(stored) <= len(acknowledged) + 15  # at most the batch the kill cut short

@@ -6,6 +6,12 @@ PostgreSQL serve one application. Each write that acknowledges something to a cl
 transaction: a submission, its proofs' digests and its result are stored together or not at
 all. SQLite runs in WAL mode with `synchronous=FULL`, so an acknowledged submission survives a
 killed process.
+
+`synchronous=NORMAL` is an explicit opt-in (`ZEENOT_SQLITE_SYNCHRONOUS=normal`, or
+`Store(db, synchronous="normal")`): in WAL mode a commit then returns without flushing the WAL
+(only checkpoints flush). A committed transaction still survives a killed process (kill -9: it
+is in the operating system's page cache), but not a power loss or an operating-system crash,
+which may take the last commits with them. Never the default.
 """
 
 from __future__ import annotations
@@ -13,8 +19,10 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import fcntl
+import functools
 import hashlib
 import json
+import os
 import re
 import secrets
 from collections.abc import Iterator
@@ -28,6 +36,8 @@ from sqlalchemy.engine import Connection, Engine
 from zeenot.errors import UsageError
 
 SCHEMA_HEAD = "0013"
+SQLITE_SYNCHRONOUS_ENV = "ZEENOT_SQLITE_SYNCHRONOUS"  # `full` (the default) or `normal`
+SQLITE_SYNCHRONOUS = ("full", "normal")
 _MIGRATIONS = Path(__file__).with_name("migrations")
 
 metadata = sa.MetaData()
@@ -334,17 +344,35 @@ class StoredSubmission:
     client: str | None = None
 
 
-class Store:
-    """A database the runtime's servers share."""
+def sqlite_synchronous(value: str | None = None) -> str:
+    """SQLite's `synchronous` level: `value`, else `$ZEENOT_SQLITE_SYNCHRONOUS`, else `full`.
+    `normal` keeps every commit across a killed process but not across a power loss or an OS
+    crash (the module's docstring); anything else is refused."""
+    raw = value if value is not None else os.environ.get(SQLITE_SYNCHRONOUS_ENV, "")
+    level = raw.strip().lower() or "full"
+    if level not in SQLITE_SYNCHRONOUS:
+        source = "synchronous" if value is not None else SQLITE_SYNCHRONOUS_ENV
+        raise UsageError(
+            f"{source} is `full` (the default: commits survive a power loss) or `normal` "
+            f"(they survive a killed process only), not `{raw}`"
+        )
+    return level
 
-    def __init__(self, db: str):
+
+class Store:
+    """A database the runtime's servers share. `synchronous` (SQLite only): `sqlite_synchronous`;
+    PostgreSQL keeps its own settings."""
+
+    def __init__(self, db: str, *, synchronous: str | None = None):
         self.url = database_url(db)
         self.is_sqlite = self.url.startswith("sqlite")
+        self.synchronous = sqlite_synchronous(synchronous) if self.is_sqlite else None
         if self.is_sqlite:
             self.engine: Engine = sa.create_engine(
                 self.url, connect_args={"timeout": 30}, pool_pre_ping=True
             )
-            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+            pragmas = functools.partial(_sqlite_pragmas, synchronous=self.synchronous)
+            sa.event.listen(self.engine, "connect", pragmas)
         else:
             self.engine = sa.create_engine(
                 self.url,
@@ -990,10 +1018,10 @@ def _utc(value: dt.datetime) -> dt.datetime:
     return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any, synchronous: str = "full") -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute(f"PRAGMA synchronous={'NORMAL' if synchronous == 'normal' else 'FULL'}")
     cur.execute("PRAGMA busy_timeout=30000")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
