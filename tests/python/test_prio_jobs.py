@@ -154,3 +154,53 @@ def test_writers_checkpoint_outside_their_turns(tmp_path: Path) -> None:
         assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
     busy, frames, done = dstore.writers.checkpoint()
     assert busy == 0 and frames > 0 and done == frames
+
+
+def test_checkpoints_wait_for_idle_writers_and_one_process_checkpoints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint starts only once no writer holds or waits for a turn (here: held by
+    another thread until released; the bound `CHECKPOINT_WAIT` is raised out of reach), and a
+    process that finds another checkpointing the file skips its tick."""
+    import fcntl
+    import threading
+
+    from zeenot.prio.dap_store import Upload
+    from zeenot.runtime import writers
+
+    monkeypatch.setattr(writers, "CHECKPOINT_WAIT", 600.0)
+    db = tmp_path / "l.db"
+    dstore = DapStore(Store(str(db)))
+    rows = [Upload("t" * 43, f"{n:022d}", 0, "d", b"p" * 500, b"l", b"h") for n in range(50)]
+    assert dstore.put_reports(rows) == ["stored"] * 50
+    held, release = threading.Event(), threading.Event()
+
+    def writer() -> None:
+        with dstore.writers.turn():
+            held.set()
+            release.wait(60)
+
+    got: list[object] = []
+    holding = threading.Thread(target=writer)
+    holding.start()
+    assert held.wait(60)
+    checkpointing = threading.Thread(
+        target=lambda: got.append(dstore.writers.checkpoint_when_idle())
+    )
+    checkpointing.start()
+    checkpointing.join(0.3)
+    assert checkpointing.is_alive() and not got  # waiting for the writer
+    release.set()
+    holding.join(60)
+    checkpointing.join(60)
+    busy, frames, done = got[0]  # type: ignore[misc]
+    assert busy == 0 and frames > 0 and done == frames
+    # another process's checkpoint under way (its lock taken; flock excludes another open file
+    # description as it excludes another process): this one skips its tick
+    fd = os.open(str(db) + ".checkpoint.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        assert dstore.writers.checkpoint_when_idle() is None
+    finally:
+        os.close(fd)
+    assert dstore.writers.checkpoint_when_idle() is not None
