@@ -137,3 +137,37 @@ def test_the_helper_refuses_a_job_whose_batch_was_claimed_meanwhile(
             TASK, "j" * 22, "d", b"resp", {"r" * 22: HOUR}, [Outcome("r" * 22, "aggregated", b"o")]
         )
     assert pg_dstore.helper_job(TASK, "j" * 22) is None
+
+
+def test_postgres_statistics_follow_the_growing_reports_table(pg_dstore: DapStore) -> None:
+    """Once the uploads have added `ANALYZE_AFTER` reports, a thread of the store analyzes the
+    table (PostgreSQL's planner then knows its size; without statistics it looked an upload's
+    report ids up by filtering the task's every report: docs/prio.md), and the next analysis
+    waits for 10 % more rows."""
+    import os
+
+    def big(k: int) -> Upload:  # a Prio3Sum(32) report's size
+        return Upload(TASK, f"{k:022d}", HOUR, f"{k:064d}", b"p" * 100, os.urandom(2700), b"h")
+
+    def analyses() -> tuple[int, float]:
+        with pg_dstore.engine.connect() as conn:
+            count = conn.exec_driver_sql(
+                "SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'prio_reports'"
+            ).scalar()
+            rows = conn.exec_driver_sql(
+                "SELECT reltuples FROM pg_class WHERE relname = 'prio_reports'"
+            ).scalar()
+        return int(count or 0), float(rows or 0)
+
+    assert pg_dstore.analyzer is not None
+    assert pg_dstore.put_reports([big(k) for k in range(10)]) == ["stored"] * 10
+    assert analyses()[0] == 0  # below the threshold: no analysis
+    n = dap_store.ANALYZE_AFTER + 100
+    for first in range(10, n, 500):
+        batch = [big(k) for k in range(first, min(n, first + 500))]
+        assert pg_dstore.put_reports(batch) == ["stored"] * len(batch)
+    deadline = time.monotonic() + 120
+    while analyses()[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.1)  # the analyzing thread's work, not a speed bar
+    count, rows = analyses()
+    assert count >= 1 and n / 2 <= rows <= 2 * n

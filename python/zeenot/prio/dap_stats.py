@@ -14,9 +14,12 @@ The names (`zeenot.prio.dap_leader`, `dap_ingest`, `dap_store`, `dap_drive`):
     upload.commit    from handing the uploads to the writer to the handler resuming
     ingest.queue     from the hand-over to the writer thread taking the uploads
     ingest.store     the writer's transaction (reads, insert, commit)
+    store.checks     the checks of a transaction of uploads before its insert (the batch lock
+                     on PostgreSQL, the claimed batches, the report ids already stored)
     store.insert     the insert of a transaction of uploads (on SQLite: waiting for the write
                      lock, which the first write of a transaction takes, included)
     store.commit     its commit (an fsync on SQLite)
+    store.analyze    PostgreSQL's `ANALYZE` of the reports table (a thread of its own)
     ingest.wake      from the writer resolving an upload's future to its handler running again
                      (the event loop's and the GIL's wait)
     loop.lag         how late a 5 ms timer of the event loop fires (its responsiveness)
