@@ -251,8 +251,9 @@ class BankStore:
 
 
 class DepositBatcher:
-    """Deposits that arrive together verified together: each request waits in a queue; a worker
-    takes what is queued (up to `max_batch`, after waiting `linger` seconds for company) to
+    """Deposits that arrive together verified together: each request waits in a queue (a batch
+    request's deposits as one entry, taken whole); a worker takes what is queued (up to
+    `max_batch` deposits, or one larger entry, after waiting `linger` seconds for company) to
     `BankStore.deposit_many` in a thread, then answers each request with its own result, after
     the commit. Under load the queue fills while a batch is verified, so batches grow with the
     load; alone, a deposit waits `linger` more."""
@@ -281,18 +282,27 @@ class DepositBatcher:
     async def deposit(
         self, spend: bytes, merchant: str, info: bytes, endorsement: int | None
     ) -> ecash.DepositResult:
-        fut = asyncio.get_running_loop().create_future()
-        await self._queue.put(((spend, merchant, info, endorsement), fut))
-        return await fut
+        return (await self.deposit_many([(spend, merchant, info, endorsement)]))[0]
+
+    async def deposit_many(
+        self, items: list[tuple[bytes, str, bytes, int | None]]
+    ) -> list[ecash.DepositResult]:
+        """Each deposit queued at once (in order: a batch takes them together) and answered
+        after its commit."""
+        loop = asyncio.get_running_loop()
+        futs = [loop.create_future() for _ in items]
+        # one entry: a worker takes the whole group (not one worker a deposit, another the rest)
+        self._queue.put_nowait(list(zip(items, futs, strict=True)))  # the queue is unbounded
+        return list(await asyncio.gather(*futs))
 
     async def _work(self) -> None:
         from starlette.concurrency import run_in_threadpool
 
         while True:
-            batch = [await self._queue.get()]
+            batch = list(await self._queue.get())
             await asyncio.sleep(self.linger)
             while len(batch) < self.max_batch and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
+                batch += self._queue.get_nowait()
             self.batches += 1
             self.deposits += len(batch)
             self.largest = max(self.largest, len(batch))
@@ -413,15 +423,15 @@ def build_app(bank: BankStore, *, batcher: DepositBatcher | None = None) -> Any:
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         results: list[dict[str, str] | None] = [None] * len(items)
-        waits = []
+        good, args = [], []
         for k, item in enumerate(items):
             try:
-                waits.append((k, deposits_.deposit(*deposit_args(item))))
+                args.append(deposit_args(item))
+                good.append(k)
             except ValueError as e:
                 results[k] = {"status": "invalid", "error": str(e)}
-        # every deposit queued before the first is awaited: the batcher verifies them together
-        done = await asyncio.gather(*(w for _, w in waits))
-        for (k, _), result in zip(waits, done, strict=True):
+        done = await deposits_.deposit_many(args) if args else []
+        for k, result in zip(good, done, strict=True):
             results[k] = outcome(result)
         return JSONResponse({"results": results})
 
