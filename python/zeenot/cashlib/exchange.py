@@ -105,15 +105,8 @@ def _bytes(v: Any, name: str, size: int | None = None, limit: int = MAX_ID_BYTES
 def _unframe(data: Any, what: str, domain: bytes, count: int, limit: int) -> list[bytes]:
     """The `count` parts after `domain` of a `group.frame`; `ExchangeError` otherwise."""
     data = _bytes(data, f"an {what}" if what[0] in "aeiou" else f"a {what}", limit=limit)
-    parts: list[bytes] = []
-    at = 0
-    while at < len(data) and len(parts) <= count:
-        n = int.from_bytes(data[at : at + 8], "little") if len(data) - at >= 8 else -1
-        if not 0 <= n <= len(data) - at - 8:
-            raise ExchangeError(f"a malformed {what}: truncated")
-        parts.append(data[at + 8 : at + 8 + n])
-        at += 8 + n
-    if at != len(data) or len(parts) != count + 1 or parts[0] != domain:
+    parts = _unframe_any(data, what, count + 1)
+    if len(parts) != count + 1 or parts[0] != domain:
         raise ExchangeError(f"a malformed {what}")
     return parts[1:]
 
@@ -124,7 +117,9 @@ def _unframe_any(data: bytes, what: str, most: int) -> list[bytes]:
     at = 0
     while at < len(data):
         n = int.from_bytes(data[at : at + 8], "little") if len(data) - at >= 8 else -1
-        if not 0 <= n <= len(data) - at - 8 or len(parts) == most:
+        if not 0 <= n <= len(data) - at - 8:
+            raise ExchangeError(f"a malformed {what}: truncated")
+        if len(parts) == most:
             raise ExchangeError(f"a malformed {what}")
         parts.append(data[at + 8 : at + 8 + n])
         at += 8 + n
