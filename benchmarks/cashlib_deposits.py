@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -101,32 +100,14 @@ def processes(procs: int, n: int, tmp: str) -> dict[str, Any]:
     }
 
 
-def _tree_cpu(pid: int) -> float:
-    """CPU seconds (user + system) of `pid` and its children, from /proc."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # gone meanwhile
-        if int(entry.name) == pid or int(fields[1]) == pid:  # fields[1]: the parent's pid
-            total += (int(fields[11]) + int(fields[12])) / tick
-    return total
-
-
 def over_http(workers: int, n: int, batch: int, clients: int, tmp: str) -> dict[str, Any]:
     """`n` spends deposited over HTTP into a bank of `workers` processes (see the docstring)."""
     import httpx
+    from prio_load import cpu_seconds, free_port  # benchmarks/prio_load.py: /proc, a free port
 
     from zeenot.cashlib.clients import BankClient
 
-    with socket.socket() as probe:  # a free port
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    db = str(Path(tmp) / "http.db")
+    port, db = free_port(), str(Path(tmp) / "http.db")
     cmd = [sys.executable, "-m", "zeenot.cashlib.bank", "--db", db, "--port", str(port)]
     server = subprocess.Popen([*cmd, "--workers", str(workers), "--level", str(LEVEL)])
     url = f"http://127.0.0.1:{port}"
@@ -156,12 +137,12 @@ def over_http(workers: int, n: int, batch: int, clients: int, tmp: str) -> dict[
                 out += [r.accepted for r in conns[k].deposit_many(share[at : at + batch])]
             return out
 
-        cpu_server, cpu_client = _tree_cpu(server.pid), time.process_time()
+        cpu_server, cpu_client = cpu_seconds(server.pid), time.process_time()
         wall = time.perf_counter()
         with ThreadPoolExecutor(clients) as pool:
             results = list(pool.map(deposit_share, range(clients)))
         wall = time.perf_counter() - wall
-        cpu_server = _tree_cpu(server.pid) - cpu_server
+        cpu_server = cpu_seconds(server.pid) - cpu_server
         cpu_client = time.process_time() - cpu_client
     finally:
         server.terminate()
