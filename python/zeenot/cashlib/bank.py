@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import os
 from typing import Any
 
@@ -330,13 +329,7 @@ def build_app(bank: BankStore, *, batcher: DepositBatcher | None = None) -> Any:
     from starlette.routing import Route
 
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise ValueError("the body is too large")
-        doc = json.loads(raw)
-        if not isinstance(doc, dict):
-            raise ValueError("the body is a JSON object")
-        return doc
+        return await read_body(request, MAX_BODY)
 
     def field_hex(doc: dict[str, Any], name: str) -> bytes:
         v = doc.get(name, "")
