@@ -28,6 +28,12 @@ SUM32 = {"type": "Prio3Sum", "bits": 32}
 TP = 3600
 
 
+def _sum32_values(seed: int | str, n: int) -> list[int]:
+    """`n` Sum32 measurements, the same for the same seed."""
+    rng = random.Random(seed)
+    return [rng.randrange(2**32) for _ in range(n)]
+
+
 def _hour() -> int:
     """The start of the previous hour: a batch interval wholly in the past."""
     return int(time.time()) // TP * TP - TP
@@ -96,8 +102,7 @@ def test_upload_aggregate_collect_with_refusals(tmp_path: Path) -> None:
     path, credential, lport, hport = new_task(tmp_path, SUM32, min_batch_size=5)
     with aggregators(tmp_path, path, lport, hport, job_size=16):
         task, client, collector = _clients(path, credential)
-        rng = random.Random(1)
-        values = [rng.randrange(2**32) for _ in range(40)]
+        values = _sum32_values(1, 40)
         at = _hour()
         for v in values:
             assert client.upload(v, at) == 201
@@ -154,8 +159,7 @@ def test_a_leader_of_two_worker_processes_counts_each_report_once(tmp_path: Path
     path, credential, lport, hport = new_task(tmp_path, SUM32, min_batch_size=5)
     with aggregators(tmp_path, path, lport, hport, job_size=8, workers=2):
         task, client, collector = _clients(path, credential)
-        rng = random.Random(2)
-        values = [rng.randrange(2**32) for _ in range(60)]
+        values = _sum32_values(2, 60)
         at = _hour()
         reports = [client.report(v, at) for v in values]
         with ThreadPoolExecutor(8) as pool:
@@ -178,8 +182,7 @@ def test_a_leader_split_from_its_driver_counts_each_report_once(tmp_path: Path) 
     ) as (leader, _):
         assert leader.driver is not None
         task, client, collector = _clients(path, credential)
-        rng = random.Random(3)
-        values = [rng.randrange(2**32) for _ in range(120)]
+        values = _sum32_values(3, 120)
         at = _hour()
         reports = [client.report(v, at) for v in values]
         with ThreadPoolExecutor(4) as pool:
@@ -253,8 +256,7 @@ def test_kill9_during_ingestion_and_aggregation_counts_each_report_once(
 
     path, credential, lport, hport = new_task(tmp_path, SUM32, min_batch_size=10)
     task, client, collector = _clients(path, credential)
-    rng = random.Random(victim)
-    values = [rng.randrange(2**32) for _ in range(400)]
+    values = _sum32_values(victim, 400)
     at = _hour()
     # a job that failed while the helper was down is retried within 2 s, not after the
     # doubling backoff's minutes: the test waits for the count, not for the backoff
